@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# copykernel build. `make` builds build/copykernel.efi; `make run` boots it under QEMU+OVMF;
+# `make check` runs every test (host unit tests, fuzzing, QEMU boots); `make help` lists more.
+#
+# The image is linked twice: pass 1 with an empty symbol table, then tools/gen-ksyms.sh turns
+# pass 1's symbols into .ksyms and pass 2 links that in. .ksyms is the last section, so no other
+# symbol may move between the passes; the build checks that it did not.
+
+CROSS_COMPILE ?=
+CC      := $(CROSS_COMPILE)gcc
+LD      := $(CROSS_COMPILE)ld
+OBJCOPY := $(CROSS_COMPILE)objcopy
+NM      := $(CROSS_COMPILE)nm
+NASM    ?= nasm
+HOSTCC  ?= gcc
+FUZZCC  ?= clang
+PYTHON  ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+B := build
+EFI_INC ?= /usr/include/efi
+EFI_LIB ?= /usr/lib
+EFI_CRT0 := $(EFI_LIB)/crt0-efi-x86_64.o
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS_COMMON := -std=gnu11 -O2 -g $(WARN) -I.
+KCFLAGS := $(CFLAGS_COMMON) -ffreestanding -fpic -fshort-wchar -mno-red-zone \
+	-fno-stack-protector -fno-stack-check -maccumulate-outgoing-args \
+	-mgeneral-regs-only -fno-tree-loop-distribute-patterns -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -DCK_KERNEL
+BOOT_CFLAGS := $(KCFLAGS) -I$(EFI_INC) -I$(EFI_INC)/x86_64 -DGNU_EFI_USE_MS_ABI
+NASMFLAGS := -f elf64 -g -F dwarf -I./
+LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefined -T linker.ld
+
+BOOT_SRC   := $(wildcard boot/*.c)
+KERNEL_SRC := $(wildcard kernel/*.c) $(wildcard copy/*.c) $(wildcard mce/*.c) $(wildcard tests/*.c)
+ASM_SRC    := $(wildcard kernel/*.asm) $(wildcard copy/*.asm) $(wildcard mce/*.asm)
+
+BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
+KERNEL_OBJ := $(patsubst %.c,$(B)/%.o,$(KERNEL_SRC))
+ASM_OBJ    := $(patsubst %.asm,$(B)/%.asm.o,$(ASM_SRC))
+OBJS       := $(BOOT_OBJ) $(KERNEL_OBJ) $(ASM_OBJ)
+LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
+
+PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
+	-j .rela.* -j .reloc -j .ksyms
+
+.PHONY: all run check bench clean help deps host-tests fuzz qemu-tests
+all: $(B)/copykernel.efi
+
+deps:
+	$(Q)tools/ensure-deps.sh build
+
+$(B)/boot/%.o: boot/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(BOOT_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/%.asm.o: %.asm
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NASM    $<")
+	$(Q)$(NASM) $(NASMFLAGS) -MD $(B)/$*.asm.d -MP $< -o $@
+
+$(B)/ksyms-empty.asm.o: tools/gen-ksyms.sh
+	@mkdir -p $(B)
+	$(Q)tools/gen-ksyms.sh /dev/null > $(B)/ksyms-empty.asm
+	$(Q)$(NASM) -f elf64 $(B)/ksyms-empty.asm -o $@
+
+$(B)/copykernel.pass1.so: $(OBJS) $(B)/ksyms-empty.asm.o linker.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(LDFLAGS) $(EFI_CRT0) $(OBJS) $(B)/ksyms-empty.asm.o -o $@ $(LIBS)
+
+$(B)/ksyms.asm.o: $(B)/copykernel.pass1.so tools/gen-ksyms.sh
+	@$(if $(Q),echo "  KSYMS   $@")
+	$(Q)$(NM) -n --defined-only $< | tools/gen-ksyms.sh - > $(B)/ksyms.asm
+	$(Q)$(NASM) -f elf64 $(B)/ksyms.asm -o $@
+
+$(B)/copykernel.so: $(OBJS) $(B)/ksyms.asm.o linker.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(LDFLAGS) $(EFI_CRT0) $(OBJS) $(B)/ksyms.asm.o -o $@ $(LIBS)
+	$(Q)$(NM) -n --defined-only $(B)/copykernel.pass1.so | grep -v -e ' _end$$' -e ' __ksym_name_' > $(B)/syms1.txt
+	$(Q)$(NM) -n --defined-only $@ | grep -v -e ' _end$$' -e ' __ksym_name_' > $(B)/syms2.txt
+	$(Q)cmp -s $(B)/syms1.txt $(B)/syms2.txt || \
+		{ echo "ksyms: symbols moved between link passes" >&2; exit 1; }
+	$(Q)if readelf -d $@ | grep -q TEXTREL; then \
+		echo "copykernel.so has text relocations" >&2; exit 1; fi
+
+$(B)/copykernel.efi: $(B)/copykernel.so
+	@$(if $(Q),echo "  OBJCOPY $@")
+	$(Q)$(OBJCOPY) $(PE_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
+
+# ---- host side -------------------------------------------------------------------------
+HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
+HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c
+HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
+
+$(B)/host/%: tests/host/%.c $(HOST_PURE) tests/host/host_test.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_PURE) -o $@
+
+$(B)/fuzz/%: tests/fuzz/%.c $(HOST_PURE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $@")
+	$(Q)$(FUZZCC) -std=gnu11 -g -O1 -I. -DCK_HOST -fsanitize=fuzzer,address,undefined \
+		$< $(HOST_PURE) -o $@
+
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/*.c))
+FUZZ_SECONDS ?= 10
+
+host-tests: $(HOST_TESTS)
+fuzz: $(FUZZ_TARGETS)
+qemu-tests: $(B)/copykernel.efi
+
+run:
+	$(Q)tools/ensure-deps.sh run
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(PYTHON) tools/ck-run.py --image $(B)/copykernel.efi $(RUNFLAGS) -- $(CMDLINE)
+
+check:
+	$(Q)tools/ensure-deps.sh check
+	$(Q)$(MAKE) --no-print-directory all host-tests fuzz
+	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
+
+clean:
+	rm -rf $(B)
+
+help:
+	@echo "make            build $(B)/copykernel.efi"
+	@echo "make run        boot it under QEMU+OVMF (CMDLINE='tests=all', RUNFLAGS='--mem 1G')"
+	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
+	@echo "make clean      remove $(B)/"
+	@echo "V=1             show commands; CROSS_COMPILE=x86_64-linux-gnu- for a cross build"
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * efi_glue.h - helpers inside boot/ shared between its files (UEFI types allowed here).
+ */
+#ifndef CK_EFI_GLUE_H
+#define CK_EFI_GLUE_H
+
+#include <efi.h>
+#include "kernel/boot_info.h"
+
+/*
+ * Read the ASCII file @name from the directory the image was loaded from, into @buf
+ * (NUL-terminated, truncated to @bufsz - 1). Returns FALSE when there is no such file or no
+ * file system (PXE boots).
+ */
+BOOLEAN efi_read_file_beside_image(EFI_LOADED_IMAGE *li, const CHAR16 *name, char *buf,
+				   UINTN bufsz);
+
+/* Keep the runtime-services table and fill in boot_info's firmware callbacks. */
+void efi_runtime_init(EFI_RUNTIME_SERVICES *rt, struct boot_info *bi);
+
+#endif

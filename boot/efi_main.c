@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * efi_main.c - UEFI entry: gather what the kernel needs, leave boot services, hand over.
+ *
+ * This file and the rest of boot/ are the only code that knows UEFI. efi_main collects the
+ * memory map, the ACPI RSDP, the GOP framebuffer, and the command line (LoadOptions, else the
+ * file copykernel.cmdline beside the image), calls ExitBootServices (fetching the map again
+ * when the key went stale) and calls kernel_start() with one struct boot_info.
+ *
+ * Before ExitBootServices, messages go to the firmware console (OVMF mirrors it to COM1).
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include "boot/efi_glue.h"
+#include "kernel/boot_info.h"
+
+#define CMDLINE_FILE	L"copykernel.cmdline"
+#define EBS_MAX_TRIES	8
+
+static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
+static EFI_GUID acpi10_guid = ACPI_TABLE_GUID;
+static EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
+
+static void fail(const CHAR16 *what, EFI_STATUS st)
+{
+	Print(L"copykernel: boot: %s failed: %r\n", what, st);
+}
+
+/*
+ * Turn UCS-2 text into ASCII. Returns false (and leaves @out empty) when the text holds
+ * anything but printable ASCII and white space: firmware boot entries often pass binary
+ * LoadOptions, which must not be taken as a command line.
+ */
+static BOOLEAN ucs2_to_ascii(const CHAR16 *in, UINTN chars, char *out, UINTN outsz)
+{
+	UINTN i, n = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < chars && in[i]; i++) {
+		CHAR16 c = in[i];
+
+		if (c == L'\t' || c == L'\r' || c == L'\n')
+			c = L' ';
+		if (c < 0x20 || c > 0x7e)
+			return FALSE;
+		if (n + 1 >= outsz)
+			break;
+		out[n++] = (char)c;
+	}
+	out[n] = '\0';
+	return TRUE;
+}
+
+static BOOLEAN word_is_image_name(const char *w, UINTN len)
+{
+	UINTN i;
+
+	if (len && (w[0] == '\\' || w[0] == '/'))
+		return TRUE;
+	for (i = 0; i + 4 <= len; i++) {
+		if (w[i] == '.' && (w[i + 1] | 0x20) == 'e' && (w[i + 2] | 0x20) == 'f' &&
+		    (w[i + 3] | 0x20) == 'i' && i + 4 == len)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* Shells and iPXE pass the image's own name as the first word: drop it. */
+static void strip_image_name(char *s)
+{
+	UINTN start = 0, end, i;
+
+	while (s[start] == ' ')
+		start++;
+	end = start;
+	while (s[end] && s[end] != ' ')
+		end++;
+	if (!word_is_image_name(s + start, end - start))
+		return;
+	while (s[end] == ' ')
+		end++;
+	for (i = 0; s[end + i]; i++)
+		s[i] = s[end + i];
+	s[i] = '\0';
+}
+
+static BOOLEAN blank(const char *s)
+{
+	for (; *s; s++)
+		if (*s != ' ')
+			return FALSE;
+	return TRUE;
+}
+
+static void get_cmdline(EFI_LOADED_IMAGE *li, struct boot_info *bi)
+{
+	static char filebuf[BOOT_CMDLINE_MAX];
+
+	bi->cmdline_source = "none";
+	if (li->LoadOptionsSize >= 2 && li->LoadOptions) {
+		if (ucs2_to_ascii(li->LoadOptions, li->LoadOptionsSize / 2, bi->cmdline,
+				  sizeof(bi->cmdline))) {
+			strip_image_name(bi->cmdline);
+			if (!blank(bi->cmdline)) {
+				bi->cmdline_source = "LoadOptions";
+				return;
+			}
+		} else {
+			Print(L"copykernel: boot: LoadOptions are not text, ignored\n");
+		}
+	}
+	bi->cmdline[0] = '\0';
+	if (efi_read_file_beside_image(li, CMDLINE_FILE, filebuf, sizeof(filebuf))) {
+		UINTN i, n = 0;
+
+		/* The file is ASCII: lines are joined with spaces, '#' starts a comment line. */
+		for (i = 0; filebuf[i]; i++) {
+			char c = filebuf[i];
+
+			if (c == '#' && (i == 0 || filebuf[i - 1] == '\n')) {
+				while (filebuf[i + 1] && filebuf[i + 1] != '\n')
+					i++;
+				continue;
+			}
+			if (c == '\n' || c == '\r' || c == '\t')
+				c = ' ';
+			if (c < 0x20 || c > 0x7e)
+				continue;
+			if (n + 1 < sizeof(bi->cmdline))
+				bi->cmdline[n++] = c;
+		}
+		bi->cmdline[n] = '\0';
+		bi->cmdline_source = "copykernel.cmdline";
+	}
+}
+
+static void get_acpi(struct boot_info *bi)
+{
+	UINTN i;
+
+	for (i = 0; i < ST->NumberOfTableEntries; i++) {
+		EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
+
+		if (!CompareGuid(&t->VendorGuid, &acpi20_guid))
+			bi->rsdp = (u64)(UINTN)t->VendorTable;
+		else if (!CompareGuid(&t->VendorGuid, &acpi10_guid))
+			bi->rsdp1 = (u64)(UINTN)t->VendorTable;
+	}
+}
+
+static void get_framebuffer(struct boot_info *bi)
+{
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = NULL;
+	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *mi;
+	EFI_STATUS st;
+
+	bi->fb.format = FB_NONE;
+	st = uefi_call_wrapper(BS->LocateProtocol, 3, &gop_guid, NULL, (void **)&gop);
+	if (EFI_ERROR(st) || !gop || !gop->Mode || !gop->Mode->Info)
+		return;
+	mi = gop->Mode->Info;
+	switch (mi->PixelFormat) {
+	case PixelBlueGreenRedReserved8BitPerColor:
+		bi->fb.format = FB_BGRX;
+		break;
+	case PixelRedGreenBlueReserved8BitPerColor:
+		bi->fb.format = FB_RGBX;
+		break;
+	case PixelBitMask:
+		bi->fb.format = FB_BITMASK;
+		break;
+	default:
+		return;		/* Blt-only: no linear framebuffer */
+	}
+	bi->fb.base = gop->Mode->FrameBufferBase;
+	bi->fb.size = gop->Mode->FrameBufferSize;
+	bi->fb.width = mi->HorizontalResolution;
+	bi->fb.height = mi->VerticalResolution;
+	bi->fb.stride = mi->PixelsPerScanLine;
+}
+
+static u32 mem_type_of(UINT32 t)
+{
+	switch (t) {
+	case EfiConventionalMemory:	return MEM_USABLE;
+	case EfiLoaderCode:		return MEM_LOADER_CODE;
+	case EfiLoaderData:		return MEM_LOADER_DATA;
+	case EfiBootServicesCode:
+	case EfiBootServicesData:	return MEM_BOOT_SERVICES;
+	case EfiRuntimeServicesCode:	return MEM_RUNTIME_CODE;
+	case EfiRuntimeServicesData:	return MEM_RUNTIME_DATA;
+	case EfiACPIReclaimMemory:	return MEM_ACPI_RECLAIM;
+	case EfiACPIMemoryNVS:		return MEM_ACPI_NVS;
+	case EfiMemoryMappedIO:
+	case EfiMemoryMappedIOPortSpace: return MEM_MMIO;
+	case 14:			return MEM_PERSISTENT;	/* EfiPersistentMemory (UEFI 2.5) */
+	case EfiUnusableMemory:		return MEM_UNUSABLE;
+	default:			return MEM_RESERVED;
+	}
+}
+
+/* Pure translation of the firmware map: no boot-service calls, safe after ExitBootServices. */
+static void translate_memmap(struct boot_info *bi, const void *map, UINTN size, UINTN desc_size)
+{
+	UINTN off;
+
+	bi->nr_mem = 0;
+	bi->memmap_entries_dropped = 0;
+	for (off = 0; off + desc_size <= size; off += desc_size) {
+		const EFI_MEMORY_DESCRIPTOR *d = (const void *)((const char *)map + off);
+		struct mem_range *r;
+
+		if (bi->nr_mem == BOOT_MEMMAP_MAX) {
+			bi->memmap_entries_dropped++;
+			continue;
+		}
+		r = &bi->mem[bi->nr_mem++];
+		r->base = d->PhysicalStart;
+		r->pages = d->NumberOfPages;
+		r->fw_type = d->Type;
+		r->type = mem_type_of(d->Type);
+	}
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	EFI_LOADED_IMAGE *li = NULL;
+	EFI_PHYSICAL_ADDRESS bi_addr;
+	struct boot_info *bi;
+	UINTN map_size, map_key, desc_size, map_cap;
+	UINT32 desc_ver;
+	void *map = NULL;
+	EFI_STATUS st;
+	u32 tries;
+
+	InitializeLib(image, systab);
+	Print(L"copykernel: boot: UEFI %s rev %d.%d\n", ST->FirmwareVendor,
+	      ST->Hdr.Revision >> 16, ST->Hdr.Revision & 0xffff);
+
+	st = uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
+			       EFI_SIZE_TO_PAGES(sizeof(*bi)), &bi_addr);
+	if (EFI_ERROR(st)) {
+		fail(L"AllocatePages(boot_info)", st);
+		return st;
+	}
+	bi = (struct boot_info *)(UINTN)bi_addr;
+	SetMem(bi, sizeof(*bi), 0);
+
+	st = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&li);
+	if (EFI_ERROR(st)) {
+		fail(L"HandleProtocol(LoadedImage)", st);
+		return st;
+	}
+	bi->image_base = (u64)(UINTN)li->ImageBase;
+	bi->image_size = li->ImageSize;
+	ucs2_to_ascii(ST->FirmwareVendor, sizeof(bi->fw_vendor) - 1, bi->fw_vendor,
+		      sizeof(bi->fw_vendor));
+	bi->fw_revision = ST->FirmwareRevision;
+
+	get_cmdline(li, bi);
+	get_acpi(bi);
+	get_framebuffer(bi);
+	efi_runtime_init(ST->RuntimeServices, bi);
+
+	Print(L"copykernel: boot: image at 0x%lx, command line from %a: '%a'\n",
+	      bi->image_base, bi->cmdline_source, bi->cmdline);
+	Print(L"copykernel: boot: leaving boot services; output continues on the serial port\n");
+
+	/*
+	 * The map buffer is allocated once, with room for the entries the allocation itself and
+	 * a few firmware events may add. Between GetMemoryMap and ExitBootServices nothing may
+	 * allocate; a stale key just means: fetch the map again into the same buffer.
+	 */
+	map_size = 0;
+	st = uefi_call_wrapper(BS->GetMemoryMap, 5, &map_size, NULL, &map_key, &desc_size,
+			       &desc_ver);
+	map_cap = map_size + 16 * (desc_size ? desc_size : sizeof(EFI_MEMORY_DESCRIPTOR));
+	st = uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, map_cap, &map);
+	if (EFI_ERROR(st)) {
+		fail(L"AllocatePool(memory map)", st);
+		return st;
+	}
+	for (tries = 1; tries <= EBS_MAX_TRIES; tries++) {
+		map_size = map_cap;
+		st = uefi_call_wrapper(BS->GetMemoryMap, 5, &map_size, map, &map_key, &desc_size,
+				       &desc_ver);
+		if (EFI_ERROR(st)) {
+			fail(L"GetMemoryMap", st);
+			return st;
+		}
+		st = uefi_call_wrapper(BS->ExitBootServices, 2, image, map_key);
+		if (!EFI_ERROR(st))
+			break;
+		if (st != EFI_INVALID_PARAMETER) {
+			fail(L"ExitBootServices", st);
+			return st;
+		}
+	}
+	if (EFI_ERROR(st))
+		return st;	/* boot services are still up: the firmware reports it */
+
+	/* Boot services are gone: no Print, no allocation from here on. */
+	bi->ebs_attempts = tries;
+	translate_memmap(bi, map, map_size, desc_size);
+	kernel_start(bi);
+}

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmdline.c - parse the command line into struct ck_config.
+ *
+ * Each key has a parser that either sets its field or returns an error message; the caller
+ * adds the valid choices and the default. Unknown keys, words without '=', over-long words
+ * and bad values are errors; a key given twice is a note (the last one counts).
+ */
+#include "kernel/cmdline.h"
+#include "kernel/format.h"
+#include "kernel/string.h"
+
+#define CK_SUITE_NAME(n) #n,
+const char *const ck_suite_names[CK_NR_SUITES] = { CK_SUITES(CK_SUITE_NAME) };
+#undef CK_SUITE_NAME
+
+/* Must match enum exit_method in kernel/exit.h. */
+static const char *const exit_names[] = { "auto", "qemu", "reset", "shutdown", "halt" };
+static const char *const crash_names[] = { "none", "ud", "gp", "pf", "de", "bp", "df" };
+static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
+static const u32 bauds[] = { 9600, 19200, 38400, 57600, 115200 };
+
+struct span {
+	const char *p;
+	size_t n;
+};
+
+static bool span_eq(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return s.n == n && !memcmp(s.p, lit, n);
+}
+
+static int choice_index(struct span v, const char *const *names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (span_eq(v, names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* Decimal or 0x-hex number of at most 8 digits; false on anything else. */
+static bool parse_u32(struct span v, u32 *out)
+{
+	unsigned int base = 10;
+	u64 val = 0;
+	size_t i = 0;
+
+	if (v.n > 2 && v.p[0] == '0' && (v.p[1] == 'x' || v.p[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (i == v.n || v.n - i > 10)
+		return false;
+	for (; i < v.n; i++) {
+		char c = v.p[i];
+		unsigned int d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned int)(c - '0');
+		else if (base == 16 && (c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (unsigned int)((c | 0x20) - 'a' + 10);
+		else
+			return false;
+		val = val * base + d;
+		if (val > 0xffffffffULL)
+			return false;
+	}
+	*out = (u32)val;
+	return true;
+}
+
+static void list_choices(char *buf, size_t size, const char *const *names, size_t count)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < count && len < size; i++)
+		len += (size_t)ck_snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* Each parser returns NULL on success or a short reason; it only writes @cfg on success. */
+
+static const char *parse_tests(struct span v, struct ck_config *cfg)
+{
+	u32 mask = 0;
+	size_t i = 0;
+
+	if (span_eq(v, "all")) {
+		cfg->tests = (1u << CK_NR_SUITES) - 1;
+		return NULL;
+	}
+	if (span_eq(v, "none")) {
+		cfg->tests = 0;
+		return NULL;
+	}
+	while (i <= v.n) {
+		struct span item = { v.p + i, 0 };
+		int idx;
+
+		while (i + item.n < v.n && v.p[i + item.n] != ',')
+			item.n++;
+		idx = choice_index(item, ck_suite_names, CK_NR_SUITES);
+		if (idx < 0)
+			return "unknown suite";
+		mask |= 1u << idx;
+		i += item.n + 1;
+	}
+	cfg->tests = mask;
+	return NULL;
+}
+
+static const char *parse_console(struct span v, struct ck_config *cfg)
+{
+	struct span dev = v, baud = { NULL, 0 };
+	u32 port = 0, rate = SERIAL_BAUD_DEFAULT;
+	size_t i;
+
+	for (i = 0; i < v.n; i++) {
+		if (v.p[i] == ',')
+			break;
+	}
+	dev.n = i;
+	/* "uart,io,0x3f8[,baud]" names the port directly. */
+	if (span_eq(dev, "uart")) {
+		struct span rest = { v.p + i + 1, i < v.n ? v.n - i - 1 : 0 };
+		size_t j;
+
+		if (rest.n < 3 || memcmp(rest.p, "io,", 3))
+			return "expected uart,io,<port>[,<baud>]";
+		rest.p += 3;
+		rest.n -= 3;
+		for (j = 0; j < rest.n && rest.p[j] != ','; j++)
+			;
+		if (!parse_u32((struct span){ rest.p, j }, &port) || port == 0 || port > 0xfff8)
+			return "bad I/O port";
+		if (j < rest.n)
+			baud = (struct span){ rest.p + j + 1, rest.n - j - 1 };
+	} else {
+		if (dev.n != 5 || memcmp(dev.p, "ttyS", 4) || dev.p[4] < '0' || dev.p[4] > '3')
+			return "unknown device";
+		port = com_ports[dev.p[4] - '0'];
+		if (i < v.n)
+			baud = (struct span){ v.p + i + 1, v.n - i - 1 };
+	}
+	if (baud.p) {
+		bool ok = false;
+
+		if (!parse_u32(baud, &rate))
+			return "bad baud rate";
+		for (i = 0; i < ARRAY_SIZE(bauds); i++)
+			ok |= bauds[i] == rate;
+		if (!ok)
+			return "unsupported baud rate";
+	}
+	cfg->console_port = (u16)port;
+	cfg->console_baud = rate;
+	return NULL;
+}
+
+static const char *parse_exit(struct span v, struct ck_config *cfg)
+{
+	int i = choice_index(v, exit_names, ARRAY_SIZE(exit_names));
+
+	if (i < 0)
+		return "unknown method";
+	cfg->exit = (u8)i;
+	return NULL;
+}
+
+static const char *parse_crash(struct span v, struct ck_config *cfg)
+{
+	int i = choice_index(v, crash_names, ARRAY_SIZE(crash_names));
+
+	if (i < 0)
+		return "unknown exception";
+	cfg->crash = (u8)i;
+	return NULL;
+}
+
+struct opt {
+	const char *key;
+	const char *(*parse)(struct span v, struct ck_config *cfg);
+	const char *const *choices;	/* for the message; NULL: use @syntax */
+	size_t nr_choices;
+	const char *syntax;
+	const char *def;
+};
+
+static const struct opt opts[] = {
+	{ "tests", parse_tests, ck_suite_names, CK_NR_SUITES,
+	  "all, none, or a comma-separated list of", "all" },
+	{ "console", parse_console, NULL, 0,
+	  "ttyS0..ttyS3[,baud] or uart,io,<port>[,baud]; baud 9600, 19200, 38400, 57600, 115200",
+	  "ttyS0,115200" },
+	{ "exit", parse_exit, exit_names, ARRAY_SIZE(exit_names), NULL, "auto" },
+	{ "crash", parse_crash, crash_names, ARRAY_SIZE(crash_names), NULL, "none" },
+};
+
+void cmdline_defaults(struct ck_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->tests = (1u << CK_NR_SUITES) - 1;
+	cfg->console_port = com_ports[0];
+	cfg->console_baud = SERIAL_BAUD_DEFAULT;
+	cfg->exit = 0;
+	cfg->crash = CRASH_NONE;
+}
+
+static void report(cmdline_report_fn fn, void *ctx, const char *fmt, ...) __printf(3, 4);
+static void report(cmdline_report_fn fn, void *ctx, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!fn)
+		return;
+	va_start(ap, fmt);
+	ck_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fn(ctx, msg);
+}
+
+static int shown_len(size_t n)
+{
+	return n > 64 ? 64 : (int)n;
+}
+
+int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn, void *ctx)
+{
+	bool seen[ARRAY_SIZE(opts)] = { false };
+	char keys[128];
+	int errors = 0;
+	size_t i = 0;
+
+	keys[0] = '\0';
+	for (size_t k = 0, len = 0; k < ARRAY_SIZE(opts); k++)
+		len += (size_t)ck_snprintf(keys + len, sizeof(keys) - len, "%s%s", k ? ", " : "",
+					   opts[k].key);
+	while (line && line[i]) {
+		struct span word, key, val;
+		const struct opt *o = NULL;
+		const char *why;
+		size_t eq;
+
+		while (line[i] == ' ' || line[i] == '\t')
+			i++;
+		if (!line[i])
+			break;
+		word.p = line + i;
+		word.n = 0;
+		while (line[i] && line[i] != ' ' && line[i] != '\t') {
+			i++;
+			word.n++;
+		}
+		if (word.n > CMDLINE_MAX_WORD) {
+			report(fn, ctx, "cmdline: word '%.*s...' is longer than %d characters; ignored",
+			       32, word.p, CMDLINE_MAX_WORD);
+			errors++;
+			continue;
+		}
+		for (eq = 0; eq < word.n && word.p[eq] != '='; eq++)
+			;
+		if (eq == word.n || eq == 0) {
+			report(fn, ctx, "cmdline: '%.*s' is not key=value (valid keys: %s); ignored",
+			       shown_len(word.n), word.p, keys);
+			errors++;
+			continue;
+		}
+		key = (struct span){ word.p, eq };
+		val = (struct span){ word.p + eq + 1, word.n - eq - 1 };
+		for (size_t k = 0; k < ARRAY_SIZE(opts); k++) {
+			if (span_eq(key, opts[k].key)) {
+				o = &opts[k];
+				break;
+			}
+		}
+		if (!o) {
+			report(fn, ctx, "cmdline: unknown key '%.*s' (valid keys: %s); ignored",
+			       shown_len(key.n), key.p, keys);
+			errors++;
+			continue;
+		}
+		if (seen[o - opts])
+			report(fn, ctx, "cmdline: note: %s= given more than once; the last one counts",
+			       o->key);
+		seen[o - opts] = true;
+		why = o->parse(val, cfg);
+		if (why) {
+			char valid[256];
+
+			if (o->choices) {
+				list_choices(valid, sizeof(valid), o->choices, o->nr_choices);
+			} else {
+				valid[0] = '\0';
+			}
+			report(fn, ctx, "cmdline: bad value '%.*s' for %s= (%s; valid: %s%s%s); "
+			       "using the default '%s'", shown_len(val.n), val.p, o->key, why,
+			       o->syntax ? o->syntax : "", o->syntax && o->choices ? " " : "",
+			       valid, o->def);
+			o->parse((struct span){ o->def, strlen(o->def) }, cfg);
+			errors++;
+		}
+	}
+	return errors;
+}
+
+void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
+{
+	char tests[256];
+	size_t len = 0;
+	u32 all = (1u << CK_NR_SUITES) - 1;
+	int ttys = -1;
+
+	if (cfg->tests == all) {
+		ck_snprintf(tests, sizeof(tests), "all");
+	} else if (!cfg->tests) {
+		ck_snprintf(tests, sizeof(tests), "none");
+	} else {
+		tests[0] = '\0';
+		for (int s = 0; s < CK_NR_SUITES; s++)
+			if (cfg->tests & (1u << s))
+				len += (size_t)ck_snprintf(tests + len, sizeof(tests) - len, "%s%s",
+							   len ? "," : "", ck_suite_names[s]);
+	}
+	for (size_t p = 0; p < ARRAY_SIZE(com_ports); p++)
+		if (com_ports[p] == cfg->console_port)
+			ttys = (int)p;
+	len = (size_t)ck_snprintf(buf, size, "tests=%s ", tests);
+	if (ttys >= 0)
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0,
+					   "console=ttyS%d,%u", ttys, cfg->console_baud);
+	else
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0,
+					   "console=uart,io,0x%x,%u", cfg->console_port,
+					   cfg->console_baud);
+	ck_snprintf(buf + len, size > len ? size - len : 0, " exit=%s crash=%s",
+		    cfg->exit < ARRAY_SIZE(exit_names) ? exit_names[cfg->exit] : "?",
+		    cfg->crash < ARRAY_SIZE(crash_names) ? crash_names[cfg->crash] : "?");
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cpufeat.c - Linux's rules for the string-operation features, in plain C.
+ *
+ * REP_GOOD ("rep movsq/stosq are fast here") is not a CPUID bit: Linux sets it for AMD
+ * (and Hygon) family 0x10 and later, and for Intel family 6. On Intel, when
+ * IA32_MISC_ENABLE's fast-strings bit is clear, Linux clears both REP_GOOD and ERMS.
+ */
+#include "kernel/cpufeat.h"
+#include "kernel/string.h"
+
+void cpufeat_decode_signature(u32 eax, u32 *family, u32 *model, u32 *stepping)
+{
+	u32 fam = (eax >> 8) & 0xf, mod = (eax >> 4) & 0xf;
+
+	if (fam == 0xf)
+		fam += (eax >> 20) & 0xff;
+	if (fam >= 0x6)
+		mod += ((eax >> 16) & 0xf) << 4;
+	*family = fam;
+	*model = mod;
+	*stepping = eax & 0xf;
+}
+
+enum cpu_vendor cpufeat_vendor(const char vendor[12])
+{
+	if (!memcmp(vendor, "GenuineIntel", 12))
+		return VENDOR_INTEL;
+	if (!memcmp(vendor, "AuthenticAMD", 12))
+		return VENDOR_AMD;
+	if (!memcmp(vendor, "HygonGenuine", 12))
+		return VENDOR_HYGON;
+	return VENDOR_OTHER;
+}
+
+void cpufeat_apply_rules(struct cpu_ident *c)
+{
+	c->rep_good = false;
+	c->erms_effective = c->erms;
+	c->rep_good_why = "not set for this vendor";
+	switch (c->vendor) {
+	case VENDOR_AMD:
+	case VENDOR_HYGON:
+		c->rep_good = c->family >= 0x10;
+		c->rep_good_why = c->rep_good ? "AMD family >= 0x10" : "AMD family < 0x10";
+		break;
+	case VENDOR_INTEL:
+		c->rep_good = c->family == 6;
+		c->rep_good_why = c->rep_good ? "Intel family 6" : "Intel family is not 6";
+		if (c->misc_enable_valid && !c->fast_strings) {
+			c->rep_good = false;
+			c->erms_effective = false;
+			c->rep_good_why = "fast strings disabled in IA32_MISC_ENABLE";
+		}
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,90 @@
+; SPDX-License-Identifier: GPL-2.0-only
+;
+; entry.asm - one entry path for all 32 exception vectors.
+;
+; Each vector has a small stub that makes the stack look the same whatever the CPU pushed:
+; vectors without an error code push a zero, then every stub pushes its vector number and
+; jumps to exc_common. exc_common saves all fifteen general registers below that, so the stack
+; holds a struct pt_regs (kernel/traps.h; the offsets are checked at compile time there),
+; calls trap_dispatch(regs) with the stack 16-byte aligned, restores the registers (a fixup
+; may have changed rip and any register in pt_regs) and returns with iretq.
+;
+; #DF, NMI and #MC arrive on their own IST stacks (kernel/gdt.c), so a broken kernel stack
+; still reaches a handler that can report instead of triple-faulting.
+;
+; Clobbers: nothing the interrupted code can see, except what trap_dispatch writes to pt_regs.
+
+default rel
+bits 64
+
+section .text
+
+; Vectors for which the CPU pushes an error code: #DF 8, #TS 10, #NP 11, #SS 12, #GP 13,
+; #PF 14, #AC 17, #CP 21, #VC 29, #SX 30.
+%macro EXC_STUB 1
+global exc_stub_%1
+exc_stub_%1:
+%if %1 == 8 || (%1 >= 10 && %1 <= 14) || %1 == 17 || %1 == 21 || %1 == 29 || %1 == 30
+%else
+	push 0
+%endif
+	push %1
+	jmp exc_common
+	align 16
+%endmacro
+
+align 16
+global exc_stubs_start
+exc_stubs_start:
+%assign v 0
+%rep 32
+	EXC_STUB v
+%assign v v+1
+%endrep
+
+extern trap_dispatch
+exc_common:
+	cld
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	mov rdi, rsp
+	mov rbx, rsp		; callee-saved: survives the call
+	and rsp, -16
+	call trap_dispatch
+	mov rsp, rbx
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+	add rsp, 16		; vector and error code
+	iretq
+
+; Table of stub addresses, filled at boot (position independent: no absolute relocations).
+; exc_stub_stride is the distance between two stubs; kernel/idt.c computes each address.
+global exc_stub_stride
+exc_stub_stride:
+	dq exc_stub_1 - exc_stub_0

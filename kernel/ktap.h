@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ktap.h - in-image self-tests, reported as KTAP version 1 on the console.
+ *
+ * A suite is a list of cases; a case is a function that makes checks:
+ *
+ *	static void case_ud(struct ck_test *t)
+ *	{
+ *		report(t, faulted, "ud2 was caught, vector %d", v);
+ *	}
+ *
+ * A case fails when any check fails (each failure prints a "# file:line: message" line),
+ * is skipped with ck_skip(), and may print figures with ck_diag(). Suites are nested KTAP
+ * subtests; the run ends with one "# copykernel-summary:" line a script can grep for.
+ */
+#ifndef CK_KTAP_H
+#define CK_KTAP_H
+
+#include "kernel/types.h"
+
+struct ck_test {
+	bool failed, skipped;
+	unsigned int checks;
+	char skip_reason[128];
+};
+
+struct ck_case {
+	const char *name;
+	void (*fn)(struct ck_test *t);
+};
+
+struct ck_suite {
+	const char *name;
+	const struct ck_case *cases;
+	unsigned int nr_cases;
+};
+
+#define CK_SUITE(sname, ...)						\
+	static const struct ck_case sname##_cases[] = { __VA_ARGS__ };	\
+	const struct ck_suite suite_##sname = {				\
+		.name = #sname, .cases = sname##_cases,			\
+		.nr_cases = ARRAY_SIZE(sname##_cases),			\
+	}
+
+#define CK_CASE(fn)	{ #fn, fn }
+
+struct ktap_totals {
+	unsigned int suites, cases, pass, fail, skip;
+};
+
+bool ck_report(struct ck_test *t, bool cond, const char *file, int line, const char *fmt, ...)
+	__printf(5, 6);
+#define report(t, cond, ...)	ck_report(t, cond, __FILE__, __LINE__, __VA_ARGS__)
+
+void ck_skip(struct ck_test *t, const char *fmt, ...) __printf(2, 3);
+void ck_diag(const char *fmt, ...) __printf(1, 2);
+
+/* Run the suites whose bit is set in @mask and print KTAP; totals go to @tot. */
+void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
+	      struct ktap_totals *tot);
+
+#endif

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * main.c - what the kernel does once boot/ hands over: take the machine (console, GDT,
+ * IDT, exception table, page tables, clock), say what it found, run the self-tests and
+ * leave with a status that tells the outcome (kernel/exit.h).
+ *
+ * Exit status precedence: panic > some test failed > bad command line > all passed.
+ */
+#include "kernel/acpi.h"
+#include "kernel/boot_info.h"
+#include "kernel/cmdline.h"
+#include "kernel/cpu.h"
+#include "kernel/desc.h"
+#include "kernel/exit.h"
+#include "kernel/ktap.h"
+#include "kernel/paging.h"
+#include "kernel/pmem.h"
+#include "kernel/printk.h"
+#include "kernel/serial.h"
+#include "kernel/traps.h"
+#include "kernel/tsc.h"
+#include "kernel/version.h"
+#include "tests/crash.h"
+#include "tests/suites.h"
+
+__noreturn void kernel_main(struct boot_info *bi);
+
+static void cmdline_message(void *ctx, const char *msg)
+{
+	printk("%s\n", msg);
+}
+
+static void take_console(const struct ck_config *cfg)
+{
+	if (cfg->console_port == serial_port() && cfg->console_baud == serial_baud())
+		return;
+	printk("console: moving to I/O port 0x%x at %u baud\n", cfg->console_port,
+	       cfg->console_baud);
+	if (!serial_init(cfg->console_port, cfg->console_baud)) {
+		serial_init(SERIAL_DEFAULT_PORT, SERIAL_DEFAULT_BAUD);
+		pr_warn("console: no UART answers at port 0x%x; staying on 0x%x at %u baud\n",
+			cfg->console_port, SERIAL_DEFAULT_PORT, SERIAL_DEFAULT_BAUD);
+	}
+}
+
+static void paging_report(void)
+{
+	struct pg_stats st;
+
+	pg_stats(&st);
+	printk("paging: identity map with %s pages: %llu x 1 GiB, %llu x 2 MiB, %llu x 4 KiB "
+	       "(%llu MiB mapped, %llu table pages), NX %s, WP on, PAT WB/WC/UC-/UC\n",
+	       pg_gbpages() ? "1 GiB" : "2 MiB (no pdpe1gb)", (unsigned long long)st.leaves_1g,
+	       (unsigned long long)st.leaves_2m, (unsigned long long)st.leaves_4k,
+	       (unsigned long long)st.mapped_bytes >> 20, (unsigned long long)st.tables,
+	       cpu()->nx ? "on" : "unsupported");
+}
+
+__noreturn void kernel_main(struct boot_info *bi)
+{
+	struct ck_config cfg;
+	struct ktap_totals tot;
+	char desc[256];
+	int cmdline_errors;
+	enum ck_status status;
+
+	serial_init(SERIAL_DEFAULT_PORT, SERIAL_DEFAULT_BAUD);
+	gdt_init();
+	idt_init();
+	exit_init(EXIT_AUTO, bi->fw_reset);
+	printk("\ncopykernel %s: the machine is ours (ExitBootServices after %u attempt%s)\n",
+	       CK_VERSION, bi->ebs_attempts, bi->ebs_attempts == 1 ? "" : "s");
+	if (!extable_init())
+		ck_exit(CK_STATUS_PANIC);
+	printk("firmware: %s rev 0x%x; image at 0x%llx, %llu KiB\n", bi->fw_vendor,
+	       bi->fw_revision, (unsigned long long)bi->image_base,
+	       (unsigned long long)bi->image_size >> 10);
+
+	cmdline_defaults(&cfg);
+	printk("cmdline: from %s: '%s'\n", bi->cmdline_source, bi->cmdline);
+	cmdline_errors = cmdline_parse(bi->cmdline, &cfg, cmdline_message, NULL);
+	cmdline_describe(&cfg, desc, sizeof(desc));
+	printk("cmdline: in effect: %s%s\n", desc,
+	       cmdline_errors ? " (after errors above: the run ends with the bad-command-line "
+				"status)" : "");
+	take_console(&cfg);
+	exit_init(cfg.exit, bi->fw_reset);
+	if (cfg.exit == EXIT_AUTO)
+		printk("exit: auto: %s\n", qemu_detected() ?
+		       "QEMU detected (fw_cfg), leaving through isa-debug-exit" :
+		       "not QEMU, halting at the end");
+
+	mem_report(bi);
+	acpi_init(bi);
+	pmem_init(bi);
+	if (!paging_init(bi)) {
+		pr_err("paging: could not build the page tables (out of memory?)\n");
+		ck_exit(CK_STATUS_PANIC);
+	}
+	pmem_add_boot_services(bi);
+	acpi_map_tables();
+	cpu_init();
+	paging_report();
+	if (bi->fb.format != FB_NONE)
+		printk("framebuffer: %ux%u, stride %u, at 0x%llx\n", bi->fb.width, bi->fb.height,
+		       bi->fb.stride, (unsigned long long)bi->fb.base);
+	else
+		printk("framebuffer: none (no GOP): running headless, serial only\n");
+	cpu_report();
+	tsc_init();
+	printk("memory: %llu MiB free for tests\n", (unsigned long long)pmem_free_bytes() >> 20);
+
+	if (cfg.crash != CRASH_NONE)
+		crash_now(cfg.crash);
+
+	test_boot_info = bi;
+	ktap_run(ck_suites, CK_NR_SUITES, cfg.tests, &tot);
+	if (tot.fail)
+		status = CK_STATUS_FAIL;
+	else if (cmdline_errors)
+		status = CK_STATUS_CMDLINE;
+	else
+		status = CK_STATUS_PASS;
+	printk("# copykernel-summary: result=%s suites=%u pass=%u fail=%u skip=%u "
+	       "cmdline_errors=%d\n", tot.fail ? "FAIL" : "PASS", tot.suites, tot.pass, tot.fail,
+	       tot.skip, cmdline_errors);
+	ck_exit(status);
+}

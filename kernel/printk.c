@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * printk.c - format into a stack buffer and write to the consoles. Long output is cut at
+ * PRINTK_MAX bytes with a marker; nothing here allocates or takes a lock.
+ */
+#include "kernel/printk.h"
+#include "kernel/serial.h"
+
+#define PRINTK_MAX	512
+
+void console_write(const char *s, size_t n)
+{
+	serial_write(s, n);
+}
+
+int vprintk(const char *fmt, va_list ap)
+{
+	char buf[PRINTK_MAX];
+	int n = ck_vsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+
+	console_write(buf, len);
+	if (len < (size_t)n)
+		console_write("[...]\n", 6);
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}

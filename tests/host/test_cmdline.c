@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_cmdline.c - the command-line parser: defaults, every key's good and bad values, the
+ * wording of errors (valid choices and the default named), and the describe round trip.
+ */
+#include "kernel/cmdline.h"
+#include "tests/host/host_test.h"
+
+static char msgs[16][600];
+static int nmsgs;
+
+static void collect(void *ctx, const char *msg)
+{
+	(void)ctx;
+	if (nmsgs < 16)
+		snprintf(msgs[nmsgs++], sizeof(msgs[0]), "%s", msg);
+}
+
+static int parse(const char *line, struct ck_config *cfg)
+{
+	nmsgs = 0;
+	cmdline_defaults(cfg);
+	return cmdline_parse(line, cfg, collect, NULL);
+}
+
+static bool any_msg_has(const char *needle)
+{
+	for (int i = 0; i < nmsgs; i++)
+		if (strstr(msgs[i], needle))
+			return true;
+	return false;
+}
+
+static void test_defaults(void)
+{
+	struct ck_config c;
+	char d[256];
+
+	CHECK(parse("", &c) == 0 && nmsgs == 0, "empty line: %d messages", nmsgs);
+	CHECK(c.tests == (1u << CK_NR_SUITES) - 1, "tests default all: 0x%x", c.tests);
+	CHECK(c.console_port == 0x3f8 && c.console_baud == 115200, "console default");
+	CHECK(c.exit == 0 && c.crash == CRASH_NONE, "exit=auto crash=none");
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(!strcmp(d, "tests=all console=ttyS0,115200 exit=auto crash=none"), "describe: %s", d);
+	CHECK(parse(NULL, &c) == 0, "NULL line is empty");
+	CHECK(parse("   \t  ", &c) == 0, "blank line");
+}
+
+static void test_good_values(void)
+{
+	struct ck_config c;
+	char d[256];
+
+	CHECK(parse("tests=none exit=qemu", &c) == 0, "%s", msgs[0]);
+	CHECK(c.tests == 0 && c.exit == 1, "tests=none exit=qemu");
+	CHECK(parse("tests=paging,extable", &c) == 0, "%s", msgs[0]);
+	CHECK(c.tests == ((1u << CK_SUITE_paging) | (1u << CK_SUITE_extable)), "mask 0x%x",
+	      c.tests);
+	CHECK(parse("console=ttyS1,9600", &c) == 0 && c.console_port == 0x2f8 &&
+	      c.console_baud == 9600, "ttyS1,9600");
+	CHECK(parse("console=ttyS3", &c) == 0 && c.console_port == 0x2e8 &&
+	      c.console_baud == 115200, "ttyS3 keeps the default baud");
+	CHECK(parse("console=uart,io,0x3e8,57600", &c) == 0 && c.console_port == 0x3e8 &&
+	      c.console_baud == 57600, "uart,io form");
+	CHECK(parse("exit=halt crash=pf", &c) == 0 && c.exit == 4 && c.crash == CRASH_PF,
+	      "exit=halt crash=pf");
+	parse("tests=tsc,cpu console=uart,io,0x2f0,38400 exit=shutdown crash=df", &c);
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(!strcmp(d, "tests=tsc,cpu console=uart,io,0x2f0,38400 exit=shutdown crash=df"),
+	      "describe round trip: %s", d);
+	CHECK(parse(d, &c) == 0, "describe output parses cleanly");
+}
+
+static void test_errors(void)
+{
+	struct ck_config c;
+
+	CHECK(parse("bogus=1", &c) == 1, "unknown key counts");
+	CHECK(any_msg_has("unknown key 'bogus'") && any_msg_has("valid keys: tests, console"),
+	      "unknown key message: %s", msgs[0]);
+	CHECK(parse("exit=later", &c) == 1 && c.exit == 0, "bad exit keeps default");
+	CHECK(any_msg_has("bad value 'later' for exit=") &&
+	      any_msg_has("valid: auto, qemu, reset, shutdown, halt") &&
+	      any_msg_has("using the default 'auto'"), "exit message: %s", msgs[0]);
+	CHECK(parse("tests=paging,nosuch", &c) == 1 && c.tests == (1u << CK_NR_SUITES) - 1,
+	      "bad suite resets to all");
+	CHECK(any_msg_has("extable") && any_msg_has("default 'all'"), "suite list named: %s",
+	      msgs[0]);
+	CHECK(parse("tests=", &c) == 1, "empty value");
+	CHECK(parse("tests=paging,,cpu", &c) == 1, "empty list item");
+	CHECK(parse("console=ttyS4", &c) == 1 && c.console_port == 0x3f8, "ttyS4");
+	CHECK(parse("console=ttyS0,12345", &c) == 1 && c.console_baud == 115200, "odd baud");
+	CHECK(parse("console=uart,io,0x0", &c) == 1, "port 0");
+	CHECK(parse("console=uart,io,zz", &c) == 1, "port not a number");
+	CHECK(parse("console=uart,mmio,0x1000", &c) == 1, "mmio not supported");
+	CHECK(parse("console=ttyS0,99999999999", &c) == 1, "baud overflow");
+	CHECK(parse("justaword", &c) == 1 && any_msg_has("is not key=value"), "no '='");
+	CHECK(parse("=value", &c) == 1, "empty key");
+	CHECK(parse("crash=everything", &c) == 1 && c.crash == CRASH_NONE, "bad crash");
+}
+
+static void test_edge_cases(void)
+{
+	struct ck_config c;
+	char longword[400];
+
+	CHECK(parse("exit=qemu exit=halt", &c) == 0 && c.exit == 4, "last one counts");
+	CHECK(any_msg_has("given more than once"), "duplicate noted");
+	memset(longword, 'a', sizeof(longword) - 1);
+	longword[sizeof(longword) - 1] = '\0';
+	CHECK(parse(longword, &c) == 1 && any_msg_has("longer than"), "long word");
+	CHECK(parse("  exit=qemu\t\ttests=none  ", &c) == 0 && c.exit == 1 && c.tests == 0,
+	      "tabs and runs of spaces");
+	CHECK(parse("a b c d=e exit=qemu", &c) == 4 && c.exit == 1, "errors do not stop parsing");
+	CHECK(parse("tests=all=1", &c) == 1, "value with '='");
+}
+
+int main(void)
+{
+	return RUN_TESTS(test_defaults, test_good_values, test_errors, test_edge_cases);
+}

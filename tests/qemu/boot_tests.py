@@ -1,0 +1,259 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""boot_tests.py - the QEMU boot scenarios of `make check`.
+
+Each scenario boots build/copykernel.efi once through tools/ck-run.py (the same runner as
+`make run`) and checks the exit status and what the image printed on the serial console.
+A scenario is a function taking a Boot helper and returning nothing; `expect` records failed
+assertions, so one boot reports every problem it shows.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+RUNNER = os.path.join(ROOT, "tools", "ck-run.py")
+
+PASS, FAIL, PANIC, CMDLINE, RESET, TIMEOUT = 0, 1, 2, 3, 4, 124
+
+
+class Boot:
+    def __init__(self, image, name):
+        self.image, self.name = image, name
+        self.problems = []
+        self.log = ""
+        self.status = None
+
+    def run(self, cmdline, cpu="max", mem="512M", timeout=150, extra=(), runner_args=()):
+        with tempfile.TemporaryDirectory(prefix="ck-boot-") as tmp:
+            log = os.path.join(tmp, "serial.log")
+            argv = [sys.executable, RUNNER, "-q", "--image", self.image, "--cpu", cpu,
+                    "--mem", mem, "--timeout", str(timeout), "--log", log]
+            argv += list(runner_args)
+            for e in extra:
+                argv += ["--qemu-arg", e]
+            argv += ["--"] + cmdline.split()
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, timeout=timeout + 60)
+            self.status = p.returncode
+            self.runner_err = p.stderr
+            with open(log, "rb") as f:
+                raw = f.read()
+        self.log = re.sub(r"\x1b\[[0-9;?=]*[A-Za-z]", "",
+                          raw.decode("ascii", "replace")).replace("\r", "")
+        return self
+
+    def expect(self, cond, what):
+        if not cond:
+            self.problems.append(what)
+        return cond
+
+    def status_is(self, want):
+        return self.expect(self.status == want, "exit status %s, want %s (%s)" % (
+            self.status, want, self.runner_err.strip().splitlines()[-1:]))
+
+    def has(self, pattern, what=None):
+        m = re.search(pattern, self.log, re.M)
+        self.expect(m is not None, what or "serial output lacks /%s/" % pattern)
+        return m
+
+    def lacks(self, pattern, what=None):
+        m = re.search(pattern, self.log, re.M)
+        self.expect(m is None, what or "serial output has /%s/: %r" % (
+            pattern, m.group(0) if m else ""))
+
+
+def check_ktap(b, want_fail=0):
+    """KTAP structure: plans match the numbered results, and the summary line agrees."""
+    lines = b.log.splitlines()
+    try:
+        start = lines.index("KTAP version 1")
+    except ValueError:
+        b.expect(False, "no top-level 'KTAP version 1' line")
+        return
+    plan = lines[start + 1]
+    b.expect(re.fullmatch(r"1\.\.\d+", plan) is not None, "no top-level plan: %r" % plan)
+    top = [l for l in lines[start:] if re.match(r"(not )?ok \d+ ", l)]
+    b.expect(plan == "1..%d" % len(top), "plan %s but %d suite results" % (plan, len(top)))
+    for i, l in enumerate(top, 1):
+        b.expect(re.match(r"(not )?ok %d " % i, l) is not None, "suite result out of order: " + l)
+    # Each subtest's case numbers run 1..N as its plan says.
+    for m in re.finditer(r"^    # Subtest: (\S+)\n    1\.\.(\d+)\n((?:    .*\n)*?)(?=(?:not )?ok )",
+                         b.log, re.M):
+        cases = re.findall(r"^    (?:not )?ok (\d+) ", m.group(3), re.M)
+        b.expect(cases == [str(i) for i in range(1, int(m.group(2)) + 1)],
+                 "suite %s: plan 1..%s, cases %s" % (m.group(1), m.group(2), cases))
+    s = b.has(r"^# copykernel-summary: result=(PASS|FAIL) suites=(\d+) pass=(\d+) fail=(\d+) "
+              r"skip=(\d+)", "no copykernel-summary line")
+    t = b.has(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)", "no Totals line")
+    if s and t:
+        b.expect(s.group(3) == t.group(1) and s.group(4) == t.group(2), "summary and totals differ")
+        b.expect(int(s.group(4)) == want_fail, "%s failed cases, want %d" % (s.group(4), want_fail))
+        b.expect(len(re.findall(r"^    not ok ", b.log, re.M)) == int(t.group(2)),
+                 "'not ok' lines and the fail count differ")
+
+
+def cpu_and_paging_reported(b):
+    b.has(r"^CPU: \S+ family 0x[0-9a-f]+ model 0x[0-9a-f]+ stepping \d+")
+    b.has(r"^CPU: string ops: ERMS (yes|no) FSRM (yes|no) FZRM (yes|no) FSRS (yes|no) "
+          r"REP_GOOD (yes|no)")
+    b.has(r"^CPU: machine check: MCE (yes|no) MCA (yes|no)")
+    b.has(r"^CPU: caches \(")
+    b.has(r"^TSC: \d+\.\d{3} MHz from ")
+    b.has(r"^ACPI: rev \d+ XSDT at 0x[0-9a-f]+, OEM .*FACP")
+    b.has(r"^memory map: \d+ MiB of RAM")
+
+
+def t_max_6g(b):
+    """-cpu max with 6 GiB: 1 GiB pages used, RAM above 4 GiB mapped, all tests pass."""
+    b.run("exit=qemu", cpu="max", mem="6G")
+    b.status_is(PASS)
+    m = b.has(r"^paging: identity map with 1 GiB pages: (\d+) x 1 GiB, (\d+) x 2 MiB, "
+              r"(\d+) x 4 KiB")
+    if m:
+        b.expect(int(m.group(1)) >= 3, "only %s 1 GiB pages for 6 GiB" % m.group(1))
+    m = b.has(r"# \d+ RAM runs, (\d+) MiB checked, (\d+) MiB above 4 GiB")
+    if m:
+        b.expect(int(m.group(2)) >= 4000, "RAM above 4 GiB: %s MiB" % m.group(2))
+    b.has(r"^    ok \d+ ram_mapped_identity")
+    b.has(r"^    ok \d+ page_sizes")
+    cpu_and_paging_reported(b)
+    b.has(r"^framebuffer: 1280x800")
+    b.has(r"^    # in use \d+ Hz, PM timer over 200 ms \d+ Hz")
+    check_ktap(b)
+
+
+def t_no_pdpe1gb(b):
+    """A CPU without pdpe1gb (qemu64): 2 MiB pages only."""
+    b.run("exit=qemu", cpu="qemu64", mem="2G")
+    b.status_is(PASS)
+    b.has(r"^CPU: paging: pdpe1gb no")
+    m = b.has(r"^paging: identity map with 2 MiB \(no pdpe1gb\) pages: (\d+) x 1 GiB, (\d+) x 2 MiB")
+    if m:
+        b.expect(m.group(1) == "0" and int(m.group(2)) > 500, "page counts " + m.group(0))
+    check_ktap(b)
+
+
+def t_256m_headless(b):
+    """256 MiB and no display: runs headless and says so; all tests pass."""
+    b.run("exit=qemu", mem="256M", runner_args=["--no-vga"])
+    b.status_is(PASS)
+    b.has(r"^framebuffer: none \(no GOP\): running headless")
+    m = b.has(r"^memory map: (\d+) MiB of RAM")
+    if m:
+        b.expect(200 <= int(m.group(1)) <= 256, "RAM %s MiB for -m 256M" % m.group(1))
+    b.has(r"^    # no framebuffer to check")
+    check_ktap(b)
+
+
+def t_intel_skylake(b):
+    """An Intel model: REP_GOOD by the family-6 rule, fast strings read, CPUID 4 caches."""
+    b.run("exit=qemu", cpu="Skylake-Server", mem="1G")
+    b.status_is(PASS)
+    b.has(r"^CPU: GenuineIntel family 0x6 model 0x55")
+    b.has(r"REP_GOOD yes \(Intel family 6\)")
+    b.has(r"fast strings on")
+    b.has(r"^CPU: caches \(CPUID 4\)")
+    check_ktap(b)
+
+
+def t_bad_cmdline(b):
+    """Bad words are reported with the valid choices and defaults, tests run, status 3."""
+    b.run("exit=qemu frobnicate=1 tests=paging,bogus console=ttyS9 lonely crash=sometimes")
+    b.status_is(CMDLINE)
+    b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash\); ignored")
+    b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
+          r"comma-separated list of cmdline, extable, .*\); using the default 'all'")
+    b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
+    b.has(r"'lonely' is not key=value")
+    b.has(r"bad value 'sometimes' for crash= .*valid: none, ud, gp, pf, de, bp, df")
+    b.has(r"^cmdline: in effect: tests=all console=ttyS0,115200 exit=qemu crash=none")
+    b.has(r"cmdline_errors=5")
+    check_ktap(b)
+
+
+def t_no_cmdline(b):
+    """No command line at all: defaults, QEMU detected, leaves through isa-debug-exit."""
+    b.run("", runner_args=["--no-cmdline-file"])
+    b.status_is(PASS)
+    b.has(r"^cmdline: from none: ''")
+    b.has(r"^exit: auto: QEMU detected \(fw_cfg\)")
+    check_ktap(b)
+
+
+def t_subset_and_console(b):
+    """tests= selects suites; console=ttyS1 moves the console to the second UART."""
+    with tempfile.TemporaryDirectory(prefix="ck-com2-") as tmp:
+        com2 = os.path.join(tmp, "com2.log")
+        b.run("exit=qemu tests=tsc,cmdline console=ttyS1", extra=["-serial file:" + com2])
+        with open(com2, "rb") as f:
+            second = f.read().decode("ascii", "replace").replace("\r", "")
+    b.status_is(PASS)
+    b.has(r"^console: moving to I/O port 0x2f8 at 115200 baud")
+    b.expect("KTAP version 1\n1..2\n" in second, "COM2 lacks the KTAP header with 2 suites")
+    b.expect("# Subtest: tsc" in second and "# Subtest: paging" not in second,
+             "COM2 does not hold exactly the selected suites")
+    b.lacks(r"^KTAP version 1", "KTAP went to COM1 after the console moved")
+
+
+CRASHES = {"ud": (6, "UD"), "gp": (13, "GP"), "pf": (14, "PF"), "de": (0, "DE"),
+           "bp": (3, "BP"), "df": (8, "DF")}
+
+
+def make_crash_test(kind):
+    vec, mnem = CRASHES[kind]
+
+    def t(b):
+        b.run("exit=qemu crash=" + kind)
+        b.status_is(PANIC)
+        b.has(r"^PANIC: unexpected exception %d #%s " % (vec, mnem))
+        if kind != "df":
+            b.has(r"^  error code 0x[0-9a-f]+, RIP [0-9a-f]{16} crash_now\+0x[0-9a-f]+$",
+                  "RIP not shown as crash_now+offset")
+        b.has(r"^  CR0 [0-9a-f]{16} CR2 [0-9a-f]{16} CR3 [0-9a-f]{16} CR4 [0-9a-f]{16}")
+        for r in ("RAX", "RSI", "R8 ", "R12", "RFLAGS"):
+            b.has(r"^  .*%s [0-9a-f]{16}" % r, "register %s missing" % r)
+        b.has(r"^  stack:")
+        if kind == "pf":
+            m = b.has(r"reading not-present page 0x([0-9a-f]+)")
+            b.has(r"page fault: not-present page on read in kernel mode")
+            if m:
+                b.has(r"CR2 %016x " % (int(m.group(1), 16) + 0x10), "CR2 is not the address read")
+        if kind == "df":
+            # The #UD's frame push hit the not-present page just below RSP: CR2 = RSP - 8.
+            cr2 = b.has(r"CR2 ([0-9a-f]{16})")
+            rsp = b.has(r"RSP ([0-9a-f]{16})")
+            if cr2 and rsp:
+                b.expect(int(cr2.group(1), 16) == int(rsp.group(1), 16) - 8,
+                         "CR2 %s is not the push below RSP %s" % (cr2.group(1), rsp.group(1)))
+        b.has(r"^copykernel: exit status 2 \(panic\)")
+        b.lacks(r"^KTAP version 1", "tests ran after the crash")
+    t.__name__ = "t_crash_" + kind
+    t.__doc__ = "crash=%s: the unexpected #%s is reported and the status is panic" % (kind, mnem)
+    return t
+
+
+def t_exit_shutdown(b):
+    """exit=shutdown goes through the UEFI runtime ResetSystem: QEMU powers off."""
+    b.run("exit=shutdown tests=none", timeout=60)
+    b.status_is(RESET)
+    b.has(r"^copykernel: exit status 0 \(all tests passed\)")
+    b.lacks(r"did not happen")
+
+
+def t_exit_halt(b):
+    """exit=halt stops and stays: the runner's timeout is the only way out."""
+    b.run("exit=halt tests=none", timeout=25)
+    b.status_is(TIMEOUT)
+    b.has(r"^copykernel: halted; power-cycle or reset the machine to leave")
+
+
+SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline,
+             t_no_cmdline, t_subset_and_console, t_exit_shutdown, t_exit_halt] + \
+    [make_crash_test(k) for k in CRASHES]
+
+
+def scenario_name(fn):
+    return fn.__name__[2:] if fn.__name__.startswith("t_") else fn.__name__

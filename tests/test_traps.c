@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_traps.c - the kernel's own descriptors: GDT selectors and TSS loaded, all 32 IDT
+ * gates present, and NMI and #MC really running on their IST stacks.
+ */
+#include "kernel/desc.h"
+#include "kernel/traps.h"
+#include "kernel/x86.h"
+#include "tests/suites.h"
+
+struct idt_ptr {
+	u16 limit;
+	u64 base;
+} __packed;
+
+static bool on_ist(u64 frame, unsigned int ist)
+{
+	u64 top = ist_stack_top(ist);
+
+	return frame < top && frame >= top - IST_STACK_SIZE;
+}
+
+static void selectors_are_ours(struct ck_test *t)
+{
+	u16 cs, ss, tr;
+
+	__asm__ volatile("mov %%cs, %0; mov %%ss, %1; str %2" : "=r"(cs), "=r"(ss), "=r"(tr));
+	report(t, cs == KERNEL_CS, "CS 0x%x", cs);
+	report(t, ss == KERNEL_DS, "SS 0x%x", ss);
+	report(t, tr == KERNEL_TSS, "TR 0x%x", tr);
+}
+
+static void idt_gates_present(struct ck_test *t)
+{
+	struct idt_ptr p;
+	const u8 *g;
+	unsigned int bad = 0;
+
+	__asm__ volatile("sidt %0" : "=m"(p));
+	report(t, p.limit == 256 * 16 - 1, "IDT limit 0x%x", p.limit);
+	g = (const u8 *)(uintptr_t)p.base;
+	for (unsigned int v = 0; v < 32; v++) {
+		const u8 *e = g + 16 * v;
+		unsigned int want_ist = v == 2 ? IST_NMI : v == 8 ? IST_DF : v == 18 ? IST_MC : 0;
+
+		if (e[5] != 0x8e || (e[4] & 7) != want_ist)
+			bad++;
+	}
+	report(t, bad == 0, "%u of 32 exception gates wrong (type or IST)", bad);
+}
+
+static void nmi_runs_on_ist(struct ck_test *t)
+{
+	u64 before = nmi_last.count;
+
+	__asm__ volatile("int $2" ::: "memory");
+	report(t, nmi_last.count == before + 1, "NMI counted and survived");
+	report(t, on_ist(nmi_last.frame, IST_NMI), "frame at 0x%llx, on the NMI IST stack",
+	       (unsigned long long)nmi_last.frame);
+}
+
+static void mc_vector_runs_on_ist(struct ck_test *t)
+{
+	u64 before = ex_last.count;
+
+	/* Software int $18: reaches the #MC gate; an MCE-safe fixup resumes after it. */
+	__asm__ volatile("int $18\n"
+			 "1:\n"
+			 _ASM_EXTABLE_TYPE(1b, 1b, EX_TYPE_DEFAULT_MCE_SAFE) ::: "memory");
+	report(t, ex_last.count == before + 1 && ex_last.vector == X86_TRAP_MC,
+	       "vector 18 fixed up (vector %llu)", (unsigned long long)ex_last.vector);
+	report(t, on_ist(ex_last.frame, IST_MC), "frame at 0x%llx, on the #MC IST stack",
+	       (unsigned long long)ex_last.frame);
+}
+
+static void bp_resumes(struct ck_test *t)
+{
+	u64 trap = 0;
+
+	/* #BP is a trap: the saved RIP is the next instruction, so the entry names it. */
+	__asm__ volatile("int3\n"
+			 "1:\n"
+			 _ASM_EXTABLE_TYPE(1b, 1b, EX_TYPE_FAULT | EX_DATA_REG(EX_REG_RSI))
+			 : "+S"(trap));
+	report(t, trap == X86_TRAP_BP, "int3: trap %llu", (unsigned long long)trap);
+	report(t, !on_ist(ex_last.frame, IST_NMI) && !on_ist(ex_last.frame, IST_MC) &&
+	       !on_ist(ex_last.frame, IST_DF), "#BP ran on the kernel stack");
+}
+
+CK_SUITE(traps,
+	 CK_CASE(selectors_are_ours),
+	 CK_CASE(idt_gates_present),
+	 CK_CASE(nmi_runs_on_ist),
+	 CK_CASE(mc_vector_runs_on_ist),
+	 CK_CASE(bp_resumes));

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""check.py - everything `make check` runs, with one summary line at the end.
+
+Groups: host unit tests (build/host/test_*, KTAP), fuzzing (build/fuzz/*, libFuzzer for a
+bounded time), build checks (PE32+ header, V=1, CROSS_COMPILE, clean) and the QEMU boot
+scenarios of tests/qemu/boot_tests.py (two at a time: the CI machine has two cores).
+Every test prints "ok"/"not ok" as it finishes; the last line is "N passed, N failed" and
+the exit status is 1 when anything failed.
+"""
+import argparse
+import concurrent.futures
+import glob
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
+import boot_tests  # noqa: E402
+
+
+class Results:
+    def __init__(self):
+        self.passed = self.failed = 0
+        self.failures = []
+
+    def add(self, name, ok, details=(), note=""):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.failures.append(name)
+        print("%s %d %s%s" % ("ok" if ok else "not ok", self.passed + self.failed, name,
+                              (" # " + note) if note else ""))
+        for d in details:
+            print("    # " + d)
+        sys.stdout.flush()
+
+
+def host_tests(build, res):
+    bins = sorted(glob.glob(os.path.join(build, "host", "test_*")))
+    if not bins:
+        res.add("host: test binaries built", False, ["no build/host/test_* found"])
+    for b in bins:
+        p = subprocess.run([b], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=300)
+        name = os.path.basename(b)
+        diags = []
+        cases = 0
+        for line in p.stdout.splitlines():
+            m = re.match(r"(not ok|ok) \d+ (\S+)", line)
+            if m:
+                cases += 1
+                res.add("host/%s/%s" % (name, m.group(2)), m.group(1) == "ok", diags)
+                diags = []
+            elif line.startswith("# ") and ":" in line and "CHECK(" in line:
+                diags.append(line[2:])
+        if p.returncode != 0 and not res.failures:
+            res.add("host/%s exit status" % name, False, p.stdout.splitlines()[-20:])
+        if cases == 0:
+            res.add("host/%s ran cases" % name, False, p.stdout.splitlines()[-20:])
+
+
+def fuzz(build, seconds, res):
+    for f in sorted(glob.glob(os.path.join(build, "fuzz", "*"))):
+        name = os.path.basename(f)
+        seed = os.path.join(ROOT, "tests", "fuzz", "corpus_" + name.replace("fuzz_", ""))
+        with tempfile.TemporaryDirectory(prefix="ck-fuzz-") as corpus:
+            if os.path.isdir(seed):
+                for s in os.listdir(seed):
+                    shutil.copy(os.path.join(seed, s), corpus)
+            p = subprocess.run([f, "-max_total_time=%d" % seconds, "-timeout=10",
+                                "-artifact_prefix=" + corpus + "/", corpus],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=seconds + 120)
+        runs = re.findall(r"Done (\d+) runs", p.stdout)
+        res.add("fuzz/%s (%ds)" % (name, seconds), p.returncode == 0,
+                [] if p.returncode == 0 else p.stdout.splitlines()[-25:],
+                note="%s runs" % (runs[-1] if runs else "?"))
+
+
+def pe_header_ok(path):
+    with open(path, "rb") as f:
+        d = f.read(4096)
+    problems = []
+    if d[:2] != b"MZ":
+        return ["no MZ header"]
+    pe = struct.unpack_from("<I", d, 0x3c)[0]
+    if d[pe:pe + 4] != b"PE\0\0":
+        return ["no PE signature"]
+    machine, nsect = struct.unpack_from("<HH", d, pe + 4)
+    opt_size = struct.unpack_from("<H", d, pe + 20)[0]
+    magic = struct.unpack_from("<H", d, pe + 24)[0]
+    subsystem = struct.unpack_from("<H", d, pe + 24 + 68)[0]
+    if machine != 0x8664:
+        problems.append("machine 0x%x, want 0x8664 (x86-64)" % machine)
+    if magic != 0x20b:
+        problems.append("optional header magic 0x%x, want 0x20b (PE32+)" % magic)
+    if subsystem != 10:
+        problems.append("subsystem %d, want 10 (EFI application)" % subsystem)
+    names = [d[pe + 24 + opt_size + 40 * i:][:8].rstrip(b"\0").decode() for i in range(nsect)]
+    for want in (".text", ".data", ".reloc", ".ksyms"):
+        if want not in names:
+            problems.append("section %s missing (have %s)" % (want, names))
+    return problems
+
+
+def build_checks(build, res):
+    efi = os.path.join(build, "copykernel.efi")
+    res.add("build: copykernel.efi is an x86-64 PE32+ EFI application",
+            os.path.exists(efi) and not pe_header_ok(efi),
+            pe_header_ok(efi) if os.path.exists(efi) else ["missing"])
+    with tempfile.TemporaryDirectory(prefix="ck-build-") as tmp:
+        out = os.path.join(tmp, "b")
+        p = subprocess.run(["make", "-C", ROOT, "B=" + out, "V=1",
+                            "CROSS_COMPILE=x86_64-linux-gnu-", out + "/copykernel.efi"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=600)
+        log = p.stdout
+        probs = []
+        if p.returncode != 0:
+            probs.append("build failed: " + " | ".join(log.splitlines()[-5:]))
+        if not re.search(r"^x86_64-linux-gnu-gcc .*-Wall -Wextra -Werror", log, re.M):
+            probs.append("V=1 did not show x86_64-linux-gnu-gcc with -Wall -Wextra -Werror")
+        if not re.search(r"^x86_64-linux-gnu-ld .*-T linker.ld", log, re.M):
+            probs.append("no x86_64-linux-gnu-ld -T linker.ld link")
+        if not re.search(r"^x86_64-linux-gnu-objcopy .*--target efi-app-x86_64", log, re.M):
+            probs.append("no objcopy to efi-app-x86_64")
+        res.add("build: V=1 and CROSS_COMPILE are honoured", not probs, probs)
+        p = subprocess.run(["make", "-C", ROOT, "B=" + out, "clean"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        res.add("build: make clean removes the build directory",
+                p.returncode == 0 and not os.path.exists(out))
+
+
+def run_scenario(image, fn):
+    b = boot_tests.Boot(image, boot_tests.scenario_name(fn))
+    t0 = time.monotonic()
+    try:
+        fn(b)
+    except Exception as e:  # a scenario that crashes is a failed scenario
+        b.problems.append("scenario raised %r" % e)
+    return b, time.monotonic() - t0
+
+
+def qemu_tests(build, res, only):
+    image = os.path.join(build, "copykernel.efi")
+    todo = [f for f in boot_tests.SCENARIOS
+            if not only or any(o in boot_tests.scenario_name(f) for o in only)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        futs = [ex.submit(run_scenario, image, f) for f in todo]
+        for fut, f in zip(futs, todo):
+            b, secs = fut.result()
+            details = list(b.problems)
+            if b.problems:
+                details.append("serial log tail:")
+                details += ["  " + l for l in b.log.splitlines()[-25:]]
+            res.add("qemu/%s: %s" % (b.name, (f.__doc__ or "").strip()), not b.problems,
+                    details, note="%.1f s" % secs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--fuzz-seconds", type=int, default=10)
+    ap.add_argument("--groups", default="host,fuzz,build,qemu")
+    ap.add_argument("--only", action="append", default=[], help="QEMU scenario name part")
+    args = ap.parse_args()
+    groups = args.groups.split(",")
+    res = Results()
+    t0 = time.monotonic()
+    print("KTAP version 1")
+    if "host" in groups:
+        host_tests(args.build, res)
+    if "fuzz" in groups:
+        fuzz(args.build, args.fuzz_seconds, res)
+    if "build" in groups:
+        build_checks(args.build, res)
+    if "qemu" in groups:
+        qemu_tests(args.build, res, args.only)
+    print("1..%d" % (res.passed + res.failed))
+    print("# make check took %.0f s" % (time.monotonic() - t0))
+    for f in res.failures:
+        print("# FAILED: " + f)
+    print("%d passed, %d failed" % (res.passed, res.failed))
+    return 1 if res.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""ck-run.py - boot copykernel.efi under QEMU+OVMF and report how the run ended.
+
+It lays out an EFI system partition (EFI/BOOT/BOOTX64.EFI plus copykernel.cmdline holding the
+command line), boots it on a q35 machine, echoes the serial console as it arrives, enforces a
+timeout, and maps QEMU's exit status (isa-debug-exit) to the image's outcome:
+
+    0 all tests passed      1 some tests failed     2 panic
+    3 bad command line      4 reset or triple fault (QEMU exited by itself)
+    124 timeout (the image hung)                    125 QEMU could not run
+
+KVM is used only when asked for or with --accel auto, when the host CPU shows vmx or svm and a
+boot under KVM really starts; otherwise (and always on the CI machines, whose paravirtual KVM
+cannot run OVMF) the run uses TCG.
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+EXIT_MAP = {1: (0, "all tests passed"), 3: (1, "some tests failed"), 5: (2, "panic"),
+            7: (3, "bad command line")}
+STATUS_RESET, STATUS_TIMEOUT, STATUS_QEMU = 4, 124, 125
+ANSI = re.compile(rb"\x1b\[[0-9;?=]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1bc")
+OVMF_BIOS = ["/usr/share/qemu/OVMF.fd", "/usr/share/ovmf/OVMF.fd"]
+OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
+OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+STARTED = b"copykernel: boot:"
+
+
+def find_bios():
+    for p in OVMF_BIOS:
+        if os.path.exists(p):
+            return p
+    sys.exit("ck-run: OVMF not found; install the Debian package 'ovmf'")
+
+
+def host_has_virt():
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = f.read()
+    except OSError:
+        return False
+    return bool(re.search(r"^flags\s*:.*\b(vmx|svm)\b", flags, re.M)) and \
+        os.access("/dev/kvm", os.R_OK | os.W_OK)
+
+
+def make_esp(image, cmdline, workdir):
+    esp = os.path.join(workdir, "esp")
+    boot = os.path.join(esp, "EFI", "BOOT")
+    os.makedirs(boot)
+    shutil.copy(image, os.path.join(boot, "BOOTX64.EFI"))
+    if cmdline is not None:
+        with open(os.path.join(boot, "copykernel.cmdline"), "w") as f:
+            f.write(cmdline + "\n")
+    return esp
+
+
+def qemu_argv(args, accel, esp, log, workdir):
+    argv = ["qemu-system-x86_64", "-machine", "q35", "-accel", accel,
+            "-cpu", args.cpu, "-m", args.mem, "-smp", str(args.smp),
+            "-chardev", "file,id=ser0,path=" + log, "-serial", "chardev:ser0",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+            "-display", "none", "-no-reboot", "-nodefaults"]
+    argv += ["-vga", "none"] if args.no_vga else ["-vga", "std"]
+    if args.vars:
+        argv += ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + OVMF_CODE,
+                 "-drive", "if=pflash,format=raw,unit=1,file=" + args.vars]
+    else:
+        argv += ["-bios", find_bios()]
+    if args.pxe:
+        argv += ["-netdev", "user,id=n0,tftp=%s,bootfile=EFI/BOOT/BOOTX64.EFI" % esp,
+                 "-device", "virtio-net-pci,netdev=n0" + (",romfile=" if args.pxe == "ovmf"
+                                                            else "")]
+    else:
+        argv += ["-drive", "file=fat:rw:%s,format=raw" % esp, "-nic", "none"]
+    if args.monitor:
+        argv += ["-monitor", "unix:%s,server,nowait" % args.monitor]
+    for extra in args.qemu_arg:
+        argv += extra.split()
+    return argv
+
+
+def run_once(args, accel, esp, workdir, start_timeout=None):
+    """Boot once. Returns (qemu_rc or None on timeout, log bytes, stderr text, started)."""
+    log = os.path.join(workdir, "serial-%s.log" % accel)
+    open(log, "wb").close()
+    argv = qemu_argv(args, accel, esp, log, workdir)
+    if args.verbose:
+        print("ck-run: " + " ".join(argv), file=sys.stderr)
+    errf = open(os.path.join(workdir, "qemu-%s.err" % accel), "w+")
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=errf, stderr=errf,
+                                start_new_session=True)
+    except FileNotFoundError:
+        sys.exit("ck-run: qemu-system-x86_64 not found; install 'qemu-system-x86'")
+    t0 = time.monotonic()
+    pos, data, rc, started = 0, b"", None, False
+    with open(log, "rb") as f:
+        while True:
+            chunk = f.read()
+            if chunk:
+                data += chunk
+                if not args.quiet:
+                    sys.stdout.buffer.write(ANSI.sub(b"", chunk).replace(b"\r", b""))
+                    sys.stdout.flush()
+            started = started or STARTED in data
+            rc = proc.poll()
+            if rc is not None:
+                data += f.read()
+                break
+            elapsed = time.monotonic() - t0
+            if start_timeout and not started and elapsed > start_timeout:
+                break
+            if elapsed > args.timeout:
+                break
+            time.sleep(0.05)
+    if rc is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    errf.seek(0)
+    err = errf.read()
+    errf.close()
+    return rc, data, err, started
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--image", default="build/copykernel.efi")
+    ap.add_argument("--cpu", default="max")
+    ap.add_argument("--mem", default="512M")
+    ap.add_argument("--smp", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=180.0, help="seconds before a hang")
+    ap.add_argument("--accel", choices=["auto", "tcg", "kvm"], default="auto")
+    ap.add_argument("--vars", help="writable OVMF_VARS copy: use split pflash firmware")
+    ap.add_argument("--pxe", choices=["ovmf", "ipxe"], help="boot over the network, no disk")
+    ap.add_argument("--no-vga", action="store_true", help="no display device (no GOP)")
+    ap.add_argument("--monitor", help="unix socket path for the HMP monitor")
+    ap.add_argument("--qemu-arg", action="append", default=[], help="extra QEMU arguments")
+    ap.add_argument("--log", help="write the raw serial log here")
+    ap.add_argument("--no-cmdline-file", action="store_true",
+                    help="write no copykernel.cmdline (the image gets no command line)")
+    ap.add_argument("-q", "--quiet", action="store_true", help="do not echo the console")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("cmdline", nargs="*", help="kernel command line words")
+    args = ap.parse_args()
+
+    if not os.path.exists(args.image):
+        sys.exit("ck-run: %s does not exist; run 'make' first" % args.image)
+    cmdline = None if args.no_cmdline_file else " ".join(args.cmdline)
+    workdir = tempfile.mkdtemp(prefix="ck-run-")
+    try:
+        esp = make_esp(args.image, cmdline, workdir)
+        accel = args.accel
+        if accel == "auto":
+            accel = "kvm" if host_has_virt() else "tcg"
+        rc, data, err, started = None, b"", "", False
+        if accel == "kvm":
+            rc, data, err, started = run_once(args, "kvm", esp, workdir, start_timeout=30)
+            if not started:
+                print("ck-run: KVM did not start a boot (%s); falling back to TCG" %
+                      (err.strip().splitlines() or ["no output"])[0], file=sys.stderr)
+                accel = "tcg"
+        if accel == "tcg":
+            rc, data, err, started = run_once(args, "tcg", esp, workdir)
+        if args.log:
+            with open(args.log, "wb") as f:
+                f.write(data)
+        if rc is None:
+            status, what = STATUS_TIMEOUT, "timeout after %.0f s: the image hung" % args.timeout
+        elif rc in EXIT_MAP:
+            status, what = EXIT_MAP[rc]
+        elif rc == 0:
+            status, what = STATUS_RESET, "QEMU exited on its own: reset, shutdown or triple fault"
+        else:
+            status, what = STATUS_QEMU, "QEMU failed (exit %d): %s" % (rc, err.strip()[-500:])
+        print("ck-run: result: %s (status %d, accel %s)" % (what, status, accel),
+              file=sys.stderr)
+        return status
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ensure-deps.sh build|run|check - make sure the Debian packages a target needs are present.
+# As root, missing ones are installed with apt-get; otherwise the script names them and fails.
+set -eu
+what=${1:-build}
+missing=""
+
+need() {	# need <package> <test...>
+	pkg=$1
+	shift
+	if ! "$@" >/dev/null 2>&1; then
+		missing="$missing $pkg"
+	fi
+}
+
+need gcc command -v gcc
+need binutils command -v objcopy
+need make command -v make
+need nasm command -v nasm
+need gnu-efi test -f /usr/lib/crt0-efi-x86_64.o -a -f /usr/include/efi/efi.h
+if [ "$what" = run ] || [ "$what" = check ]; then
+	need qemu-system-x86 command -v qemu-system-x86_64
+	need ovmf test -f /usr/share/qemu/OVMF.fd -o -f /usr/share/ovmf/OVMF.fd
+	need python3 test -x /usr/bin/python3
+fi
+if [ "$what" = check ]; then
+	need clang command -v clang
+	need libclang-rt-14-dev sh -c 'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
+	need libasan8 sh -c 'ls /usr/lib/x86_64-linux-gnu/libasan.so.*'
+	need libubsan1 sh -c 'ls /usr/lib/x86_64-linux-gnu/libubsan.so.*'
+fi
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "ensure-deps: installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	exit 0
+fi
+echo "ensure-deps: missing Debian packages:$missing" >&2
+echo "ensure-deps: install them with: sudo apt-get install$missing" >&2
+exit 1
