@@ -102,7 +102,7 @@ $(B)/copykernel.efi: $(B)/copykernel.so
 
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
-HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c
+HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 
 $(B)/host/%: tests/host/%.c $(HOST_PURE) tests/host/host_test.h

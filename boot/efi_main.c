@@ -85,6 +85,21 @@ static void strip_image_name(char *s)
 	s[i] = '\0';
 }
 
+/* True when the command line holds the word @w exactly. */
+static BOOLEAN has_word(const char *s, const char *w)
+{
+	UINTN n = 0, i;
+
+	while (w[n])
+		n++;
+	for (i = 0; s[i]; i++) {
+		if ((i == 0 || s[i - 1] == ' ') && !CompareMem(s + i, w, n) &&
+		    (s[i + n] == ' ' || s[i + n] == '\0'))
+			return TRUE;
+	}
+	return FALSE;
+}
+
 static BOOLEAN blank(const char *s)
 {
 	for (; *s; s++)
@@ -233,6 +248,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	void *map = NULL;
 	EFI_STATUS st;
 	u32 tries;
+	BOOLEAN stale_once;
 
 	InitializeLib(image, systab);
 	Print(L"copykernel: boot: UEFI %s rev %d.%d\n", ST->FirmwareVendor,
@@ -259,6 +275,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	bi->fw_revision = ST->FirmwareRevision;
 
 	get_cmdline(li, bi);
+	/* Test knob: spoil the first ExitBootServices key to exercise the retry below. */
+	stale_once = has_word(bi->cmdline, "ebs=stale");
 	get_acpi(bi);
 	get_framebuffer(bi);
 	efi_runtime_init(ST->RuntimeServices, bi);
@@ -288,6 +306,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		if (EFI_ERROR(st)) {
 			fail(L"GetMemoryMap", st);
 			return st;
+		}
+		if (stale_once) {
+			stale_once = FALSE;
+			map_key++;
 		}
 		st = uefi_call_wrapper(BS->ExitBootServices, 2, image, map_key);
 		if (!EFI_ERROR(st))

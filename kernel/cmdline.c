@@ -17,6 +17,7 @@ const char *const ck_suite_names[CK_NR_SUITES] = { CK_SUITES(CK_SUITE_NAME) };
 /* Must match enum exit_method in kernel/exit.h. */
 static const char *const exit_names[] = { "auto", "qemu", "reset", "shutdown", "halt" };
 static const char *const crash_names[] = { "none", "ud", "gp", "pf", "de", "bp", "df" };
+static const char *const ebs_names[] = { "normal", "stale" };
 static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 static const u32 bauds[] = { 9600, 19200, 38400, 57600, 115200 };
 
@@ -179,6 +180,16 @@ static const char *parse_crash(struct span v, struct ck_config *cfg)
 	return NULL;
 }
 
+static const char *parse_ebs(struct span v, struct ck_config *cfg)
+{
+	int i = choice_index(v, ebs_names, ARRAY_SIZE(ebs_names));
+
+	if (i < 0)
+		return "unknown mode";
+	cfg->ebs_stale = (u8)i;
+	return NULL;
+}
+
 struct opt {
 	const char *key;
 	const char *(*parse)(struct span v, struct ck_config *cfg);
@@ -196,6 +207,7 @@ static const struct opt opts[] = {
 	  "ttyS0,115200" },
 	{ "exit", parse_exit, exit_names, ARRAY_SIZE(exit_names), NULL, "auto" },
 	{ "crash", parse_crash, crash_names, ARRAY_SIZE(crash_names), NULL, "none" },
+	{ "ebs", parse_ebs, ebs_names, ARRAY_SIZE(ebs_names), NULL, "normal" },
 };
 
 void cmdline_defaults(struct ck_config *cfg)
@@ -335,7 +347,10 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0,
 					   "console=uart,io,0x%x,%u", cfg->console_port,
 					   cfg->console_baud);
-	ck_snprintf(buf + len, size > len ? size - len : 0, " exit=%s crash=%s",
-		    cfg->exit < ARRAY_SIZE(exit_names) ? exit_names[cfg->exit] : "?",
-		    cfg->crash < ARRAY_SIZE(crash_names) ? crash_names[cfg->crash] : "?");
+	len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " exit=%s crash=%s",
+				   cfg->exit < ARRAY_SIZE(exit_names) ? exit_names[cfg->exit] : "?",
+				   cfg->crash < ARRAY_SIZE(crash_names) ?
+				   crash_names[cfg->crash] : "?");
+	if (cfg->ebs_stale)
+		ck_snprintf(buf + len, size > len ? size - len : 0, " ebs=stale");
 }

@@ -36,6 +36,7 @@ struct ck_config {
 	u32 console_baud;
 	u8 exit;		/* enum exit_method (kernel/exit.h) */
 	u8 crash;		/* enum ck_crash */
+	u8 ebs_stale;		/* test knob read by boot/: first ExitBootServices key spoiled */
 };
 
 #define CMDLINE_MAX_WORD	256

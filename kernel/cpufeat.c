@@ -57,3 +57,20 @@ void cpufeat_apply_rules(struct cpu_ident *c)
 		break;
 	}
 }
+
+u64 cpufeat_tsc_hz(u32 max_leaf, u32 eax15, u32 ebx15, u32 ecx15, u32 eax16,
+		   enum tsc_cpuid_source *src)
+{
+	*src = TSC_CPUID_NONE;
+	if (max_leaf < 0x15 || !eax15 || !ebx15)
+		return 0;		/* leaf absent, or no ratio enumerated */
+	if (ecx15) {
+		*src = TSC_CPUID_15H;
+		return (u64)ecx15 * ebx15 / eax15;
+	}
+	if (max_leaf >= 0x16 && (eax16 & 0xffff)) {
+		*src = TSC_CPUID_16H;
+		return (u64)(eax16 & 0xffff) * 1000000ULL;
+	}
+	return 0;
+}

@@ -43,6 +43,16 @@ enum cpu_vendor cpufeat_vendor(const char vendor[12]);
 /* Fill the derived fields from the raw ones. */
 void cpufeat_apply_rules(struct cpu_ident *c);
 
+enum tsc_cpuid_source { TSC_CPUID_NONE, TSC_CPUID_15H, TSC_CPUID_16H };
+
+/*
+ * The TSC frequency the CPU states: CPUID 15h gives the TSC/crystal ratio (EBX/EAX) and the
+ * crystal frequency (ECX); with no crystal frequency, CPUID 16h's base MHz stands for the TSC.
+ * @max_leaf is CPUID 0's EAX. Returns 0 when the leaves do not state it.
+ */
+u64 cpufeat_tsc_hz(u32 max_leaf, u32 eax15, u32 ebx15, u32 ecx15, u32 eax16,
+		   enum tsc_cpuid_source *src);
+
 #define MCG_CAP_COUNT(c)	((unsigned int)((c) & 0xff))
 #define MCG_CTL_P		BIT(8)
 #define MCG_SER_P		BIT(24)

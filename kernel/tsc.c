@@ -5,6 +5,7 @@
  */
 #include "kernel/tsc.h"
 #include "kernel/acpi.h"
+#include "kernel/cpufeat.h"
 #include "kernel/printk.h"
 #include "kernel/x86.h"
 
@@ -32,24 +33,19 @@ const char *tsc_source_name(enum tsc_source s)
 
 static u64 cpuid_tsc_hz(enum tsc_source *src)
 {
-	struct cpuid_regs r;
 	u32 max = cpuid(0).eax;
+	struct cpuid_regs l15 = { 0 }, l16 = { 0 };
+	enum tsc_cpuid_source cs;
+	u64 hz;
 
-	if (max < 0x15)
-		return 0;
-	r = cpuid(0x15);
-	if (!r.eax || !r.ebx)
-		return 0;		/* no ratio: leaf not enumerated */
-	if (r.ecx) {
-		*src = TSC_SRC_CPUID15;
-		return (u64)r.ecx * r.ebx / r.eax;
-	}
-	if (max >= 0x16 && (cpuid(0x16).eax & 0xffff)) {
-		/* No crystal frequency: the base frequency is the TSC frequency. */
-		*src = TSC_SRC_CPUID16;
-		return (u64)(cpuid(0x16).eax & 0xffff) * 1000000ULL;
-	}
-	return 0;
+	if (max >= 0x15)
+		l15 = cpuid(0x15);
+	if (max >= 0x16)
+		l16 = cpuid(0x16);
+	hz = cpufeat_tsc_hz(max, l15.eax, l15.ebx, l15.ecx, l16.eax, &cs);
+	*src = cs == TSC_CPUID_15H ? TSC_SRC_CPUID15 : cs == TSC_CPUID_16H ? TSC_SRC_CPUID16 :
+	       TSC_SRC_NONE;
+	return hz;
 }
 
 static inline u32 pm_read(void)

@@ -51,8 +51,18 @@ def host_has_virt():
         os.access("/dev/kvm", os.R_OK | os.W_OK)
 
 
-def make_esp(image, cmdline, workdir):
+def make_esp(image, cmdline, workdir, shell=False):
+    """The FAT tree QEMU serves as a disk. With @shell, no removable-media loader: OVMF falls
+    through to its built-in UEFI shell, whose startup.nsh starts the image with @cmdline as
+    LoadOptions (the way a person at the shell or a boot entry passes arguments)."""
     esp = os.path.join(workdir, "esp")
+    if shell:
+        d = os.path.join(esp, "EFI", "copykernel")
+        os.makedirs(d)
+        shutil.copy(image, os.path.join(d, "copykernel.efi"))
+        with open(os.path.join(esp, "startup.nsh"), "w") as f:
+            f.write("fs0:\r\n\\EFI\\copykernel\\copykernel.efi %s\r\n" % (cmdline or ""))
+        return esp
     boot = os.path.join(esp, "EFI", "BOOT")
     os.makedirs(boot)
     shutil.copy(image, os.path.join(boot, "BOOTX64.EFI"))
@@ -144,6 +154,8 @@ def main():
     ap.add_argument("--monitor", help="unix socket path for the HMP monitor")
     ap.add_argument("--qemu-arg", action="append", default=[], help="extra QEMU arguments")
     ap.add_argument("--log", help="write the raw serial log here")
+    ap.add_argument("--shell", action="store_true",
+                    help="start the image from OVMF's UEFI shell, command line as LoadOptions")
     ap.add_argument("--no-cmdline-file", action="store_true",
                     help="write no copykernel.cmdline (the image gets no command line)")
     ap.add_argument("-q", "--quiet", action="store_true", help="do not echo the console")
@@ -156,7 +168,7 @@ def main():
     cmdline = None if args.no_cmdline_file else " ".join(args.cmdline)
     workdir = tempfile.mkdtemp(prefix="ck-run-")
     try:
-        esp = make_esp(args.image, cmdline, workdir)
+        esp = make_esp(args.image, cmdline, workdir, shell=args.shell)
         accel = args.accel
         if accel == "auto":
             accel = "kvm" if host_has_virt() else "tcg"

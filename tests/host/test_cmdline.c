@@ -64,6 +64,9 @@ static void test_good_values(void)
 	      c.console_baud == 57600, "uart,io form");
 	CHECK(parse("exit=halt crash=pf", &c) == 0 && c.exit == 4 && c.crash == CRASH_PF,
 	      "exit=halt crash=pf");
+	CHECK(parse("ebs=stale", &c) == 0 && c.ebs_stale == 1, "ebs=stale");
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(strstr(d, " ebs=stale") != NULL, "describe keeps ebs=stale: %s", d);
 	parse("tests=tsc,cpu console=uart,io,0x2f0,38400 exit=shutdown crash=df", &c);
 	cmdline_describe(&c, d, sizeof(d));
 	CHECK(!strcmp(d, "tests=tsc,cpu console=uart,io,0x2f0,38400 exit=shutdown crash=df"),
@@ -97,6 +100,7 @@ static void test_errors(void)
 	CHECK(parse("justaword", &c) == 1 && any_msg_has("is not key=value"), "no '='");
 	CHECK(parse("=value", &c) == 1, "empty key");
 	CHECK(parse("crash=everything", &c) == 1 && c.crash == CRASH_NONE, "bad crash");
+	CHECK(parse("ebs=sometimes", &c) == 1 && c.ebs_stale == 0, "bad ebs");
 }
 
 static void test_edge_cases(void)

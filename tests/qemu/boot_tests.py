@@ -163,7 +163,7 @@ def t_bad_cmdline(b):
     """Bad words are reported with the valid choices and defaults, tests run, status 3."""
     b.run("exit=qemu frobnicate=1 tests=paging,bogus console=ttyS9 lonely crash=sometimes")
     b.status_is(CMDLINE)
-    b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash\); ignored")
+    b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash, ebs\); ignored")
     b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
           r"comma-separated list of cmdline, extable, .*\); using the default 'all'")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
@@ -180,6 +180,25 @@ def t_no_cmdline(b):
     b.status_is(PASS)
     b.has(r"^cmdline: from none: ''")
     b.has(r"^exit: auto: QEMU detected \(fw_cfg\)")
+    check_ktap(b)
+
+
+def t_shell_loadoptions(b):
+    """From the UEFI shell: the command line arrives as LoadOptions, image name dropped."""
+    b.run("tests=cmdline exit=qemu", runner_args=["--shell"])
+    b.status_is(PASS)
+    b.has(r"^copykernel: boot: image at 0x[0-9A-F]+, command line from LoadOptions: "
+          r"'tests=cmdline exit=qemu'")
+    b.has(r"^cmdline: in effect: tests=cmdline ")
+    b.has(r"^    # from LoadOptions: 'tests=cmdline exit=qemu'")
+    check_ktap(b)
+
+
+def t_ebs_retry(b):
+    """A stale map key on the first ExitBootServices call is retried with a fresh map."""
+    b.run("exit=qemu tests=cmdline ebs=stale")
+    b.status_is(PASS)
+    b.has(r"ExitBootServices after 2 attempts")
     check_ktap(b)
 
 
@@ -243,6 +262,14 @@ def t_exit_shutdown(b):
     b.lacks(r"did not happen")
 
 
+def t_exit_reset(b):
+    """exit=reset goes through ResetSystem(cold): with -no-reboot QEMU leaves by itself."""
+    b.run("exit=reset tests=none", timeout=60)
+    b.status_is(RESET)
+    b.has(r"^copykernel: exit status 0 \(all tests passed\)")
+    b.lacks(r"did not happen")
+
+
 def t_exit_halt(b):
     """exit=halt stops and stays: the runner's timeout is the only way out."""
     b.run("exit=halt tests=none", timeout=25)
@@ -251,7 +278,8 @@ def t_exit_halt(b):
 
 
 SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline,
-             t_no_cmdline, t_subset_and_console, t_exit_shutdown, t_exit_halt] + \
+             t_no_cmdline, t_shell_loadoptions, t_ebs_retry, t_subset_and_console,
+             t_exit_shutdown, t_exit_reset, t_exit_halt] + \
     [make_crash_test(k) for k in CRASHES]
 
 
