@@ -145,6 +145,8 @@ static void get_cmdline(EFI_LOADED_IMAGE *li, struct boot_info *bi)
 			if (n + 1 < sizeof(bi->cmdline))
 				bi->cmdline[n++] = c;
 		}
+		while (n && bi->cmdline[n - 1] == ' ')
+			n--;
 		bi->cmdline[n] = '\0';
 		bi->cmdline_source = "copykernel.cmdline";
 	}
