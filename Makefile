@@ -102,13 +102,18 @@ $(B)/copykernel.efi: $(B)/copykernel.so
 
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
-HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c
+HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c \
+	copy/dispatch.c copy/ops.c copy/pages.c
+# The host tests link the very objects the image links for copy/ (same NASM output).
+HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
+HOST_SUPPORT := tests/host/fault_shim.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 
-$(B)/host/%: tests/host/%.c $(HOST_PURE) tests/host/host_test.h
+$(B)/host/%: tests/host/%.c $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) $(wildcard tests/host/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_PURE) -o $@
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) \
+		-Wl,-z,noexecstack -o $@
 
 $(B)/fuzz/%: tests/fuzz/%.c $(HOST_PURE)
 	@mkdir -p $(dir $@)

@@ -3,7 +3,8 @@
  * cpufeat.c - Linux's rules for the string-operation features, in plain C.
  *
  * REP_GOOD ("rep movsq/stosq are fast here") is not a CPUID bit: Linux sets it for AMD
- * (and Hygon) family 0x10 and later, and for Intel family 6. On Intel, when
+ * (and Hygon) family 0x10 and later, for AMD K8 (family 0xf) from revision C on (CPUID 1
+ * signature 0x0f48..0x0f4f or 0x0f58 and above), and for Intel family 6. On Intel, when
  * IA32_MISC_ENABLE's fast-strings bit is clear, Linux clears both REP_GOOD and ERMS.
  */
 #include "kernel/cpufeat.h"
@@ -41,8 +42,17 @@ void cpufeat_apply_rules(struct cpu_ident *c)
 	switch (c->vendor) {
 	case VENDOR_AMD:
 	case VENDOR_HYGON:
-		c->rep_good = c->family >= 0x10;
-		c->rep_good_why = c->rep_good ? "AMD family >= 0x10" : "AMD family < 0x10";
+		if (c->family >= 0x10) {
+			c->rep_good = true;
+			c->rep_good_why = "AMD family >= 0x10";
+		} else if (c->family == 0xf) {
+			c->rep_good = (c->signature >= 0x0f48 && c->signature < 0x0f50) ||
+				      c->signature >= 0x0f58;
+			c->rep_good_why = c->rep_good ? "AMD K8 revision C or later" :
+					  "AMD K8 before revision C";
+		} else {
+			c->rep_good_why = "AMD family < 0xf";
+		}
 		break;
 	case VENDOR_INTEL:
 		c->rep_good = c->family == 6;

@@ -88,3 +88,5 @@ exc_common:
 global exc_stub_stride
 exc_stub_stride:
 	dq exc_stub_1 - exc_stub_0
+
+section .note.GNU-stack noalloc noexec nowrite progbits

@@ -42,7 +42,7 @@
 
 /* C inline asm: the instruction at label @from may fault; continue at label @to. */
 #define _ASM_EXTABLE_TYPE(from, to, data)				\
-	" .pushsection .extable, \"aw\"\n"				\
+	" .pushsection ck_extable, \"aw\"\n"				\
 	" .balign 4\n"							\
 	" .long (" #from ") - .\n"					\
 	" .long (" #to ") - .\n"					\

@@ -34,3 +34,5 @@ kernel_start:
 .hang:
 	hlt
 	jmp .hang
+
+section .note.GNU-stack noalloc noexec nowrite progbits

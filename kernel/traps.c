@@ -17,7 +17,7 @@ _Static_assert(offsetof(struct pt_regs, rsi) == EX_REG_RSI * 8, "EX_REG_RSI");
 _Static_assert(offsetof(struct pt_regs, rdi) == EX_REG_RDI * 8, "EX_REG_RDI");
 _Static_assert(offsetof(struct pt_regs, rcx) == EX_REG_RCX * 8, "EX_REG_RCX");
 
-extern struct exception_table_entry __start_extable[], __stop_extable[];
+extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
 
 struct ex_record ex_last;
 struct nmi_record nmi_last;
@@ -56,14 +56,14 @@ bool extable_init(void)
 {
 	long bad;
 
-	ex_sort(__start_extable, __stop_extable);
-	bad = ex_validate(__start_extable, __stop_extable);
+	ex_sort(__start_ck_extable, __stop_ck_extable);
+	bad = ex_validate(__start_ck_extable, __stop_ck_extable);
 	if (bad >= 0) {
 		char sym[96];
 
-		ksym_format(ex_insn_addr(&__start_extable[bad]), sym, sizeof(sym));
+		ksym_format(ex_insn_addr(&__start_ck_extable[bad]), sym, sizeof(sym));
 		pr_err("exception table entry %ld (insn %s, data 0x%x) is invalid\n", bad, sym,
-		       (unsigned int)__start_extable[bad].data);
+		       (unsigned int)__start_ck_extable[bad].data);
 		return false;
 	}
 	return true;
@@ -71,7 +71,7 @@ bool extable_init(void)
 
 unsigned long extable_size(void)
 {
-	return (unsigned long)(__stop_extable - __start_extable);
+	return (unsigned long)(__stop_ck_extable - __start_ck_extable);
 }
 
 bool ex_fixup(struct pt_regs *regs)
@@ -79,7 +79,7 @@ bool ex_fixup(struct pt_regs *regs)
 	const struct exception_table_entry *e;
 	unsigned int type;
 
-	e = ex_search(__start_extable, __stop_extable, regs->rip);
+	e = ex_search(__start_ck_extable, __stop_ck_extable, regs->rip);
 	if (!e)
 		return false;
 	type = ex_type(e);

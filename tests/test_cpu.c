@@ -31,7 +31,10 @@ static void features_match_cpuid(struct ck_test *t)
 	report(t, c->avx2 == !!(f7.ebx & BIT(5)), "AVX2");
 	report(t, c->pdpe1gb == pg_gbpages(), "pdpe1gb agrees with paging");
 	if (c->vendor == VENDOR_AMD)
-		report(t, c->rep_good == (c->family >= 0x10), "AMD REP_GOOD rule");
+		report(t, c->rep_good == (c->family >= 0x10 ||
+					  (c->family == 0xf && c->signature >= 0x0f58)) ||
+		       (c->family == 0xf && c->signature >= 0x0f48 && c->signature < 0x0f50),
+		       "AMD REP_GOOD rule");
 	if (c->vendor == VENDOR_INTEL)
 		report(t, c->rep_good == (c->family == 6 && (!c->misc_enable_valid ||
 							     c->fast_strings)),

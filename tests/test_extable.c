@@ -13,7 +13,7 @@
 #include "kernel/x86.h"
 #include "tests/suites.h"
 
-extern struct exception_table_entry __start_extable[], __stop_extable[];
+extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
 
 /* Two instructions with entries of each kind, for the synthetic-frame test below. */
 __asm__(".pushsection .text\n"
@@ -31,10 +31,10 @@ static void table_sorted_and_searchable(struct ck_test *t)
 	unsigned long n = extable_size(), lost = 0;
 
 	report(t, n >= 4, "the image has %lu exception-table entries", n);
-	report(t, ex_validate(__start_extable, __stop_extable) == -1, "table sorted, types valid");
+	report(t, ex_validate(__start_ck_extable, __stop_ck_extable) == -1, "table sorted, types valid");
 	for (unsigned long i = 0; i < n; i++)
-		if (ex_search(__start_extable, __stop_extable,
-			      ex_insn_addr(&__start_extable[i])) != &__start_extable[i])
+		if (ex_search(__start_ck_extable, __stop_ck_extable,
+			      ex_insn_addr(&__start_ck_extable[i])) != &__start_ck_extable[i])
 			lost++;
 	report(t, lost == 0, "%lu of %lu entries not found by binary search", lost, n);
 	ck_diag("%lu entries", n);

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dispatch.c - Linux's choice of string primitive per API, as a pure function of the CPU's
+ * derived features (see dispatch.h for the rules).
+ */
+#include "copy/dispatch.h"
+
+const char *const copy_page_impl_names[NR_COPY_PAGE_IMPL] = { "rep", "unrolled" };
+const char *const memcpy_impl_names[NR_MEMCPY_IMPL] = { "erms", "orig" };
+const char *const copy_mc_impl_names[NR_COPY_MC_IMPL] = { "fragile", "erms", "memcpy" };
+const char *const clear_page_impl_names[NR_CLEAR_PAGE_IMPL] = { "erms", "rep", "unrolled" };
+
+const char *copy_page_impl_desc(enum copy_page_impl i)
+{
+	return i == COPY_PAGE_REP ? "rep movsq" : "unrolled movq";
+}
+
+const char *memcpy_impl_desc(enum memcpy_impl i)
+{
+	return i == MEMCPY_ERMS ? "rep movsb" : "memcpy_orig (movq)";
+}
+
+const char *copy_mc_impl_desc(enum copy_mc_impl i)
+{
+	switch (i) {
+	case COPY_MC_FRAGILE:	return "copy_mc_fragile (movq)";
+	case COPY_MC_ERMS:	return "rep movsb";
+	default:		return "memcpy (not #MC-safe)";
+	}
+}
+
+const char *clear_page_impl_desc(enum clear_page_impl i)
+{
+	switch (i) {
+	case CLEAR_PAGE_ERMS:	return "rep stosb";
+	case CLEAR_PAGE_REP:	return "rep stosq";
+	default:		return "unrolled movq";
+	}
+}
+
+void dispatch_decide(const struct dispatch_cpu *cpu, struct copy_dispatch *d)
+{
+	if (cpu->rep_good) {
+		d->copy_page = COPY_PAGE_REP;
+		d->copy_page_why = "REP_GOOD";
+	} else {
+		d->copy_page = COPY_PAGE_UNROLLED;
+		d->copy_page_why = "no REP_GOOD";
+	}
+
+	if (cpu->fsrm) {
+		d->memcpy = MEMCPY_ERMS;
+		d->memcpy_why = "FSRM";
+	} else {
+		d->memcpy = MEMCPY_ORIG;
+		d->memcpy_why = "no FSRM";
+	}
+
+	if (cpu->fragile) {
+		d->copy_mc = COPY_MC_FRAGILE;
+		d->copy_mc_why = "fragile enabled";
+	} else if (cpu->erms) {
+		d->copy_mc = COPY_MC_ERMS;
+		d->copy_mc_why = "ERMS";
+	} else {
+		d->copy_mc = COPY_MC_MEMCPY;
+		d->copy_mc_why = "no ERMS, fragile off";
+	}
+
+	if (cpu->erms) {
+		d->clear_page = CLEAR_PAGE_ERMS;
+		d->clear_page_why = "ERMS";
+	} else if (cpu->rep_good) {
+		d->clear_page = CLEAR_PAGE_REP;
+		d->clear_page_why = "REP_GOOD, no ERMS";
+	} else {
+		d->clear_page = CLEAR_PAGE_UNROLLED;
+		d->clear_page_why = "no ERMS, no REP_GOOD";
+	}
+}

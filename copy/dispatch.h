@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dispatch.h - which primitive backs each API on this CPU, decided by Linux's rules.
+ *
+ *   copy_page()          rep movsq with REP_GOOD, else the unrolled 8-loads/8-stores loop
+ *   memcpy()             rep movsb with FSRM, else memcpy_orig
+ *   copy_mc_to_kernel()  copy_mc_fragile when a platform quirk or the recovery option
+ *                        enables it, else rep movsb with ERMS, else plain memcpy (which
+ *                        does not survive a machine check)
+ *   clear_page()         rep stosb with ERMS, else rep stosq with REP_GOOD, else unrolled
+ *   clear_pages()        the clear_page() primitive over the whole extent
+ *
+ * ERMS and REP_GOOD here are the values after Linux's derivation (kernel/cpufeat.c). Plain C,
+ * tested on the host with descriptions of real CPUs.
+ */
+#ifndef CK_COPY_DISPATCH_H
+#define CK_COPY_DISPATCH_H
+
+#include "kernel/types.h"
+
+enum copy_page_impl { COPY_PAGE_REP, COPY_PAGE_UNROLLED, NR_COPY_PAGE_IMPL };
+enum memcpy_impl { MEMCPY_ERMS, MEMCPY_ORIG, NR_MEMCPY_IMPL };
+enum copy_mc_impl { COPY_MC_FRAGILE, COPY_MC_ERMS, COPY_MC_MEMCPY, NR_COPY_MC_IMPL };
+enum clear_page_impl { CLEAR_PAGE_ERMS, CLEAR_PAGE_REP, CLEAR_PAGE_UNROLLED,
+		       NR_CLEAR_PAGE_IMPL };
+
+/* What the rules look at. */
+struct dispatch_cpu {
+	bool rep_good;		/* derived: AMD family >= 0x10, Intel family 6, fast strings */
+	bool erms;		/* after the fast-strings rule */
+	bool fsrm;
+	bool fragile;		/* copy_mc_fragile enabled: platform quirk or recovery option */
+};
+
+struct copy_dispatch {
+	enum copy_page_impl copy_page;
+	enum memcpy_impl memcpy;
+	enum copy_mc_impl copy_mc;
+	enum clear_page_impl clear_page;
+	/* Why each was chosen, as a short phrase ("REP_GOOD", "no FSRM", "override"). */
+	const char *copy_page_why, *memcpy_why, *copy_mc_why, *clear_page_why;
+};
+
+void dispatch_decide(const struct dispatch_cpu *cpu, struct copy_dispatch *d);
+
+/* Names as used on the command line and in reports. */
+extern const char *const copy_page_impl_names[NR_COPY_PAGE_IMPL];
+extern const char *const memcpy_impl_names[NR_MEMCPY_IMPL];
+extern const char *const copy_mc_impl_names[NR_COPY_MC_IMPL];
+extern const char *const clear_page_impl_names[NR_CLEAR_PAGE_IMPL];
+/* What each implementation is, for the table ("rep movsq", "memcpy_orig (movq)", ...). */
+const char *copy_page_impl_desc(enum copy_page_impl i);
+const char *memcpy_impl_desc(enum memcpy_impl i);
+const char *copy_mc_impl_desc(enum copy_mc_impl i);
+const char *clear_page_impl_desc(enum clear_page_impl i);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * routines.h - the assembly primitives of the copy/ .asm files. Contracts (registers, faults,
+ * fixups) are in the comments above each routine there.
+ */
+#ifndef CK_COPY_ROUTINES_H
+#define CK_COPY_ROUTINES_H
+
+#include "kernel/types.h"
+
+void copy_page_rep(void *dst, const void *src);
+void copy_page_unrolled(void *dst, const void *src);
+
+void *memcpy_erms(void *dst, const void *src, size_t len);
+void *memcpy_orig(void *dst, const void *src, size_t len);
+
+/* Return the number of bytes not copied. */
+size_t copy_mc_fragile(void *dst, const void *src, size_t len);
+size_t copy_mc_fast_string(void *dst, const void *src, size_t len);
+
+void clear_page_erms(void *addr);
+void clear_page_rep(void *addr);
+void clear_page_unrolled(void *addr);
+void clear_pages_erms(void *addr, size_t npages);
+void clear_pages_rep(void *addr, size_t npages);
+void clear_bytes(void *addr, size_t len);
+
+#endif
