@@ -39,7 +39,8 @@ NASMFLAGS := -f elf64 -g -F dwarf -I./
 LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefined -T linker.ld
 
 BOOT_SRC   := $(wildcard boot/*.c)
-KERNEL_SRC := $(wildcard kernel/*.c) $(wildcard copy/*.c) $(wildcard mce/*.c) $(wildcard tests/*.c)
+KERNEL_SRC := $(wildcard kernel/*.c) $(wildcard copy/*.c) $(wildcard mce/*.c) $(wildcard tests/*.c) \
+	$(wildcard tests/lib/*.c)
 ASM_SRC    := $(wildcard kernel/*.asm) $(wildcard copy/*.asm) $(wildcard mce/*.asm)
 
 BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
@@ -106,20 +107,23 @@ HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c ke
 	copy/dispatch.c copy/ops.c copy/pages.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
-HOST_SUPPORT := tests/host/fault_shim.c
+HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c)
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 
-$(B)/host/%: tests/host/%.c $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) $(wildcard tests/host/*.h)
+$(B)/host/%: tests/host/%.c $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) $(wildcard tests/host/*.h) \
+		$(wildcard tests/lib/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
 
-$(B)/fuzz/%: tests/fuzz/%.c $(HOST_PURE)
+FUZZ_PURE := kernel/format.c kernel/cmdline.c kernel/cpufeat.c copy/dispatch.c
+
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $@")
 	$(Q)$(FUZZCC) -std=gnu11 -g -O1 -I. -DCK_HOST -fsanitize=fuzzer,address,undefined \
-		$< $(HOST_PURE) -o $@
+		$< $(FUZZ_PURE) -o $@
 
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/*.c))
 FUZZ_SECONDS ?= 10

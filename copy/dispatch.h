@@ -43,6 +43,10 @@ struct copy_dispatch {
 
 void dispatch_decide(const struct dispatch_cpu *cpu, struct copy_dispatch *d);
 
+struct cpu_ident;
+/* The rule inputs from an identified CPU (after cpufeat_apply_rules). */
+void dispatch_cpu_from_ident(const struct cpu_ident *c, bool fragile, struct dispatch_cpu *out);
+
 /* Names as used on the command line and in reports. */
 extern const char *const copy_page_impl_names[NR_COPY_PAGE_IMPL];
 extern const char *const memcpy_impl_names[NR_MEMCPY_IMPL];

@@ -6,6 +6,7 @@
  * adds the valid choices and the default. Unknown keys, words without '=', over-long words
  * and bad values are errors; a key given twice is a note (the last one counts).
  */
+#include "copy/dispatch.h"
 #include "kernel/cmdline.h"
 #include "kernel/format.h"
 #include "kernel/string.h"
@@ -190,6 +191,42 @@ static const char *parse_ebs(struct span v, struct ck_config *cfg)
 	return NULL;
 }
 
+/* "auto" or one of @names: stored as 0 or 1 + index. */
+static const char *parse_impl(struct span v, u8 *field, const char *const *names, size_t n)
+{
+	int i;
+
+	if (span_eq(v, "auto")) {
+		*field = 0;
+		return NULL;
+	}
+	i = choice_index(v, names, n);
+	if (i < 0)
+		return "unknown primitive";
+	*field = (u8)(i + 1);
+	return NULL;
+}
+
+static const char *parse_copy_page(struct span v, struct ck_config *cfg)
+{
+	return parse_impl(v, &cfg->copy_page, copy_page_impl_names, NR_COPY_PAGE_IMPL);
+}
+
+static const char *parse_memcpy(struct span v, struct ck_config *cfg)
+{
+	return parse_impl(v, &cfg->memcpy, memcpy_impl_names, NR_MEMCPY_IMPL);
+}
+
+static const char *parse_copy_mc(struct span v, struct ck_config *cfg)
+{
+	return parse_impl(v, &cfg->copy_mc, copy_mc_impl_names, NR_COPY_MC_IMPL);
+}
+
+static const char *parse_clear_page(struct span v, struct ck_config *cfg)
+{
+	return parse_impl(v, &cfg->clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL);
+}
+
 struct opt {
 	const char *key;
 	const char *(*parse)(struct span v, struct ck_config *cfg);
@@ -208,6 +245,12 @@ static const struct opt opts[] = {
 	{ "exit", parse_exit, exit_names, ARRAY_SIZE(exit_names), NULL, "auto" },
 	{ "crash", parse_crash, crash_names, ARRAY_SIZE(crash_names), NULL, "none" },
 	{ "ebs", parse_ebs, ebs_names, ARRAY_SIZE(ebs_names), NULL, "normal" },
+	{ "copy_page", parse_copy_page, copy_page_impl_names, NR_COPY_PAGE_IMPL, "auto or",
+	  "auto" },
+	{ "memcpy", parse_memcpy, memcpy_impl_names, NR_MEMCPY_IMPL, "auto or", "auto" },
+	{ "copy_mc", parse_copy_mc, copy_mc_impl_names, NR_COPY_MC_IMPL, "auto or", "auto" },
+	{ "clear_page", parse_clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL, "auto or",
+	  "auto" },
 };
 
 void cmdline_defaults(struct ck_config *cfg)
@@ -242,7 +285,7 @@ static int shown_len(size_t n)
 int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn, void *ctx)
 {
 	bool seen[ARRAY_SIZE(opts)] = { false };
-	char keys[128];
+	char keys[192];
 	int errors = 0;
 	size_t i = 0;
 
@@ -352,5 +395,17 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 				   cfg->crash < ARRAY_SIZE(crash_names) ?
 				   crash_names[cfg->crash] : "?");
 	if (cfg->ebs_stale)
-		ck_snprintf(buf + len, size > len ? size - len : 0, " ebs=stale");
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " ebs=stale");
+	if (cfg->copy_page)
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " copy_page=%s",
+					   copy_page_impl_names[cfg->copy_page - 1]);
+	if (cfg->memcpy)
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " memcpy=%s",
+					   memcpy_impl_names[cfg->memcpy - 1]);
+	if (cfg->copy_mc)
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " copy_mc=%s",
+					   copy_mc_impl_names[cfg->copy_mc - 1]);
+	if (cfg->clear_page)
+		ck_snprintf(buf + len, size > len ? size - len : 0, " clear_page=%s",
+			    clear_page_impl_names[cfg->clear_page - 1]);
 }

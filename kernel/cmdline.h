@@ -18,7 +18,9 @@
 	X(traps)		\
 	X(paging)		\
 	X(tsc)			\
-	X(cpu)
+	X(cpu)			\
+	X(copy)			\
+	X(pages)
 
 #define CK_SUITE_ENUM(n) CK_SUITE_##n,
 enum ck_suite_id { CK_SUITES(CK_SUITE_ENUM) CK_NR_SUITES };
@@ -37,6 +39,8 @@ struct ck_config {
 	u8 exit;		/* enum exit_method (kernel/exit.h) */
 	u8 crash;		/* enum ck_crash */
 	u8 ebs_stale;		/* test knob read by boot/: first ExitBootServices key spoiled */
+	/* Primitive overrides: 0 = Linux's choice, else 1 + the copy/dispatch.h enum value. */
+	u8 copy_page, memcpy, copy_mc, clear_page;
 };
 
 #define CMDLINE_MAX_WORD	256

@@ -9,6 +9,7 @@
 #include "kernel/acpi.h"
 #include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
+#include "kernel/copy_setup.h"
 #include "kernel/cpu.h"
 #include "kernel/desc.h"
 #include "kernel/exit.h"
@@ -108,6 +109,8 @@ __noreturn void kernel_main(struct boot_info *bi)
 		printk("framebuffer: none (no GOP): running headless, serial only\n");
 	cpu_report();
 	tsc_init();
+	cmdline_errors += copy_setup(&cfg);
+	pages_setup(bi);
 	printk("memory: %llu MiB free for tests\n", (unsigned long long)pmem_free_bytes() >> 20);
 
 	if (cfg.crash != CRASH_NONE)

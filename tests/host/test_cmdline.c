@@ -3,6 +3,7 @@
  * test_cmdline.c - the command-line parser: defaults, every key's good and bad values, the
  * wording of errors (valid choices and the default named), and the describe round trip.
  */
+#include "copy/dispatch.h"
 #include "kernel/cmdline.h"
 #include "tests/host/host_test.h"
 
@@ -67,6 +68,14 @@ static void test_good_values(void)
 	CHECK(parse("ebs=stale", &c) == 0 && c.ebs_stale == 1, "ebs=stale");
 	cmdline_describe(&c, d, sizeof(d));
 	CHECK(strstr(d, " ebs=stale") != NULL, "describe keeps ebs=stale: %s", d);
+	CHECK(parse("copy_page=unrolled memcpy=orig copy_mc=fragile clear_page=rep", &c) == 0 &&
+	      c.copy_page == 1 + COPY_PAGE_UNROLLED && c.memcpy == 1 + MEMCPY_ORIG &&
+	      c.copy_mc == 1 + COPY_MC_FRAGILE && c.clear_page == 1 + CLEAR_PAGE_REP,
+	      "primitive overrides");
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(strstr(d, " copy_page=unrolled memcpy=orig copy_mc=fragile clear_page=rep"),
+	      "describe keeps the overrides: %s", d);
+	CHECK(parse("copy_mc=auto", &c) == 0 && c.copy_mc == 0, "auto");
 	parse("tests=tsc,cpu console=uart,io,0x2f0,38400 exit=shutdown crash=df", &c);
 	cmdline_describe(&c, d, sizeof(d));
 	CHECK(!strcmp(d, "tests=tsc,cpu console=uart,io,0x2f0,38400 exit=shutdown crash=df"),
@@ -101,6 +110,9 @@ static void test_errors(void)
 	CHECK(parse("=value", &c) == 1, "empty key");
 	CHECK(parse("crash=everything", &c) == 1 && c.crash == CRASH_NONE, "bad crash");
 	CHECK(parse("ebs=sometimes", &c) == 1 && c.ebs_stale == 0, "bad ebs");
+	CHECK(parse("copy_mc=avx9", &c) == 1 && c.copy_mc == 0 &&
+	      any_msg_has("valid: auto or fragile, erms, memcpy"), "bad copy_mc: %s", msgs[0]);
+	CHECK(parse("clear_page=stosd", &c) == 1 && c.clear_page == 0, "bad clear_page");
 }
 
 static void test_edge_cases(void)

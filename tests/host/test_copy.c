@@ -6,6 +6,7 @@
  * Correctness: every length 0..256 at every source and destination alignment 0..63; then
  * 4095, 4096, 4097, 8191, 8192, 8193 and 2 MiB at every source alignment, every destination
  * alignment and every equal pair; guard bytes on both sides of the destination must stay.
+ * The sweeps themselves live in tests/lib/copy_sweep.c, shared with the in-image suite.
  *
  * Faults (machine-check-safe routines): a 512-byte copy whose source, or destination, runs
  * into a PROT_NONE page after 0..511 bytes. The fault shim resumes at the routine's fixup.
@@ -22,10 +23,7 @@
 #include "copy/routines.h"
 #include "tests/host/fault_shim.h"
 #include "tests/host/host_test.h"
-
-#define GUARD		64
-#define BIG		(2UL << 20)
-#define REP_MOVSB_SLACK	64	/* documented bound: one cache line */
+#include "tests/lib/copy_sweep.h"
 
 typedef size_t (*copy_fn)(void *, const void *, size_t);
 
@@ -37,28 +35,10 @@ static size_t w_memcpy_erms(void *d, const void *s, size_t n)
 
 static size_t w_memcpy_orig(void *d, const void *s, size_t n)
 {
-	void *r = memcpy_orig(d, s, n);
-
-	return r == d ? 0 : (size_t)-1;		/* memcpy returns dst */
+	return memcpy_orig(d, s, n) == d ? 0 : (size_t)-1;	/* memcpy returns dst */
 }
 
-static const struct {
-	const char *name;
-	copy_fn fn;
-} copies[] = {
-	{ "memcpy_erms", w_memcpy_erms },
-	{ "memcpy_orig", w_memcpy_orig },
-	{ "copy_mc_fragile", copy_mc_fragile },
-	{ "copy_mc_fast_string", copy_mc_fast_string },
-	{ "copy_mc_to_kernel", copy_mc_to_kernel },
-};
-
-static uint8_t *src_buf, *dst_buf;
-
-static uint8_t canary(size_t i)
-{
-	return (uint8_t)(i * 7 + 0x5a);
-}
+static struct sweep_env env;
 
 static void *map(size_t len)
 {
@@ -71,85 +51,45 @@ static void *map(size_t len)
 	return p;
 }
 
+static void set_present(void *page, bool present)
+{
+	mprotect(page, 4096, present ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+static u64 fault_count(void)
+{
+	return shim_last.count;
+}
+
+static u64 fault_addr(void)
+{
+	return shim_last.addr;
+}
+
 static void setup(void)
 {
-	uint64_t x = 0x9e3779b97f4a7c15ULL;
-	size_t n = BIG + 8 * 4096;
-
-	src_buf = map(n);
-	dst_buf = map(n);
-	for (size_t i = 0; i < n; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		src_buf[i] = (uint8_t)x;
-		dst_buf[i] = canary(i);
-	}
+	env = (struct sweep_env){
+		.src = map(SWEEP_BUF), .dst = map(SWEEP_BUF),
+		.fault_area = map(4 * 4096), .other_area = map(4 * 4096),
+		.set_present = set_present, .fault_count = fault_count,
+		.fault_addr = fault_addr, .big_lengths = true,
+	};
+	sweep_fill(&env);
 }
-
-/* One copy; returns 0 if right, else a code saying what went wrong. */
-static int one_copy(copy_fn fn, size_t len, size_t sa, size_t da)
-{
-	uint8_t *s = src_buf + GUARD + sa, *d = dst_buf + GUARD + da;
-	size_t lo = GUARD + da - GUARD, hi = GUARD + da + len + GUARD;
-	int bad = 0;
-
-	if (fn(d, s, len) != 0)
-		bad = 1;
-	else if (memcmp(d, s, len))
-		bad = 2;
-	for (size_t i = lo; i < hi && !bad; i++)
-		if ((i < GUARD + da || i >= GUARD + da + len) && dst_buf[i] != canary(i))
-			bad = 3;
-	for (size_t i = lo; i < hi; i++)
-		dst_buf[i] = canary(i);
-	return bad;
-}
-
-static const char *const why[] = { "", "nonzero return", "data differs", "guard written" };
 
 static void sweep(copy_fn fn, const char *name)
 {
-	static const size_t big[] = { 4095, 4096, 4097, 8191, 8192, 8193, BIG };
-	unsigned long fails = 0, runs = 0;
-	size_t fl = 0, fs = 0, fd = 0;
-	int fw = 0;
+	struct sweep_result r;
 
-	for (size_t len = 0; len <= 256; len++)
-		for (size_t sa = 0; sa < 64; sa++)
-			for (size_t da = 0; da < 64; da++) {
-				int r = one_copy(fn, len, sa, da);
-
-				runs++;
-				if (r && !fails++) {
-					fl = len;
-					fs = sa;
-					fd = da;
-					fw = r;
-				}
-			}
-	for (size_t b = 0; b < sizeof(big) / sizeof(big[0]); b++)
-		for (size_t k = 0; k < 3 * 64; k++) {
-			size_t sa = k < 64 ? k : k < 128 ? 0 : k - 128;
-			size_t da = k < 64 ? 0 : k < 128 ? k - 64 : k - 128;
-			int r = one_copy(fn, big[b], sa, da);
-
-			runs++;
-			if (r && !fails++) {
-				fl = big[b];
-				fs = sa;
-				fd = da;
-				fw = r;
-			}
-		}
-	CHECK(fails == 0, "%s: %lu of %lu copies wrong; first: len %zu src+%zu dst+%zu: %s", name,
-	      fails, runs, fl, fs, fd, why[fw]);
+	sweep_copy(&env, fn, &r);
+	CHECK(r.fails == 0, "%s: %lu of %lu copies wrong; first: len %zu src+%zu dst+%zu: %s",
+	      name, r.fails, r.runs, r.len, r.sa, r.da, r.why);
 }
 
-static void test_memcpy_erms(void) { sweep(copies[0].fn, copies[0].name); }
-static void test_memcpy_orig(void) { sweep(copies[1].fn, copies[1].name); }
-static void test_copy_mc_fragile(void) { sweep(copies[2].fn, copies[2].name); }
-static void test_copy_mc_fast_string(void) { sweep(copies[3].fn, copies[3].name); }
+static void test_memcpy_erms(void) { sweep(w_memcpy_erms, "memcpy_erms"); }
+static void test_memcpy_orig(void) { sweep(w_memcpy_orig, "memcpy_orig"); }
+static void test_copy_mc_fragile(void) { sweep(copy_mc_fragile, "copy_mc_fragile"); }
+static void test_copy_mc_fast_string(void) { sweep(copy_mc_fast_string, "copy_mc_fast_string"); }
 
 static void test_copy_mc_to_kernel_dispatched(void)
 {
@@ -159,7 +99,7 @@ static void test_copy_mc_to_kernel_dispatched(void)
 	for (size_t i = 0; i < 3; i++) {
 		d.copy_mc = impls[i];
 		copy_ops_apply(&d);
-		sweep(copies[4].fn, copy_mc_impl_names[impls[i]]);
+		sweep(copy_mc_to_kernel, copy_mc_impl_names[impls[i]]);
 	}
 }
 
@@ -173,7 +113,7 @@ static void page_copy_check(void (*fn)(void *, const void *), const char *name)
 	/* The source page sits right below a PROT_NONE page: no read past it may happen. */
 	mprotect(srcp + 4096, 4096, PROT_NONE);
 	for (int round = 0; round < 64; round++) {
-		memcpy(srcp, src_buf + round * 4096, 4096);
+		memcpy(srcp, env.src + round * 4096, 4096);
 		memset(dst, 0xee, 6 * 4096);
 		fn(dst + 2 * 4096, srcp);
 		if (memcmp(dst + 2 * 4096, srcp, 4096))
@@ -235,107 +175,49 @@ static void test_clear_bytes(void)
 
 	for (size_t len = 0; len <= 300; len++)
 		for (size_t a = 0; a < 64; a++) {
-			uint8_t *p = dst_buf + GUARD + a;
+			u8 *p = env.dst + SWEEP_GUARD + a;
 
 			clear_bytes(p, len);
-			for (size_t i = a; i < a + len + 2 * GUARD; i++) {
-				uint8_t want = i >= GUARD + a && i < GUARD + a + len ? 0 :
-					       canary(i);
+			for (size_t i = a; i < a + len + 2 * SWEEP_GUARD; i++) {
+				u8 want = i >= SWEEP_GUARD + a && i < SWEEP_GUARD + a + len ? 0 :
+					  sweep_canary(i);
 
-				if (dst_buf[i] != want) {
+				if (env.dst[i] != want) {
 					bad++;
 					break;
 				}
 			}
-			for (size_t i = a; i < a + len + 2 * GUARD; i++)
-				dst_buf[i] = canary(i);
+			for (size_t i = a; i < a + len + 2 * SWEEP_GUARD; i++)
+				env.dst[i] = sweep_canary(i);
 		}
 	CHECK(bad == 0, "clear_bytes: %lu of %d cases wrong", bad, 301 * 64);
 }
 
-/*
- * Fault sweep. @where: 0 = the source runs into the PROT_NONE page, 1 = the destination.
- * Returns the largest slack seen (bytes reported left beyond the exact count).
- */
-static size_t fault_sweep(copy_fn fn, const char *name, int where, size_t slack_allowed,
-			  unsigned long max_faults)
+static size_t fault(copy_fn fn, const char *name, bool dst_side, size_t slack,
+		    unsigned long max_faults)
 {
-	uint8_t *area = map(4 * 4096), *other = map(4 * 4096);
-	unsigned long bad = 0, missed = 0;
-	size_t max_slack = 0, first_o = 0;
-	const char *first_why = NULL;
+	struct fault_result r;
 
-	mprotect(area + 2 * 4096, 4096, PROT_NONE);
-	for (size_t o = 0; o < 512; o++) {
-		uint8_t *edge = area + 2 * 4096;
-		uint8_t *s = where ? other + 64 : edge - o;
-		uint8_t *d = where ? edge - o : other + 64;
-		unsigned long before = shim_last.count;
-		size_t left, copied, exact = 512 - o;
-
-		memcpy(s, src_buf + 1000, where ? 512 : o);
-		for (size_t i = 0; i < (where ? o : 512 + 64); i++)
-			d[i] = canary(i);
-		left = fn(d, s, 512);
-		copied = 512 - left;
-		if (shim_last.count < before + 1 || shim_last.count > before + max_faults ||
-		    shim_last.addr != (uintptr_t)edge)
-			missed++;
-		if (left < exact || left > exact + slack_allowed) {
-			if (!bad++) {
-				first_o = o;
-				first_why = "return value";
-			}
-			continue;
-		}
-		max_slack = left - exact > max_slack ? left - exact : max_slack;
-		if (memcmp(d, s, copied)) {
-			if (!bad++) {
-				first_o = o;
-				first_why = "copied prefix differs";
-			}
-			continue;
-		}
-		/* Between the stop point and the fault: old or new bytes, nothing else. */
-		for (size_t i = copied; i < o; i++)
-			if (d[i] != canary(i) && d[i] != s[i]) {
-				if (!bad++) {
-					first_o = o;
-					first_why = "garbage before the fault";
-				}
-				break;
-			}
-		/* Past the fault (source case: the destination is mapped there). */
-		for (size_t i = o; !where && i < 512 + 64; i++)
-			if (d[i] != canary(i)) {
-				if (!bad++) {
-					first_o = o;
-					first_why = "written after the fault";
-				}
-				break;
-			}
-	}
-	CHECK(bad == 0, "%s, %s fault: %lu of 512 offsets wrong (first at %zu: %s)", name,
-	      where ? "destination" : "source", bad, first_o, first_why ? first_why : "");
-	CHECK(missed == 0, "%s: %lu copies without 1..%lu faults at the page edge", name, missed,
-	      max_faults);
-	munmap(area, 4 * 4096);
-	munmap(other, 4 * 4096);
-	return max_slack;
+	sweep_fault(&env, fn, dst_side, slack, max_faults, &r);
+	CHECK(r.bad == 0, "%s, %s fault: %lu of 512 offsets wrong (first at %zu: %s)", name,
+	      dst_side ? "destination" : "source", r.bad, r.first_offset, r.why ? r.why : "");
+	CHECK(r.missed == 0, "%s: %lu copies without 1..%lu faults at the page edge", name,
+	      r.missed, max_faults);
+	return r.max_slack;
 }
 
 static void test_fault_sweep_fragile(void)
 {
 	/* A source fault stops at once; a destination fault may fault twice: the word store,
 	 * then the byte store that finds the exact byte. */
-	fault_sweep(copy_mc_fragile, "copy_mc_fragile", 0, 0, 1);
-	fault_sweep(copy_mc_fragile, "copy_mc_fragile", 1, 0, 2);
+	fault(copy_mc_fragile, "copy_mc_fragile", false, 0, 1);
+	fault(copy_mc_fragile, "copy_mc_fragile", true, 0, 2);
 }
 
 static void test_fault_sweep_fast_string(void)
 {
-	size_t a = fault_sweep(copy_mc_fast_string, "copy_mc_fast_string", 0, REP_MOVSB_SLACK, 1);
-	size_t b = fault_sweep(copy_mc_fast_string, "copy_mc_fast_string", 1, REP_MOVSB_SLACK, 1);
+	size_t a = fault(copy_mc_fast_string, "copy_mc_fast_string", false, REP_MOVSB_SLACK, 1);
+	size_t b = fault(copy_mc_fast_string, "copy_mc_fast_string", true, REP_MOVSB_SLACK, 1);
 
 	printf("# rep movsb stopped at most %zu (source fault) / %zu (destination fault) bytes "
 	       "before the faulting byte on this CPU\n", a, b);

@@ -126,9 +126,11 @@ def t_max_6g(b):
 
 
 def t_no_pdpe1gb(b):
-    """A CPU without pdpe1gb (qemu64): 2 MiB pages only."""
+    """A CPU without pdpe1gb (qemu64): 2 MiB pages only; no ERMS: copy_mc is plain memcpy."""
     b.run("exit=qemu", cpu="qemu64", mem="2G")
     b.status_is(PASS)
+    check_dispatch_table(b)
+    b.has(r"copy_mc: memcpy \(not #MC-safe\)")
     b.has(r"^CPU: paging: pdpe1gb no")
     m = b.has(r"^paging: identity map with 2 MiB \(no pdpe1gb\) pages: (\d+) x 1 GiB, (\d+) x 2 MiB")
     if m:
@@ -163,7 +165,8 @@ def t_bad_cmdline(b):
     """Bad words are reported with the valid choices and defaults, tests run, status 3."""
     b.run("exit=qemu frobnicate=1 tests=paging,bogus console=ttyS9 lonely crash=sometimes")
     b.status_is(CMDLINE)
-    b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash, ebs\); ignored")
+    b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash, ebs, copy_page, "
+          r"memcpy, copy_mc, clear_page\); ignored")
     b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
           r"comma-separated list of cmdline, extable, .*\); using the default 'all'")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
@@ -215,6 +218,82 @@ def t_subset_and_console(b):
     b.expect("# Subtest: tsc" in second and "# Subtest: paging" not in second,
              "COM2 does not hold exactly the selected suites")
     b.lacks(r"^KTAP version 1", "KTAP went to COM1 after the console moved")
+
+
+def linux_dispatch(log):
+    """An independent oracle of Linux's rules, from the CPU lines the image printed."""
+    m = re.search(r"^CPU: (\S+) family 0x([0-9a-f]+) model 0x[0-9a-f]+ stepping \d+ "
+                  r"\(signature 0x([0-9a-f]+)\)", log, re.M)
+    f = re.search(r"^CPU: string ops: ERMS (yes|no) FSRM (yes|no)", log, re.M)
+    if not m or not f:
+        return None
+    vendor, fam, sig = m.group(1), int(m.group(2), 16), int(m.group(3), 16)
+    erms, fsrm = f.group(1) == "yes", f.group(2) == "yes"
+    fast_off = "fast strings off" in log
+    if vendor in ("AuthenticAMD", "HygonGenuine"):
+        rep_good = fam >= 0x10 or (fam == 0xf and (0x0f48 <= sig < 0x0f50 or sig >= 0x0f58))
+    elif vendor == "GenuineIntel":
+        rep_good = fam == 6 and not fast_off
+        erms = erms and not fast_off
+    else:
+        rep_good = False
+    return {
+        "copy_page": "rep movsq" if rep_good else "unrolled movq",
+        "memcpy": "rep movsb" if fsrm else "memcpy_orig (movq)",
+        "copy_mc": "rep movsb" if erms else "memcpy (not #MC-safe)",
+        "clear_page": "rep stosb" if erms else "rep stosq" if rep_good else "unrolled movq",
+    }
+
+
+def check_dispatch_table(b):
+    want = linux_dispatch(b.log)
+    if not b.expect(want is not None, "no CPU lines to derive Linux's choice from"):
+        return
+    rows = [
+        ("dispatch: %-20s copy_page: %-17s memcpy: %-20s " % (
+            "copy_highpage(s)", want["copy_page"], want["memcpy"])),
+        ("dispatch: %-20s copy_mc: %-22s copy_mc: %-22s " % (
+            "copy_mc_highpage(s)", want["copy_mc"], want["copy_mc"])),
+        ("dispatch: %-20s clear_page: %-16s clear_pages: %-15s " % (
+            "clear_highpage(s)", want["clear_page"], want["clear_page"])),
+    ]
+    for row in rows:
+        b.has("^" + re.escape(row), "no dispatch row %r (Linux's rules)" % row.strip())
+
+
+def t_dispatch_intel_max(b):
+    """-cpu max,vendor=GenuineIntel: the dispatch table follows Linux's Intel rules."""
+    b.run("exit=qemu tests=copy,pages,cpu", cpu="max,vendor=GenuineIntel")
+    b.status_is(PASS)
+    b.has(r"^CPU: GenuineIntel ")
+    check_dispatch_table(b)
+    b.has(r"^    ok \d+ dispatch_matches_linux$")
+    check_ktap(b)
+
+
+def t_dispatch_amd_milan(b):
+    """An AMD model (EPYC-Milan): the dispatch table follows Linux's AMD rules."""
+    b.run("exit=qemu tests=copy,pages,cpu", cpu="EPYC-Milan")
+    b.status_is(PASS)
+    b.has(r"^CPU: AuthenticAMD family 0x19 ")
+    check_dispatch_table(b)
+    b.has(r"copy_page: rep movsq", "Zen 3 is REP_GOOD: copy_page must be rep movsq")
+    check_ktap(b)
+
+
+def t_dispatch_overrides(b):
+    """copy_mc=fragile copy_page=unrolled memcpy=erms clear_page=rep: used, marked, tested."""
+    b.run("exit=qemu tests=copy,pages copy_mc=fragile copy_page=unrolled memcpy=erms "
+          "clear_page=rep")
+    b.status_is(PASS)
+    b.has(r"copy_mc_fragile on")
+    b.has(r"copy_page: unrolled movq +memcpy: rep movsb +command-line override")
+    b.has(r"copy_mc: copy_mc_fragile \(movq\) +copy_mc: copy_mc_fragile \(movq\) +"
+          r"command-line override")
+    b.has(r"clear_page: rep stosq +clear_pages: rep stosq +command-line override")
+    b.has(r"^    ok \d+ dispatch_matches_linux # SKIP primitives overridden")
+    b.has(r"^    # copy_page=unrolled memcpy=erms copy_mc=fragile clear_page=rep")
+    check_ktap(b)
 
 
 CRASHES = {"ud": (6, "UD"), "gp": (13, "GP"), "pf": (14, "PF"), "de": (0, "DE"),
@@ -279,7 +358,8 @@ def t_exit_halt(b):
 
 SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline,
              t_no_cmdline, t_shell_loadoptions, t_ebs_retry, t_subset_and_console,
-             t_exit_shutdown, t_exit_reset, t_exit_halt] + \
+             t_exit_shutdown, t_exit_reset, t_exit_halt, t_dispatch_intel_max,
+             t_dispatch_amd_milan, t_dispatch_overrides] + \
     [make_crash_test(k) for k in CRASHES]
 
 

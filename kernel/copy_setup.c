@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * copy_setup.c - bind copy/ to this machine: dispatch from the identified CPU, overrides from
+ * the command line, the seed-style table, and struct page arrays for every RAM run.
+ *
+ * copy_mc_fragile: Linux enables it through platform quirks (Brickland and Purley Xeon RAS
+ * SKUs, found through PCI config space) or its MCE recovery option. The image probes no PCI
+ * device, so it never enables fragile by itself: copy_mc=fragile selects it.
+ */
+#include "copy/ops.h"
+#include "copy/pages.h"
+#include "kernel/copy_setup.h"
+#include "kernel/cpu.h"
+#include "kernel/pmem.h"
+#include "kernel/printk.h"
+
+void copy_linux_choice(struct copy_dispatch *d)
+{
+	struct dispatch_cpu in;
+
+	dispatch_cpu_from_ident(cpu(), false, &in);
+	dispatch_decide(&in, d);
+}
+
+/*
+ * Every primitive here uses only general-purpose and string instructions, which any x86-64
+ * CPU runs; an override is refused only when it names something this CPU lacks. None does
+ * yet, but the check stays where the SIMD and CLZERO variants will need it.
+ */
+static const char *cannot_run(const char *key, int impl)
+{
+	(void)key;
+	(void)impl;
+	return NULL;
+}
+
+static int apply_override(const char *key, u8 field, int *slot, const char **why,
+			  const char *const *names)
+{
+	const char *no;
+
+	if (!field)
+		return 0;
+	no = cannot_run(key, field - 1);
+	if (no) {
+		pr_err("dispatch: %s=%s refused: %s; keeping %s\n", key, names[field - 1], no,
+		       names[*slot]);
+		return 1;
+	}
+	*why = *slot == field - 1 ? "command-line override (same as Linux's choice)" :
+				    "command-line override";
+	*slot = field - 1;
+	return 0;
+}
+
+int copy_setup(const struct ck_config *cfg)
+{
+	struct copy_dispatch d;
+	const struct cpu_ident *c = cpu();
+	int refused = 0, v;
+
+	copy_linux_choice(&d);
+	v = (int)d.copy_page;
+	refused += apply_override("copy_page", cfg->copy_page, &v, &d.copy_page_why,
+				  copy_page_impl_names);
+	d.copy_page = (enum copy_page_impl)v;
+	v = (int)d.memcpy;
+	refused += apply_override("memcpy", cfg->memcpy, &v, &d.memcpy_why, memcpy_impl_names);
+	d.memcpy = (enum memcpy_impl)v;
+	v = (int)d.copy_mc;
+	refused += apply_override("copy_mc", cfg->copy_mc, &v, &d.copy_mc_why,
+				  copy_mc_impl_names);
+	d.copy_mc = (enum copy_mc_impl)v;
+	v = (int)d.clear_page;
+	refused += apply_override("clear_page", cfg->clear_page, &v, &d.clear_page_why,
+				  clear_page_impl_names);
+	d.clear_page = (enum clear_page_impl)v;
+	copy_ops_apply(&d);
+
+	printk("dispatch: %s family 0x%x model 0x%x: REP_GOOD %s, ERMS %s, FSRM %s, "
+	       "copy_mc_fragile %s\n", c->vendor_str, c->family, c->model,
+	       c->rep_good ? "yes" : "no", c->erms_effective ? "yes" : "no",
+	       c->fsrm ? "yes" : "no",
+	       d.copy_mc == COPY_MC_FRAGILE ? "on" : "off (no platform quirk probed)");
+	printk("dispatch: %-20s %-28s %-28s %s\n", "API", "per-page primitive",
+	       "bulk primitive (batched)", "why");
+	printk("dispatch: %-20s copy_page: %-17s memcpy: %-20s %s; %s\n", "copy_highpage(s)",
+	       copy_page_impl_desc(d.copy_page), memcpy_impl_desc(d.memcpy), d.copy_page_why,
+	       d.memcpy_why);
+	printk("dispatch: %-20s copy_mc: %-22s copy_mc: %-22s %s\n", "copy_mc_highpage(s)",
+	       copy_mc_impl_desc(d.copy_mc), copy_mc_impl_desc(d.copy_mc), d.copy_mc_why);
+	printk("dispatch: %-20s clear_page: %-16s clear_pages: %-15s %s\n", "clear_highpage(s)",
+	       clear_page_impl_desc(d.clear_page), clear_page_impl_desc(d.clear_page),
+	       d.clear_page_why);
+	return refused;
+}
+
+/* Frames for every run of adjacent RAM entries; pages have node 0 until SRAT is read. */
+void pages_setup(const struct boot_info *bi)
+{
+	u64 frames = 0;
+	unsigned int runs = 0, dropped = 0;
+
+	pgmap_reset();
+	for (u32 i = 0; i < bi->nr_mem; i++) {
+		u64 start = bi->mem[i].base, end = start + bi->mem[i].pages * SZ_4K, nr, pa;
+
+		if (!mem_type_is_ram(bi->mem[i].type))
+			continue;
+		while (i + 1 < bi->nr_mem && mem_type_is_ram(bi->mem[i + 1].type) &&
+		       bi->mem[i + 1].base == end) {
+			i++;
+			end += bi->mem[i].pages * SZ_4K;
+		}
+		nr = (end - start) >> PAGE_SHIFT;
+		pa = pmem_alloc(nr * sizeof(struct page), SZ_4K);
+		if (!pa || pgmap_add(start >> PAGE_SHIFT, nr, (struct page *)(uintptr_t)pa, 0)) {
+			dropped++;
+			continue;
+		}
+		frames += nr;
+		runs++;
+	}
+	printk("pages: %llu page frames in %u RAM runs (%llu KiB of struct page)%s\n",
+	       (unsigned long long)frames, runs,
+	       (unsigned long long)(frames * sizeof(struct page)) >> 10,
+	       dropped ? "; some runs have no frames (out of memory or sections)" : "");
+}

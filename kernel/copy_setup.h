@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * copy_setup.h - choose the copy/clear primitives for this CPU (Linux's rules, then the
+ * command line's overrides), print the dispatch table, and give RAM its page frames.
+ */
+#ifndef CK_COPY_SETUP_H
+#define CK_COPY_SETUP_H
+
+#include "copy/dispatch.h"
+#include "kernel/boot_info.h"
+#include "kernel/cmdline.h"
+
+/* Returns the number of overrides refused (the CPU cannot run them). */
+int copy_setup(const struct ck_config *cfg);
+/* The choice Linux's rules make on this CPU, before overrides. */
+void copy_linux_choice(struct copy_dispatch *d);
+void pages_setup(const struct boot_info *bi);
+
+#endif

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_pages.c - the page-level APIs of the seeds on real memory: copies and clears in their
+ * per-page and batched forms, copy_mc_highpages() with the v3 patch's semantics (poisoned
+ * pfn from the return value, -EHWPOISON), the review's hwpoison fix, reschedule points, and
+ * both huge-page orders. A PROT_NONE source page stands in for poison: the fault shim
+ * resumes the machine-check-safe copy at its fixup as a #MC recovery would.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "copy/ops.h"
+#include "copy/pages.h"
+#include "tests/host/fault_shim.h"
+#include "tests/host/host_test.h"
+
+#define NPAGES	64
+
+static uint8_t *src, *dst;
+static struct page frames_src[NPAGES], frames_dst[NPAGES];
+static struct folio fsrc, fdst;
+static unsigned long resched_calls;
+
+static void count_resched(void)
+{
+	resched_calls++;
+}
+
+static uint8_t pattern(size_t i);
+
+static uint8_t *map_aligned(void)
+{
+	uint8_t *p = mmap(NULL, NPAGES * 4096, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	return p;
+}
+
+static void reset(void)
+{
+	for (size_t i = 0; i < NPAGES * 4096; i++) {
+		src[i] = pattern(i);
+		dst[i] = 0xdd;
+	}
+	for (int i = 0; i < NPAGES; i++) {
+		frames_src[i].flags = 0;
+		frames_dst[i].flags = 0;
+	}
+	resched_calls = 0;
+	poison_log.n = 0;
+}
+
+static void setup(void)
+{
+	src = map_aligned();
+	dst = map_aligned();
+	pgmap_add((uintptr_t)src >> PAGE_SHIFT, NPAGES, frames_src, 0);
+	pgmap_add((uintptr_t)dst >> PAGE_SHIFT, NPAGES, frames_dst, 1);
+	fsrc = (struct folio){ frames_src, NPAGES };
+	fdst = (struct folio){ frames_dst, NPAGES };
+	page_api_cfg.cond_resched = count_resched;
+}
+
+static bool dst_untouched(void)
+{
+	for (size_t i = 0; i < NPAGES * 4096; i++)
+		if (dst[i] != 0xdd)
+			return false;
+	return true;
+}
+
+static void test_pgmap(void)
+{
+	u64 pfn = (uintptr_t)src >> PAGE_SHIFT;
+
+	CHECK(pfn_to_page(pfn + 5) == &frames_src[5], "pfn_to_page in a section");
+	CHECK(page_address(&frames_src[5]) == src + 5 * 4096, "page_address");
+	CHECK(pfn_to_page(pfn + NPAGES) != &frames_src[NPAGES - 1] &&
+	      (pfn_to_page(pfn + NPAGES) == NULL || pfn_to_page(pfn + NPAGES) == &frames_dst[0]),
+	      "no frame past the section");
+	CHECK(frames_dst[3].node == 1, "node recorded");
+}
+
+static void test_folio_copy_forms(void)
+{
+	reset();
+	folio_copy_per_page(&fdst, &fsrc);
+	CHECK(!memcmp(dst, src, NPAGES * 4096), "per-page folio_copy");
+	CHECK(resched_calls == NPAGES, "a reschedule point per page: %lu", resched_calls);
+	reset();
+	folio_copy_batched(&fdst, &fsrc);
+	CHECK(!memcmp(dst, src, NPAGES * 4096), "batched folio_copy");
+	CHECK(resched_calls == 0, "batched: one call, no reschedule points");
+	reset();
+	copy_highpage(&frames_dst[7], &frames_src[9]);
+	CHECK(!memcmp(dst + 7 * 4096, src + 9 * 4096, 4096), "copy_highpage");
+}
+
+static void mc_copy_forms(const char *impl)
+{
+	int r;
+
+	reset();
+	r = folio_mc_copy_batched(&fdst, &fsrc);
+	CHECK(r == 0 && !memcmp(dst, src, NPAGES * 4096), "%s: batched folio_mc_copy", impl);
+	reset();
+	r = folio_mc_copy_per_page(&fdst, &fsrc);
+	CHECK(r == 0 && !memcmp(dst, src, NPAGES * 4096), "%s: per-page folio_mc_copy", impl);
+	CHECK(resched_calls == NPAGES - 1, "%s: reschedule between pages: %lu", impl,
+	      resched_calls);
+}
+
+static void poisoned_source(const char *impl, bool preemptible)
+{
+	const unsigned long bad = 37;
+	u64 first = frames_src[0].pfn;
+	int r;
+
+	reset();
+	page_api_cfg.preemptible = preemptible;
+	mprotect(src + bad * 4096, 4096, PROT_NONE);
+	r = copy_mc_highpages(frames_dst, frames_src, NPAGES);
+	mprotect(src + bad * 4096, 4096, PROT_READ | PROT_WRITE);
+	CHECK(r == -EHWPOISON, "%s/%s: -EHWPOISON, got %d", impl, preemptible ? "bulk" : "paged",
+	      r);
+	CHECK(poison_log.n == 1 && poison_log.pfn[0] == first + bad,
+	      "%s: queued pfn %#llx, want first + %lu = %#llx", impl,
+	      poison_log.n ? (unsigned long long)poison_log.pfn[0] : 0ULL, bad,
+	      (unsigned long long)(first + bad));
+	CHECK(page_hwpoison(&frames_src[bad]) && !page_hwpoison(&frames_src[bad - 1]),
+	      "%s: exactly the poisoned page is marked", impl);
+	CHECK(!memcmp(dst, src, (bad - (preemptible ? 0 : 1)) * 4096),
+	      "%s: the pages before it were copied", impl);
+	if (!preemptible)
+		CHECK(resched_calls == bad + 1, "paged: %lu reschedule points, want %lu",
+		      resched_calls, bad + 1);
+
+	/* The review's fix: the page is marked now; a second copy refuses before reading. */
+	memset(dst, 0xdd, NPAGES * 4096);
+	r = copy_mc_highpages(frames_dst, frames_src, NPAGES);
+	CHECK(r == -EHWPOISON && dst_untouched(), "%s: marked source refused, nothing copied",
+	      impl);
+	page_api_cfg.preemptible = true;
+}
+
+static void test_copy_mc_highpages(void)
+{
+	static const enum copy_mc_impl impls[] = { COPY_MC_FRAGILE, COPY_MC_ERMS };
+	struct copy_dispatch d = { 0 };
+
+	for (int i = 0; i < 2; i++) {
+		d.copy_mc = impls[i];
+		copy_ops_apply(&d);
+		mc_copy_forms(copy_mc_impl_names[impls[i]]);
+		poisoned_source(copy_mc_impl_names[impls[i]], true);
+		poisoned_source(copy_mc_impl_names[impls[i]], false);
+	}
+}
+
+static void test_software_poison(void)
+{
+	int r;
+
+	/* Marked hwpoison (MADV_HWPOISON, an earlier memory_failure) but still readable. */
+	reset();
+	frames_src[5].flags |= PG_HWPOISON;
+	page_api_cfg.check_hwpoison = false;
+	r = copy_mc_highpages(frames_dst, frames_src, NPAGES);
+	CHECK(r == 0 && !memcmp(dst, src, NPAGES * 4096),
+	      "without the check (Linux before the fix) the poisoned page copies silently");
+	memset(dst, 0xdd, NPAGES * 4096);
+	page_api_cfg.check_hwpoison = true;
+	r = copy_mc_highpages(frames_dst, frames_src, NPAGES);
+	CHECK(r == -EHWPOISON && dst_untouched(), "with the check: -EHWPOISON, nothing copied");
+	r = copy_mc_highpage(&frames_dst[5], &frames_src[5]);
+	CHECK(r == -EHWPOISON && dst_untouched(), "copy_mc_highpage checks too");
+	r = folio_mc_copy_per_page(&fdst, &fsrc);
+	CHECK(r == -EHWPOISON, "per-page folio_mc_copy stops at the marked page");
+	CHECK(!memcmp(dst, src, 5 * 4096) && dst[5 * 4096] == 0xdd,
+	      "pages before the marked one were copied, it was not");
+}
+
+static uint8_t pattern(size_t i)
+{
+	return (uint8_t)(i * 31 + (i >> 12));
+}
+
+static void test_clears(void)
+{
+	static const size_t offs[] = { 0, 1, 4095, 4096, 5000 }, lens[] = { 0, 1, 63, 4096, 9000 };
+	unsigned long bad = 0;
+
+	reset();
+	clear_highpages(frames_src, NPAGES);
+	for (size_t i = 0; i < NPAGES * 4096; i++)
+		bad += src[i] != 0;
+	CHECK(bad == 0 && resched_calls == NPAGES, "clear_highpages: %lu nonzero, %lu resched",
+	      bad, resched_calls);
+	reset();
+	bad = 0;
+	clear_highpages_batched(frames_src + 3, 10);
+	for (size_t i = 0; i < NPAGES * 4096; i++)
+		bad += src[i] != (i >= 3 * 4096 && i < 13 * 4096 ? 0 : pattern(i));
+	CHECK(bad == 0, "clear_highpages_batched covers exactly its extent: %lu wrong", bad);
+	bad = 0;
+	for (size_t o = 0; o < 5; o++)
+		for (size_t l = 0; l < 5; l++) {
+			reset();
+			folio_zero_range(&fsrc, offs[o], lens[l]);
+			for (size_t i = 0; i < NPAGES * 4096; i++) {
+				bool in = i >= offs[o] && i < offs[o] + lens[l];
+
+				if (src[i] != (in ? 0 : pattern(i)))
+					bad++;
+			}
+		}
+	CHECK(bad == 0, "folio_zero_range: %lu bytes wrong", bad);
+	reset();
+	folio_zero_range(&fsrc, NPAGES * 4096 - 10, 100);
+	CHECK(src[NPAGES * 4096 - 1] == 0 && src[NPAGES * 4096 - 11] != 0,
+	      "folio_zero_range clamps at the folio's end");
+}
+
+static unsigned long order_buf[1024], order_n;
+
+static void record(unsigned long idx, void *ctx)
+{
+	(void)ctx;
+	if (order_n < 1024)
+		order_buf[order_n] = idx;
+	order_n++;
+}
+
+static void test_huge_orders(void)
+{
+	static const unsigned long targets[] = { 0, 1, 2, 255, 256, 257, 300, 510, 511 };
+	unsigned long seen[512];
+
+	for (size_t t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+		unsigned long tg = targets[t], dup = 0, far;
+
+		order_n = 0;
+		huge_for_each(512, tg, HUGE_ORDER_TARGET_LAST, record, NULL);
+		memset(seen, 0, sizeof(seen));
+		for (unsigned long i = 0; i < order_n && i < 1024; i++)
+			dup += seen[order_buf[i] & 511]++ != 0;
+		CHECK(order_n == 512 && dup == 0, "target %lu: %lu calls, %lu repeats", tg, order_n,
+		      dup);
+		CHECK(order_buf[511] == tg, "target %lu processed last (last was %lu)", tg,
+		      order_buf[511]);
+		far = 2 * tg < 512 ? 511 : 0;	/* exact middle: both ends equally far, left first */
+		CHECK(order_buf[0] == far, "target %lu: starts at the far end %lu (got %lu)", tg,
+		      far, order_buf[0]);
+		/* Closing in: the distance to the target never grows over the last 2l steps. */
+		if (tg > 0 && tg < 511) {
+			long d1 = labs((long)order_buf[509] - (long)tg);
+			long d2 = labs((long)order_buf[510] - (long)tg);
+
+			CHECK(d2 <= 1 && d1 <= 2, "target %lu: neighbours come just before it", tg);
+		}
+	}
+	order_n = 0;
+	huge_for_each(512, 100, HUGE_ORDER_SEQUENTIAL, record, NULL);
+	CHECK(order_n == 512 && order_buf[0] == 0 && order_buf[511] == 511 &&
+	      order_buf[100] == 100, "sequential order ignores the target");
+	order_n = 0;
+	huge_for_each(1, 0, HUGE_ORDER_TARGET_LAST, record, NULL);
+	CHECK(order_n == 1 && order_buf[0] == 0, "a single subpage");
+}
+
+static void test_huge_apis(void)
+{
+	for (int o = 0; o < 2; o++) {
+		unsigned long bad = 0;
+
+		reset();
+		folio_copy_huge(&fdst, &fsrc, 40, (enum huge_order)o);
+		CHECK(!memcmp(dst, src, NPAGES * 4096), "folio_copy_huge order %d", o);
+		CHECK(resched_calls == NPAGES, "one reschedule point per subpage");
+		folio_zero_huge(&fdst, 13, (enum huge_order)o);
+		for (size_t i = 0; i < NPAGES * 4096; i++)
+			bad += dst[i] != 0;
+		CHECK(bad == 0, "folio_zero_huge order %d: %lu bytes left", o, bad);
+	}
+}
+
+int main(void)
+{
+	setup();
+	fault_shim_install();
+	return RUN_TESTS(test_pgmap, test_folio_copy_forms, test_copy_mc_highpages,
+			 test_software_poison, test_clears, test_huge_orders, test_huge_apis);
+}
