@@ -8,8 +8,12 @@
 
 const char *const copy_page_impl_names[NR_COPY_PAGE_IMPL] = { "rep", "unrolled" };
 const char *const memcpy_impl_names[NR_MEMCPY_IMPL] = { "erms", "orig" };
-const char *const copy_mc_impl_names[NR_COPY_MC_IMPL] = { "fragile", "erms", "memcpy" };
-const char *const clear_page_impl_names[NR_CLEAR_PAGE_IMPL] = { "erms", "rep", "unrolled" };
+const char *const copy_mc_impl_names[NR_COPY_MC_IMPL] = {
+	"fragile", "erms", "memcpy", "avx2nt", "avx512nt",
+};
+const char *const clear_page_impl_names[NR_CLEAR_PAGE_IMPL] = {
+	"erms", "rep", "unrolled", "nt", "clzero",
+};
 
 const char *copy_page_impl_desc(enum copy_page_impl i)
 {
@@ -26,6 +30,8 @@ const char *copy_mc_impl_desc(enum copy_mc_impl i)
 	switch (i) {
 	case COPY_MC_FRAGILE:	return "copy_mc_fragile (movq)";
 	case COPY_MC_ERMS:	return "rep movsb";
+	case COPY_MC_AVX2_NT:	return "AVX2 load + NT store";
+	case COPY_MC_AVX512_NT:	return "AVX-512 load + NT store";
 	default:		return "memcpy (not #MC-safe)";
 	}
 }
@@ -35,6 +41,8 @@ const char *clear_page_impl_desc(enum clear_page_impl i)
 	switch (i) {
 	case CLEAR_PAGE_ERMS:	return "rep stosb";
 	case CLEAR_PAGE_REP:	return "rep stosq";
+	case CLEAR_PAGE_NT:	return "movnti (NT)";
+	case CLEAR_PAGE_CLZERO:	return "clzero";
 	default:		return "unrolled movq";
 	}
 }
@@ -86,4 +94,20 @@ void dispatch_cpu_from_ident(const struct cpu_ident *c, bool fragile, struct dis
 	out->erms = c->erms_effective;
 	out->fsrm = c->fsrm;
 	out->fragile = fragile;
+}
+
+const char *copy_mc_cannot_run(enum copy_mc_impl impl, const struct dispatch_caps *c)
+{
+	if (impl == COPY_MC_AVX2_NT && !c->avx2)
+		return "needs AVX2 (CPUID 7.0:EBX[5]) with AVX state enabled";
+	if (impl == COPY_MC_AVX512_NT && !c->avx512f)
+		return "needs AVX-512F (CPUID 7.0:EBX[16]) with its state enabled";
+	return NULL;
+}
+
+const char *clear_page_cannot_run(enum clear_page_impl impl, const struct dispatch_caps *c)
+{
+	if (impl == CLEAR_PAGE_CLZERO && !c->clzero)
+		return "needs CLZERO (CPUID 80000008h:EBX[0], AMD)";
+	return NULL;
 }

@@ -20,9 +20,11 @@
 
 enum copy_page_impl { COPY_PAGE_REP, COPY_PAGE_UNROLLED, NR_COPY_PAGE_IMPL };
 enum memcpy_impl { MEMCPY_ERMS, MEMCPY_ORIG, NR_MEMCPY_IMPL };
-enum copy_mc_impl { COPY_MC_FRAGILE, COPY_MC_ERMS, COPY_MC_MEMCPY, NR_COPY_MC_IMPL };
-enum clear_page_impl { CLEAR_PAGE_ERMS, CLEAR_PAGE_REP, CLEAR_PAGE_UNROLLED,
-		       NR_CLEAR_PAGE_IMPL };
+/* The *_NT and CLZERO members are candidates beyond Linux: only an override selects them. */
+enum copy_mc_impl { COPY_MC_FRAGILE, COPY_MC_ERMS, COPY_MC_MEMCPY, COPY_MC_AVX2_NT,
+		    COPY_MC_AVX512_NT, NR_COPY_MC_IMPL };
+enum clear_page_impl { CLEAR_PAGE_ERMS, CLEAR_PAGE_REP, CLEAR_PAGE_UNROLLED, CLEAR_PAGE_NT,
+		       CLEAR_PAGE_CLZERO, NR_CLEAR_PAGE_IMPL };
 
 /* What the rules look at. */
 struct dispatch_cpu {
@@ -46,6 +48,14 @@ void dispatch_decide(const struct dispatch_cpu *cpu, struct copy_dispatch *d);
 struct cpu_ident;
 /* The rule inputs from an identified CPU (after cpufeat_apply_rules). */
 void dispatch_cpu_from_ident(const struct cpu_ident *c, bool fragile, struct dispatch_cpu *out);
+
+/* What the CPU (and the state the kernel enabled) allows beyond the baseline. */
+struct dispatch_caps {
+	bool avx2, avx512f, clzero;
+};
+/* NULL when @c can run copy_mc implementation @impl, else the reason it cannot. */
+const char *copy_mc_cannot_run(enum copy_mc_impl impl, const struct dispatch_caps *c);
+const char *clear_page_cannot_run(enum clear_page_impl impl, const struct dispatch_caps *c);
 
 /* Names as used on the command line and in reports. */
 extern const char *const copy_page_impl_names[NR_COPY_PAGE_IMPL];

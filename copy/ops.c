@@ -40,6 +40,12 @@ void copy_ops_apply(const struct copy_dispatch *d)
 	case COPY_MC_ERMS:
 		copy_ops.copy_mc = copy_mc_fast_string;
 		break;
+	case COPY_MC_AVX2_NT:
+		copy_ops.copy_mc = copy_mc_avx2_nt;
+		break;
+	case COPY_MC_AVX512_NT:
+		copy_ops.copy_mc = copy_mc_avx512_nt;
+		break;
 	default:
 		copy_ops.copy_mc = copy_mc_memcpy;
 		break;
@@ -52,6 +58,14 @@ void copy_ops_apply(const struct copy_dispatch *d)
 	case CLEAR_PAGE_REP:
 		copy_ops.clear_page = clear_page_rep;
 		copy_ops.clear_pages = clear_pages_rep;
+		break;
+	case CLEAR_PAGE_NT:
+		copy_ops.clear_page = clear_page_nt;
+		copy_ops.clear_pages = clear_pages_nt;
+		break;
+	case CLEAR_PAGE_CLZERO:
+		copy_ops.clear_page = clear_page_clzero;
+		copy_ops.clear_pages = clear_pages_clzero;
 		break;
 	default:
 		copy_ops.clear_page = clear_page_unrolled;

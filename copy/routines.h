@@ -25,4 +25,12 @@ void clear_pages_erms(void *addr, size_t npages);
 void clear_pages_rep(void *addr, size_t npages);
 void clear_bytes(void *addr, size_t len);
 
+/* Candidates beyond Linux (copy/nt.asm): need AVX2, AVX-512F or CLZERO as named. */
+size_t copy_mc_avx2_nt(void *dst, const void *src, size_t len);
+size_t copy_mc_avx512_nt(void *dst, const void *src, size_t len);
+void clear_page_nt(void *addr);
+void clear_pages_nt(void *addr, size_t npages);
+void clear_page_clzero(void *addr);
+void clear_pages_clzero(void *addr, size_t npages);
+
 #endif

@@ -11,6 +11,7 @@
 #include "copy/pages.h"
 #include "kernel/copy_setup.h"
 #include "kernel/cpu.h"
+#include "kernel/fpu.h"
 #include "kernel/pmem.h"
 #include "kernel/printk.h"
 
@@ -22,26 +23,45 @@ void copy_linux_choice(struct copy_dispatch *d)
 	dispatch_decide(&in, d);
 }
 
-/*
- * Every primitive here uses only general-purpose and string instructions, which any x86-64
- * CPU runs; an override is refused only when it names something this CPU lacks. None does
- * yet, but the check stays where the SIMD and CLZERO variants will need it.
- */
-static const char *cannot_run(const char *key, int impl)
+static void caps(struct dispatch_caps *c)
 {
-	(void)key;
+	c->avx2 = cpu()->avx2 && fpu_state()->avx;
+	c->avx512f = cpu()->avx512f && fpu_state()->avx512;
+	c->clzero = cpu()->clzero;
+}
+
+/* Linux's primitives run on any x86-64 CPU; the candidates beyond Linux need features. */
+static const char *runs_anywhere(int impl)
+{
 	(void)impl;
 	return NULL;
 }
 
-static int apply_override(const char *key, u8 field, int *slot, const char **why,
-			  const char *const *names)
+static const char *copy_mc_check(int impl)
+{
+	struct dispatch_caps c;
+
+	caps(&c);
+	return copy_mc_cannot_run((enum copy_mc_impl)impl, &c);
+}
+
+static const char *clear_page_check(int impl)
+{
+	struct dispatch_caps c;
+
+	caps(&c);
+	return clear_page_cannot_run((enum clear_page_impl)impl, &c);
+}
+
+/* Apply one command-line override (@field: 0 = none, else 1 + impl). Returns 1 if refused. */
+static int apply_override(const char *key, u8 field, const char *(*check)(int impl), int *slot,
+			  const char **why, const char *const *names)
 {
 	const char *no;
 
 	if (!field)
 		return 0;
-	no = cannot_run(key, field - 1);
+	no = check(field - 1);
 	if (no) {
 		pr_err("dispatch: %s=%s refused: %s; keeping %s\n", key, names[field - 1], no,
 		       names[*slot]);
@@ -57,23 +77,25 @@ int copy_setup(const struct ck_config *cfg)
 {
 	struct copy_dispatch d;
 	const struct cpu_ident *c = cpu();
+	char a[48], b[48];
 	int refused = 0, v;
 
 	copy_linux_choice(&d);
 	v = (int)d.copy_page;
-	refused += apply_override("copy_page", cfg->copy_page, &v, &d.copy_page_why,
-				  copy_page_impl_names);
+	refused += apply_override("copy_page", cfg->copy_page, runs_anywhere, &v,
+				  &d.copy_page_why, copy_page_impl_names);
 	d.copy_page = (enum copy_page_impl)v;
 	v = (int)d.memcpy;
-	refused += apply_override("memcpy", cfg->memcpy, &v, &d.memcpy_why, memcpy_impl_names);
+	refused += apply_override("memcpy", cfg->memcpy, runs_anywhere, &v, &d.memcpy_why,
+				  memcpy_impl_names);
 	d.memcpy = (enum memcpy_impl)v;
 	v = (int)d.copy_mc;
-	refused += apply_override("copy_mc", cfg->copy_mc, &v, &d.copy_mc_why,
+	refused += apply_override("copy_mc", cfg->copy_mc, copy_mc_check, &v, &d.copy_mc_why,
 				  copy_mc_impl_names);
 	d.copy_mc = (enum copy_mc_impl)v;
 	v = (int)d.clear_page;
-	refused += apply_override("clear_page", cfg->clear_page, &v, &d.clear_page_why,
-				  clear_page_impl_names);
+	refused += apply_override("clear_page", cfg->clear_page, clear_page_check, &v,
+				  &d.clear_page_why, clear_page_impl_names);
 	d.clear_page = (enum clear_page_impl)v;
 	copy_ops_apply(&d);
 
@@ -82,16 +104,17 @@ int copy_setup(const struct ck_config *cfg)
 	       c->rep_good ? "yes" : "no", c->erms_effective ? "yes" : "no",
 	       c->fsrm ? "yes" : "no",
 	       d.copy_mc == COPY_MC_FRAGILE ? "on" : "off (no platform quirk probed)");
-	printk("dispatch: %-20s %-28s %-28s %s\n", "API", "per-page primitive",
+	printk("dispatch: %-20s %-34s %-34s %s\n", "API", "per-page primitive",
 	       "bulk primitive (batched)", "why");
-	printk("dispatch: %-20s copy_page: %-17s memcpy: %-20s %s; %s\n", "copy_highpage(s)",
-	       copy_page_impl_desc(d.copy_page), memcpy_impl_desc(d.memcpy), d.copy_page_why,
+	ck_snprintf(a, sizeof(a), "copy_page: %s", copy_page_impl_desc(d.copy_page));
+	ck_snprintf(b, sizeof(b), "memcpy: %s", memcpy_impl_desc(d.memcpy));
+	printk("dispatch: %-20s %-34s %-34s %s; %s\n", "copy_highpage(s)", a, b, d.copy_page_why,
 	       d.memcpy_why);
-	printk("dispatch: %-20s copy_mc: %-22s copy_mc: %-22s %s\n", "copy_mc_highpage(s)",
-	       copy_mc_impl_desc(d.copy_mc), copy_mc_impl_desc(d.copy_mc), d.copy_mc_why);
-	printk("dispatch: %-20s clear_page: %-16s clear_pages: %-15s %s\n", "clear_highpage(s)",
-	       clear_page_impl_desc(d.clear_page), clear_page_impl_desc(d.clear_page),
-	       d.clear_page_why);
+	ck_snprintf(a, sizeof(a), "copy_mc: %s", copy_mc_impl_desc(d.copy_mc));
+	printk("dispatch: %-20s %-34s %-34s %s\n", "copy_mc_highpage(s)", a, a, d.copy_mc_why);
+	ck_snprintf(a, sizeof(a), "clear_page: %s", clear_page_impl_desc(d.clear_page));
+	ck_snprintf(b, sizeof(b), "clear_pages: %s", clear_page_impl_desc(d.clear_page));
+	printk("dispatch: %-20s %-34s %-34s %s\n", "clear_highpage(s)", a, b, d.clear_page_why);
 	return refused;
 }
 

@@ -13,6 +13,7 @@
 #include "kernel/cpu.h"
 #include "kernel/desc.h"
 #include "kernel/exit.h"
+#include "kernel/fpu.h"
 #include "kernel/ktap.h"
 #include "kernel/paging.h"
 #include "kernel/pmem.h"
@@ -101,6 +102,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	pmem_add_boot_services(bi);
 	acpi_map_tables();
 	cpu_init();
+	fpu_init();
 	paging_report();
 	if (bi->fb.format != FB_NONE)
 		printk("framebuffer: %ux%u, stride %u, at 0x%llx\n", bi->fb.width, bi->fb.height,

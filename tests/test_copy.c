@@ -9,6 +9,8 @@
 #include "copy/ops.h"
 #include "copy/routines.h"
 #include "kernel/copy_setup.h"
+#include "kernel/cpu.h"
+#include "kernel/fpu.h"
 #include "kernel/paging.h"
 #include "kernel/pmem.h"
 #include "kernel/traps.h"
@@ -115,10 +117,41 @@ static void copy_mc_to_kernel_sweep(struct ck_test *t)
 	sweep_one(t, copy_mc_to_kernel, "copy_mc_to_kernel");
 }
 
+static bool can_avx2(void)
+{
+	return cpu()->avx2 && fpu_state()->avx;
+}
+
+static bool can_avx512(void)
+{
+	return cpu()->avx512f && fpu_state()->avx512;
+}
+
+static void copy_mc_avx2_nt_sweep(struct ck_test *t)
+{
+	if (!can_avx2()) {
+		ck_skip(t, "no AVX2 on this CPU");
+		return;
+	}
+	sweep_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt");
+}
+
+static void copy_mc_avx512_nt_sweep(struct ck_test *t)
+{
+	if (!can_avx512()) {
+		ck_skip(t, "no AVX-512F on this CPU");
+		return;
+	}
+	sweep_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt");
+}
+
 static void page_routines(struct ck_test *t)
 {
 	void (*const copies[])(void *, const void *) = { copy_page_rep, copy_page_unrolled };
-	void (*const clears[])(void *) = { clear_page_erms, clear_page_rep, clear_page_unrolled };
+	void (*const clears[])(void *) = {
+		clear_page_erms, clear_page_rep, clear_page_unrolled, clear_page_nt,
+		cpu()->clzero ? clear_page_clzero : clear_page_nt,
+	};
 	u8 *buf;
 	unsigned long bad = 0;
 
@@ -178,6 +211,20 @@ static void fault_one(struct ck_test *t, sweep_copy_fn fn, const char *name, boo
 		ck_diag("%s stopped at most %zu bytes early", name, r.max_slack);
 }
 
+static void nt_faults(struct ck_test *t)
+{
+	if (!can_avx2()) {
+		ck_skip(t, "no AVX2 on this CPU");
+		return;
+	}
+	fault_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt", false, 63, 1);
+	fault_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt", true, 0, 3);
+	if (can_avx512()) {
+		fault_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt", false, 63, 1);
+		fault_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt", true, 0, 3);
+	}
+}
+
 static void fragile_source_fault(struct ck_test *t)
 {
 	fault_one(t, copy_mc_fragile, "copy_mc_fragile", false, 0, 1);
@@ -205,8 +252,11 @@ CK_SUITE(copy,
 	 CK_CASE(copy_mc_fragile_sweep),
 	 CK_CASE(copy_mc_fast_string_sweep),
 	 CK_CASE(copy_mc_to_kernel_sweep),
+	 CK_CASE(copy_mc_avx2_nt_sweep),
+	 CK_CASE(copy_mc_avx512_nt_sweep),
 	 CK_CASE(page_routines),
 	 CK_CASE(fragile_source_fault),
 	 CK_CASE(fragile_destination_fault),
 	 CK_CASE(fast_string_source_fault),
-	 CK_CASE(fast_string_destination_fault));
+	 CK_CASE(fast_string_destination_fault),
+	 CK_CASE(nt_faults));

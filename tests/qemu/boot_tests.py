@@ -250,12 +250,13 @@ def check_dispatch_table(b):
     if not b.expect(want is not None, "no CPU lines to derive Linux's choice from"):
         return
     rows = [
-        ("dispatch: %-20s copy_page: %-17s memcpy: %-20s " % (
-            "copy_highpage(s)", want["copy_page"], want["memcpy"])),
-        ("dispatch: %-20s copy_mc: %-22s copy_mc: %-22s " % (
-            "copy_mc_highpage(s)", want["copy_mc"], want["copy_mc"])),
-        ("dispatch: %-20s clear_page: %-16s clear_pages: %-15s " % (
-            "clear_highpage(s)", want["clear_page"], want["clear_page"])),
+        "dispatch: %-20s %-34s %-34s " % ("copy_highpage(s)", "copy_page: " + want["copy_page"],
+                                          "memcpy: " + want["memcpy"]),
+        "dispatch: %-20s %-34s %-34s " % ("copy_mc_highpage(s)", "copy_mc: " + want["copy_mc"],
+                                          "copy_mc: " + want["copy_mc"]),
+        "dispatch: %-20s %-34s %-34s " % ("clear_highpage(s)",
+                                          "clear_page: " + want["clear_page"],
+                                          "clear_pages: " + want["clear_page"]),
     ]
     for row in rows:
         b.has("^" + re.escape(row), "no dispatch row %r (Linux's rules)" % row.strip())
@@ -281,6 +282,29 @@ def t_dispatch_amd_milan(b):
     check_ktap(b)
 
 
+def t_dispatch_refused(b):
+    """Overrides the CPU cannot run (AVX-512, CLZERO under TCG) are refused with a reason."""
+    b.run("exit=qemu tests=copy copy_mc=avx512nt clear_page=clzero")
+    b.status_is(CMDLINE)
+    b.has(r"dispatch: copy_mc=avx512nt refused: needs AVX-512F .*; keeping erms")
+    b.has(r"dispatch: clear_page=clzero refused: needs CLZERO .*; keeping erms")
+    b.has(r"cmdline_errors=2")
+    check_dispatch_table(b)
+    check_ktap(b)
+
+
+def t_dispatch_avx2nt(b):
+    """copy_mc=avx2nt clear_page=nt: the candidates beyond Linux, selected and tested."""
+    b.run("exit=qemu tests=copy,pages copy_mc=avx2nt clear_page=nt")
+    b.status_is(PASS)
+    b.has(r"^fpu: SSE on, AVX on")
+    b.has(r"copy_mc: AVX2 load \+ NT store +copy_mc: AVX2 load \+ NT store +command-line")
+    b.has(r"clear_page: movnti \(NT\) +clear_pages: movnti \(NT\) +command-line")
+    b.has(r"^    ok \d+ copy_mc_avx2_nt_sweep$")
+    b.has(r"^    ok \d+ nt_faults$")
+    check_ktap(b)
+
+
 def t_dispatch_overrides(b):
     """copy_mc=fragile copy_page=unrolled memcpy=erms clear_page=rep: used, marked, tested."""
     b.run("exit=qemu tests=copy,pages copy_mc=fragile copy_page=unrolled memcpy=erms "
@@ -288,6 +312,7 @@ def t_dispatch_overrides(b):
     b.status_is(PASS)
     b.has(r"copy_mc_fragile on")
     b.has(r"copy_page: unrolled movq +memcpy: rep movsb +command-line override")
+    b.lacks(r"refused")
     b.has(r"copy_mc: copy_mc_fragile \(movq\) +copy_mc: copy_mc_fragile \(movq\) +"
           r"command-line override")
     b.has(r"clear_page: rep stosq +clear_pages: rep stosq +command-line override")
@@ -359,7 +384,8 @@ def t_exit_halt(b):
 SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline,
              t_no_cmdline, t_shell_loadoptions, t_ebs_retry, t_subset_and_console,
              t_exit_shutdown, t_exit_reset, t_exit_halt, t_dispatch_intel_max,
-             t_dispatch_amd_milan, t_dispatch_overrides] + \
+             t_dispatch_amd_milan, t_dispatch_overrides, t_dispatch_refused,
+             t_dispatch_avx2nt] + \
     [make_crash_test(k) for k in CRASHES]
 
 
