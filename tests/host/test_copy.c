@@ -84,6 +84,7 @@ static void sweep(copy_fn fn, const char *name)
 	sweep_copy(&env, fn, &r);
 	CHECK(r.fails == 0, "%s: %lu of %lu copies wrong; first: len %zu src+%zu dst+%zu: %s",
 	      name, r.fails, r.runs, r.len, r.sa, r.da, r.why);
+	printf("# %s: %lu copies checked\n", name, r.runs);
 }
 
 static void test_memcpy_erms(void) { sweep(w_memcpy_erms, "memcpy_erms"); }

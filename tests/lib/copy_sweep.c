@@ -70,16 +70,30 @@ void sweep_copy(const struct sweep_env *env, sweep_copy_fn fn, struct sweep_resu
 			}
 	if (!env->big_lengths)
 		return;
-	/* Large lengths: every source alignment, every destination one, every equal pair. */
-	for (size_t b = 0; b < ARRAY_SIZE(big); b++)
-		for (size_t k = 0; k < 3 * 64; k++) {
-			size_t sa = k < 64 ? k : k < 128 ? 0 : k - 128;
-			size_t da = k < 64 ? 0 : k < 128 ? k - 64 : k - 128;
+	/*
+	 * Large lengths. On the host (no alignment list) 4095..8193 take every one of the 4096
+	 * alignment pairs; 2 MiB, and everything in the image, takes every source alignment,
+	 * every destination alignment and every equal pair (192 combinations; the image keeps
+	 * 12 of them for 2 MiB).
+	 */
+	for (size_t b = 0; b < ARRAY_SIZE(big); b++) {
+		bool all_pairs = !env->aligns && big[b] != SWEEP_BIG;
 
-			if (env->aligns && big[b] == SWEEP_BIG && k % 16)
-				continue;	/* in the image: 2 MiB at 12 alignments only */
+		for (size_t k = 0; k < (all_pairs ? 64 * 64 : 3 * 64); k++) {
+			size_t sa, da;
+
+			if (all_pairs) {
+				sa = k / 64;
+				da = k % 64;
+			} else {
+				sa = k < 64 ? k : k < 128 ? 0 : k - 128;
+				da = k < 64 ? 0 : k < 128 ? k - 64 : k - 128;
+				if (env->aligns && big[b] == SWEEP_BIG && k % 16)
+					continue;
+			}
 			note(res, one_copy(env, fn, big[b], sa, da), big[b], sa, da);
 		}
+	}
 }
 
 static void fault_note(struct fault_result *res, size_t o, const char *why)
