@@ -30,26 +30,28 @@ extern copy_mc_fragile
 
 section .text
 
-; size_t copy_mc_avx2_nt(void *dst, const void *src, size_t len)
-; In:  rdi = dst, rsi = src, rdx = len
-; Out: rax = bytes not copied
-; Clobbers: rcx, rdx, rsi, rdi, r8, r9, ymm0, ymm1 (rbx, r12-r14 saved)
-; Faults: .load0/.load1 -> .load_fault (MCE-safe); .store0/.store1 -> .store_fault;
-;         head and tail: see copy_mc_fragile
-global copy_mc_avx2_nt
-copy_mc_avx2_nt:
+;
+; The two copies share one frame, written as macros around their block loops:
+;   NT_COPY_ENTER align  save registers, hand short copies and the head (to an @align-byte
+;                        destination) to copy_mc_fragile, load rcx with the block count,
+;                        and fall into the block loop at .block;
+;   NT_COPY_LEAVE        sfence, the tail through copy_mc_fragile, and the fault paths
+;                        .load_fault / .store_fault / .head_fault, then restore and return.
+; Registers in the frame: rbx = dst cursor, r12 = src cursor, r13 = bytes left, r14 = head.
+
+%macro NT_COPY_ENTER 1
 	push rbx
 	push r12
 	push r13
 	push r14
-	mov rbx, rdi			; dst cursor
-	mov r12, rsi			; src cursor
-	mov r13, rdx			; bytes left
+	mov rbx, rdi
+	mov r12, rsi
+	mov r13, rdx
 	cmp r13, 256
 	jb .tail			; short copies: fragile does it all
 	mov r14, rbx
 	neg r14
-	and r14, 31			; head bytes to align dst
+	and r14, %1 - 1			; head bytes to align dst
 	jz .body
 	mov rdx, r14
 	call copy_mc_fragile wrt ..plt
@@ -60,21 +62,10 @@ copy_mc_avx2_nt:
 	sub r13, r14
 .body:
 	mov rcx, r13
-	shr rcx, 6
-.block:
-.load0:
-	vmovdqu ymm0, [r12]
-.load1:
-	vmovdqu ymm1, [r12 + 32]
-.store0:
-	vmovntdq [rbx], ymm0
-.store1:
-	vmovntdq [rbx + 32], ymm1
-	add r12, 64
-	add rbx, 64
-	sub r13, 64
-	dec rcx
-	jnz .block
+	shr rcx, 6			; 64-byte blocks
+%endmacro
+
+%macro NT_COPY_LEAVE 0
 	sfence
 .tail:
 	mov rdi, rbx
@@ -84,10 +75,10 @@ copy_mc_avx2_nt:
 	jmp .out
 .load_fault:
 	sfence
-	mov rax, r13
+	mov rax, r13			; the count at the start of the block
 	jmp .out
 .store_fault:
-	sfence
+	sfence				; re-copy from the block start: byte stores find the byte
 	mov rdi, rbx
 	mov rsi, r12
 	mov rdx, r13
@@ -103,6 +94,32 @@ copy_mc_avx2_nt:
 	pop r12
 	pop rbx
 	ret
+%endmacro
+
+; size_t copy_mc_avx2_nt(void *dst, const void *src, size_t len)
+; In:  rdi = dst, rsi = src, rdx = len
+; Out: rax = bytes not copied
+; Clobbers: rcx, rdx, rsi, rdi, r8, r9, ymm0, ymm1 (rbx, r12-r14 saved)
+; Faults: .load0/.load1 -> .load_fault (MCE-safe); .store0/.store1 -> .store_fault;
+;         head and tail: see copy_mc_fragile
+global copy_mc_avx2_nt
+copy_mc_avx2_nt:
+	NT_COPY_ENTER 32
+.block:
+.load0:
+	vmovdqu ymm0, [r12]
+.load1:
+	vmovdqu ymm1, [r12 + 32]
+.store0:
+	vmovntdq [rbx], ymm0
+.store1:
+	vmovntdq [rbx + 32], ymm1
+	add r12, 64
+	add rbx, 64
+	sub r13, 64
+	dec rcx
+	jnz .block
+	NT_COPY_LEAVE
 
 	EXTABLE .load0, .load_fault, EX_TYPE_DEFAULT_MCE_SAFE
 	EXTABLE .load1, .load_fault, EX_TYPE_DEFAULT_MCE_SAFE
@@ -116,29 +133,7 @@ copy_mc_avx2_nt:
 ; Faults: .load -> .load_fault (MCE-safe); .store -> .store_fault
 global copy_mc_avx512_nt
 copy_mc_avx512_nt:
-	push rbx
-	push r12
-	push r13
-	push r14
-	mov rbx, rdi
-	mov r12, rsi
-	mov r13, rdx
-	cmp r13, 256
-	jb .tail
-	mov r14, rbx
-	neg r14
-	and r14, 63
-	jz .body
-	mov rdx, r14
-	call copy_mc_fragile wrt ..plt
-	test rax, rax
-	jnz .head_fault
-	add rbx, r14
-	add r12, r14
-	sub r13, r14
-.body:
-	mov rcx, r13
-	shr rcx, 6
+	NT_COPY_ENTER 64
 .block:
 .load:
 	vmovdqu64 zmm0, [r12]
@@ -149,34 +144,7 @@ copy_mc_avx512_nt:
 	sub r13, 64
 	dec rcx
 	jnz .block
-	sfence
-.tail:
-	mov rdi, rbx
-	mov rsi, r12
-	mov rdx, r13
-	call copy_mc_fragile wrt ..plt
-	jmp .out
-.load_fault:
-	sfence
-	mov rax, r13
-	jmp .out
-.store_fault:
-	sfence
-	mov rdi, rbx
-	mov rsi, r12
-	mov rdx, r13
-	call copy_mc_fragile wrt ..plt
-	jmp .out
-.head_fault:
-	add rax, r13
-	sub rax, r14
-.out:
-	vzeroupper
-	pop r14
-	pop r13
-	pop r12
-	pop rbx
-	ret
+	NT_COPY_LEAVE
 
 	EXTABLE .load, .load_fault, EX_TYPE_DEFAULT_MCE_SAFE
 	EXTABLE .store, .store_fault, EX_TYPE_DEFAULT

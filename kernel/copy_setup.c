@@ -118,34 +118,34 @@ int copy_setup(const struct ck_config *cfg)
 	return refused;
 }
 
+struct frame_count {
+	u64 frames;
+	unsigned int runs, dropped;
+};
+
+static void frames_for_run(u64 start, u64 end, void *ctx)
+{
+	struct frame_count *fc = ctx;
+	u64 nr = (end - start) >> PAGE_SHIFT;
+	u64 pa = pmem_alloc(nr * sizeof(struct page), SZ_4K);
+
+	if (!pa || pgmap_add(start >> PAGE_SHIFT, nr, (struct page *)(uintptr_t)pa, 0)) {
+		fc->dropped++;
+		return;
+	}
+	fc->frames += nr;
+	fc->runs++;
+}
+
 /* Frames for every run of adjacent RAM entries; pages have node 0 until SRAT is read. */
 void pages_setup(const struct boot_info *bi)
 {
-	u64 frames = 0;
-	unsigned int runs = 0, dropped = 0;
+	struct frame_count fc = { 0 };
 
 	pgmap_reset();
-	for (u32 i = 0; i < bi->nr_mem; i++) {
-		u64 start = bi->mem[i].base, end = start + bi->mem[i].pages * SZ_4K, nr, pa;
-
-		if (!mem_type_is_ram(bi->mem[i].type))
-			continue;
-		while (i + 1 < bi->nr_mem && mem_type_is_ram(bi->mem[i + 1].type) &&
-		       bi->mem[i + 1].base == end) {
-			i++;
-			end += bi->mem[i].pages * SZ_4K;
-		}
-		nr = (end - start) >> PAGE_SHIFT;
-		pa = pmem_alloc(nr * sizeof(struct page), SZ_4K);
-		if (!pa || pgmap_add(start >> PAGE_SHIFT, nr, (struct page *)(uintptr_t)pa, 0)) {
-			dropped++;
-			continue;
-		}
-		frames += nr;
-		runs++;
-	}
+	mem_for_each_ram_run(bi, frames_for_run, &fc);
 	printk("pages: %llu page frames in %u RAM runs (%llu KiB of struct page)%s\n",
-	       (unsigned long long)frames, runs,
-	       (unsigned long long)(frames * sizeof(struct page)) >> 10,
-	       dropped ? "; some runs have no frames (out of memory or sections)" : "");
+	       (unsigned long long)fc.frames, fc.runs,
+	       (unsigned long long)(fc.frames * sizeof(struct page)) >> 10,
+	       fc.dropped ? "; some runs have no frames (out of memory or sections)" : "");
 }

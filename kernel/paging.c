@@ -285,31 +285,19 @@ void pg_stats(struct pg_stats *st)
 extern char ImageBase[], _text[], _etext[], _end[];
 
 /* Map RAM as one run per stretch of adjacent RAM entries, so large pages are not cut. */
-static int map_ram(const struct boot_info *bi)
+static void map_ram_run(u64 start, u64 end, void *ctx)
 {
-	u32 n = bi->nr_mem;
+	int *err = ctx;
 
-	for (u32 i = 0; i < n; i++) {
-		const struct mem_range *r = &bi->mem[i];
-		u64 start = r->base, end = r->base + r->pages * SZ_4K;
-
-		if (!mem_type_is_ram(r->type))
-			continue;
-		/* Extend over following entries that continue it (the map is sorted). */
-		while (i + 1 < n && mem_type_is_ram(bi->mem[i + 1].type) && bi->mem[i + 1].base == end) {
-			i++;
-			end += bi->mem[i].pages * SZ_4K;
-		}
-		if (pg_map(start, end, PG_RAM))
-			return -1;
-	}
-	return 0;
+	if (pg_map(start, end, PG_RAM))
+		*err = -1;
 }
 
 bool paging_init(const struct boot_info *bi)
 {
 	struct cpuid_regs r = cpuid(0x80000000);
 	u64 lapic;
+	int err = 0;
 
 	gbpages = false;
 	nx_ok = false;
@@ -326,7 +314,8 @@ bool paging_init(const struct boot_info *bi)
 	pml4 = alloc_table();
 	if (!pml4)
 		return false;
-	if (map_ram(bi))
+	mem_for_each_ram_run(bi, map_ram_run, &err);
+	if (err)
 		return false;
 	for (u32 i = 0; i < bi->nr_mem; i++) {
 		const struct mem_range *r = &bi->mem[i];

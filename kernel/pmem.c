@@ -52,6 +52,23 @@ bool mem_type_is_ram(u32 type)
 	}
 }
 
+void mem_for_each_ram_run(const struct boot_info *bi, void (*fn)(u64 start, u64 end, void *ctx),
+			  void *ctx)
+{
+	for (u32 i = 0; i < bi->nr_mem; i++) {
+		u64 start = bi->mem[i].base, end = start + bi->mem[i].pages * SZ_4K;
+
+		if (!mem_type_is_ram(bi->mem[i].type))
+			continue;
+		while (i + 1 < bi->nr_mem && mem_type_is_ram(bi->mem[i + 1].type) &&
+		       bi->mem[i + 1].base == end) {
+			i++;
+			end += bi->mem[i].pages * SZ_4K;
+		}
+		fn(start, end, ctx);
+	}
+}
+
 static void add_free(u64 start, u64 end)
 {
 	start = MAX(ALIGN_UP(start, SZ_4K), LOW_LIMIT);

@@ -11,6 +11,13 @@
 bool mem_type_is_ram(u32 type);
 const char *mem_type_name(u32 type);
 
+/*
+ * Call @fn for each run of adjacent RAM entries of the (sorted) map, as [start, end): the
+ * unit paging maps with large pages and pages_setup gives frames to.
+ */
+void mem_for_each_ram_run(const struct boot_info *bi, void (*fn)(u64 start, u64 end, void *ctx),
+			  void *ctx);
+
 /* Take the free (conventional) RAM above 1 MiB from the map. */
 void pmem_init(const struct boot_info *bi);
 /*

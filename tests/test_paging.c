@@ -33,20 +33,7 @@ extern char ck_nx_probe[];
 /* Runs of adjacent RAM entries, as paging_init maps them; calls @fn per run. */
 static void for_each_ram_run(void (*fn)(u64 start, u64 end, void *ctx), void *ctx)
 {
-	const struct boot_info *bi = test_boot_info;
-
-	for (u32 i = 0; i < bi->nr_mem; i++) {
-		u64 start = bi->mem[i].base, end = start + bi->mem[i].pages * SZ_4K;
-
-		if (!mem_type_is_ram(bi->mem[i].type))
-			continue;
-		while (i + 1 < bi->nr_mem && mem_type_is_ram(bi->mem[i + 1].type) &&
-		       bi->mem[i + 1].base == end) {
-			i++;
-			end += bi->mem[i].pages * SZ_4K;
-		}
-		fn(start, end, ctx);
-	}
+	mem_for_each_ram_run(test_boot_info, fn, ctx);
 }
 
 struct ident_check {
