@@ -104,10 +104,10 @@ $(B)/copykernel.efi: $(B)/copykernel.so
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
 HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c \
-	copy/dispatch.c copy/ops.c copy/pages.c
+	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
-HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c)
+HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 
 $(B)/host/%: tests/host/%.c $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) $(wildcard tests/host/*.h) \

@@ -44,6 +44,9 @@ void memory_failure_queue(u64 pfn)
 {
 	struct page *p = pfn_to_page(pfn);
 
+	for (unsigned int i = 0; i < poison_log.n; i++)
+		if (poison_log.pfn[i] == pfn)
+			return;		/* queued already (the #MC handler and the API both do) */
 	if (p)
 		p->flags |= PG_HWPOISON;
 	if (poison_log.n == POISON_LOG_MAX) {

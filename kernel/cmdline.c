@@ -19,6 +19,8 @@ const char *const ck_suite_names[CK_NR_SUITES] = { CK_SUITES(CK_SUITE_NAME) };
 static const char *const exit_names[] = { "auto", "qemu", "reset", "shutdown", "halt" };
 static const char *const crash_names[] = { "none", "ud", "gp", "pf", "de", "bp", "df" };
 static const char *const ebs_names[] = { "normal", "stale" };
+static const char *const inject_names[] = { "emulate", "simulate", "qemu", "einj" };
+static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle" };
 static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 static const u32 bauds[] = { 9600, 19200, 38400, 57600, 115200 };
 
@@ -227,6 +229,26 @@ static const char *parse_clear_page(struct span v, struct ck_config *cfg)
 	return parse_impl(v, &cfg->clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL);
 }
 
+static const char *parse_inject(struct span v, struct ck_config *cfg)
+{
+	int i = choice_index(v, inject_names, ARRAY_SIZE(inject_names));
+
+	if (i < 0)
+		return "unknown backend";
+	cfg->inject = (u8)i;
+	return NULL;
+}
+
+static const char *parse_mce_case(struct span v, struct ck_config *cfg)
+{
+	int i = choice_index(v, mce_case_names, ARRAY_SIZE(mce_case_names));
+
+	if (i < 0)
+		return "unknown case";
+	cfg->mce_case = (u8)i;
+	return NULL;
+}
+
 struct opt {
 	const char *key;
 	const char *(*parse)(struct span v, struct ck_config *cfg);
@@ -251,6 +273,9 @@ static const struct opt opts[] = {
 	{ "copy_mc", parse_copy_mc, copy_mc_impl_names, NR_COPY_MC_IMPL, "auto or", "auto" },
 	{ "clear_page", parse_clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL, "auto or",
 	  "auto" },
+	{ "inject", parse_inject, inject_names, ARRAY_SIZE(inject_names), NULL, "emulate" },
+	{ "mce_case", parse_mce_case, mce_case_names, ARRAY_SIZE(mce_case_names), NULL,
+	  "recover" },
 };
 
 void cmdline_defaults(struct ck_config *cfg)
@@ -285,7 +310,7 @@ static int shown_len(size_t n)
 int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn, void *ctx)
 {
 	bool seen[ARRAY_SIZE(opts)] = { false };
-	char keys[192];
+	char keys[256];
 	int errors = 0;
 	size_t i = 0;
 
@@ -406,6 +431,12 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " copy_mc=%s",
 					   copy_mc_impl_names[cfg->copy_mc - 1]);
 	if (cfg->clear_page)
-		ck_snprintf(buf + len, size > len ? size - len : 0, " clear_page=%s",
-			    clear_page_impl_names[cfg->clear_page - 1]);
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " clear_page=%s",
+					   clear_page_impl_names[cfg->clear_page - 1]);
+	if (cfg->inject)
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " inject=%s",
+					   inject_names[cfg->inject]);
+	if (cfg->mce_case)
+		ck_snprintf(buf + len, size > len ? size - len : 0, " mce_case=%s",
+			    mce_case_names[cfg->mce_case]);
 }

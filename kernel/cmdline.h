@@ -20,7 +20,8 @@
 	X(tsc)			\
 	X(cpu)			\
 	X(copy)			\
-	X(pages)
+	X(pages)		\
+	X(mce)
 
 #define CK_SUITE_ENUM(n) CK_SUITE_##n,
 enum ck_suite_id { CK_SUITES(CK_SUITE_ENUM) CK_NR_SUITES };
@@ -32,6 +33,9 @@ enum ck_crash {
 	CRASH_NONE, CRASH_UD, CRASH_GP, CRASH_PF, CRASH_DE, CRASH_BP, CRASH_DF,
 };
 
+enum mce_inject { INJECT_EMULATE, INJECT_SIMULATE, INJECT_QEMU, INJECT_EINJ };
+enum mce_case { MCE_CASE_RECOVER, MCE_CASE_TWICE, MCE_CASE_PCC, MCE_CASE_IDLE };
+
 struct ck_config {
 	u32 tests;		/* bit per enum ck_suite_id */
 	u16 console_port;	/* I/O port of the 16550 */
@@ -41,6 +45,8 @@ struct ck_config {
 	u8 ebs_stale;		/* test knob read by boot/: first ExitBootServices key spoiled */
 	/* Primitive overrides: 0 = Linux's choice, else 1 + the copy/dispatch.h enum value. */
 	u8 copy_page, memcpy, copy_mc, clear_page;
+	u8 inject;		/* enum mce_inject: the backend for a real #MC */
+	u8 mce_case;		/* enum mce_case: what the injected #MC should meet */
 };
 
 #define CMDLINE_MAX_WORD	256

@@ -37,6 +37,20 @@ void ck_skip(struct ck_test *t, const char *fmt, ...)
 	va_end(ap);
 }
 
+void ck_params_begin(struct ck_test *t, const char *case_name, unsigned int n)
+{
+	(void)t;
+	printk("        KTAP version 1\n        # Subtest: %s\n        1..%u\n", case_name, n);
+}
+
+void ck_param_result(struct ck_test *t, unsigned int idx, bool ok, const char *name)
+{
+	t->checks++;
+	if (!ok)
+		t->failed = true;
+	printk("        %s %u %s\n", ok ? "ok" : "not ok", idx, name);
+}
+
 void ck_diag(const char *fmt, ...)
 {
 	char msg[256];

@@ -53,6 +53,13 @@ bool ck_report(struct ck_test *t, bool cond, const char *file, int line, const c
 #define report(t, cond, ...)	ck_report(t, cond, __FILE__, __LINE__, __VA_ARGS__)
 
 void ck_skip(struct ck_test *t, const char *fmt, ...) __printf(2, 3);
+
+/*
+ * Parameterised cases, printed as KUnit prints them: a nested KTAP block with one result
+ * per parameter. A failed parameter fails the case.
+ */
+void ck_params_begin(struct ck_test *t, const char *case_name, unsigned int n);
+void ck_param_result(struct ck_test *t, unsigned int idx, bool ok, const char *name);
 void ck_diag(const char *fmt, ...) __printf(1, 2);
 
 /* Run the suites whose bit is set in @mask and print KTAP; totals go to @tot. */

@@ -22,6 +22,7 @@
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 #include "kernel/version.h"
+#include "mce/mce.h"
 #include "tests/crash.h"
 #include "tests/suites.h"
 
@@ -103,6 +104,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	acpi_map_tables();
 	cpu_init();
 	fpu_init();
+	mce_init();
 	paging_report();
 	if (bi->fb.format != FB_NONE)
 		printk("framebuffer: %ux%u, stride %u, at 0x%llx\n", bi->fb.width, bi->fb.height,
@@ -119,6 +121,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 		crash_now(cfg.crash);
 
 	test_boot_info = bi;
+	test_config = &cfg;
 	ktap_run(ck_suites, CK_NR_SUITES, cfg.tests, &tot);
 	if (tot.fail)
 		status = CK_STATUS_FAIL;

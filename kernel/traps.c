@@ -22,6 +22,8 @@ extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
 struct ex_record ex_last;
 struct nmi_record nmi_last;
 bool (*trap_mce_hook)(struct pt_regs *regs);
+bool (*trap_pf_hook)(struct pt_regs *regs);
+u64 trap_last_mc_frame;
 static int die_depth;
 
 static const char *const names[32][2] = {
@@ -74,12 +76,17 @@ unsigned long extable_size(void)
 	return (unsigned long)(__stop_ck_extable - __start_ck_extable);
 }
 
+const struct exception_table_entry *ex_lookup(u64 rip)
+{
+	return ex_search(__start_ck_extable, __stop_ck_extable, rip);
+}
+
 bool ex_fixup(struct pt_regs *regs)
 {
 	const struct exception_table_entry *e;
 	unsigned int type;
 
-	e = ex_search(__start_ck_extable, __stop_ck_extable, regs->rip);
+	e = ex_lookup(regs->rip);
 	if (!e)
 		return false;
 	type = ex_type(e);
@@ -165,7 +172,12 @@ __noreturn void die(struct pt_regs *regs)
 
 void trap_dispatch(struct pt_regs *regs)
 {
-	if (regs->vector == X86_TRAP_MC && trap_mce_hook && trap_mce_hook(regs))
+	if (regs->vector == X86_TRAP_MC) {
+		trap_last_mc_frame = (u64)(uintptr_t)regs;
+		if (trap_mce_hook && trap_mce_hook(regs))
+			return;
+	}
+	if (regs->vector == X86_TRAP_PF && trap_pf_hook && trap_pf_hook(regs))
 		return;
 	if (regs->vector == X86_TRAP_NMI) {
 		/* NMIs come from outside (watchdogs, a BMC button): note and carry on. */

@@ -5,6 +5,7 @@
 #ifndef CK_TRAPS_H
 #define CK_TRAPS_H
 
+#include "kernel/extable.h"
 #include "kernel/types.h"
 
 /* What kernel/entry.asm leaves on the stack; the order is fixed by its push sequence. */
@@ -49,6 +50,18 @@ unsigned long extable_size(void);
  * Returns true when it handled the exception and execution may resume.
  */
 extern bool (*trap_mce_hook)(struct pt_regs *regs);
+
+/*
+ * Hook for page faults (the emulated-poison backend): called for vector 14 before the
+ * exception table. Returns true when it handled the fault.
+ */
+extern bool (*trap_pf_hook)(struct pt_regs *regs);
+
+/* Frame address of the last vector-18 entry, whoever handled it (IST tests look at it). */
+extern u64 trap_last_mc_frame;
+
+/* The exception-table entry for @rip, or NULL. */
+const struct exception_table_entry *ex_lookup(u64 rip);
 
 /* Apply the fixup for regs->rip if one exists and applies to this vector. */
 bool ex_fixup(struct pt_regs *regs);

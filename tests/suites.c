@@ -10,3 +10,4 @@ const struct ck_suite *const ck_suites[CK_NR_SUITES] = { CK_SUITES(CK_SUITE_PTR)
 #undef CK_SUITE_PTR
 
 const struct boot_info *test_boot_info;
+const struct ck_config *test_config;

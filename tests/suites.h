@@ -18,5 +18,6 @@ extern const struct ck_suite *const ck_suites[CK_NR_SUITES];
 
 /* What the tests may inspect: set by kernel_main before the run. */
 extern const struct boot_info *test_boot_info;
+extern const struct ck_config *test_config;
 
 #endif

@@ -76,6 +76,10 @@ static void test_good_values(void)
 	CHECK(strstr(d, " copy_page=unrolled memcpy=orig copy_mc=fragile clear_page=rep"),
 	      "describe keeps the overrides: %s", d);
 	CHECK(parse("copy_mc=auto", &c) == 0 && c.copy_mc == 0, "auto");
+	CHECK(parse("inject=qemu mce_case=twice", &c) == 0 && c.inject == INJECT_QEMU &&
+	      c.mce_case == MCE_CASE_TWICE, "inject and mce_case");
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(strstr(d, " inject=qemu mce_case=twice"), "describe keeps them: %s", d);
 	parse("tests=tsc,cpu console=uart,io,0x2f0,38400 exit=shutdown crash=df", &c);
 	cmdline_describe(&c, d, sizeof(d));
 	CHECK(!strcmp(d, "tests=tsc,cpu console=uart,io,0x2f0,38400 exit=shutdown crash=df"),

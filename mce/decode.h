@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * decode.h - turn machine-check register values into facts and words: the error address and
+ * its granularity, STATUS bit names, and the meaning of the MCA error code. Plain C.
+ */
+#ifndef CK_MCE_DECODE_H
+#define CK_MCE_DECODE_H
+
+#include "kernel/types.h"
+
+struct mce_addr {
+	bool valid;		/* usable as a physical address */
+	u64 phys;		/* masked to the reported granularity */
+	unsigned int lsb;	/* least significant valid bit */
+	const char *why;	/* why not valid, or the mode */
+};
+
+/*
+ * Intel: usable when ADDRV and MISCV are set, MISC's address mode is physical and its LSB
+ * is at most 12; the address is ADDR with the bits below LSB cleared. AMD: ADDR[55:0] with
+ * the LSB in ADDR[61:56], usable when ADDRV is set.
+ */
+struct mce_addr mce_decode_addr(u64 status, u64 addr, u64 misc, bool amd);
+
+/* "VAL UC EN MISCV ADDRV S AR", space separated, into @buf. */
+void mce_status_bits(u64 status, bool amd, char *buf, size_t size);
+/* The MCA error code (STATUS[15:0]) in words, e.g. "cache hierarchy: data read, data, L0". */
+void mce_mcacod_desc(u16 mcacod, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mce.h - the kernel's machine-check handling.
+ *
+ * mce_init() enables MCA (MCG_CTL and every bank's CTL to all ones, stale banks logged and
+ * cleared, CR4.MCE) and installs the #MC handler, which runs on its own IST stack. The
+ * handler reads MCG_STATUS and every bank into a fixed-size record, grades each bank
+ * (mce/grade.c), clears the handled banks and writes MCG_STATUS last; then it resumes at an
+ * *_MCE_SAFE fixup (recoverable data load), continues (corrected, UCNA, action optional), or
+ * stops the machine with a decoded report. It never prints, locks or allocates unless it is
+ * stopping the machine; the records are reported afterwards (mce_report_new).
+ */
+#ifndef CK_MCE_H
+#define CK_MCE_H
+
+#include "mce/grade.h"
+
+enum mce_kind {
+	MCE_KIND_REAL,		/* a #MC from the CPU */
+	MCE_KIND_SOFTWARE,	/* "int $18": MCIP clear and no valid bank */
+	MCE_KIND_NESTED,	/* a #MC inside the handler */
+	MCE_KIND_EMULATED,	/* inject=emulate: a #PF on a poisoned page, as a #MC */
+	MCE_KIND_SIMULATED,	/* inject=simulate: int $18 over simulated MSRs */
+};
+
+#define MCE_LOG_BANKS	8
+
+struct mce_bank_log {
+	u16 bank;
+	u64 status, addr, misc, ipid, synd;
+	const struct mce_rule *rule;
+};
+
+struct mce_record {
+	u64 seq, tsc;
+	enum mce_kind kind;
+	u64 mcg_status, mcg_cap;
+	u64 rip, frame, resume_rip;
+	bool fixup_found, fixup_mce_safe;
+	const struct mce_rule *rule;	/* the worst bank's rule (or the handler's own) */
+	enum mce_grade grade;
+	int worst;			/* index into banks[], -1 when none */
+	unsigned int nr_banks;
+	struct mce_bank_log banks[MCE_LOG_BANKS];
+	bool recovered, would_panic;
+	bool pfn_valid;
+	u64 pfn;
+};
+
+struct mce_caps {
+	bool mce, mca, enabled;
+	u64 mcg_cap;
+	unsigned int nbanks;
+	bool ctl_p, ser_p, lmce_p, amd, smca, succor;
+	unsigned int stale;		/* banks found valid at boot (left by firmware) */
+};
+
+enum mce_bank_reg {
+	MCE_REG_CTL, MCE_REG_STATUS, MCE_REG_ADDR, MCE_REG_MISC, MCE_REG_IPID, MCE_REG_SYND,
+};
+
+bool mce_init(void);
+/* The MSR of @reg in @bank: legacy (0x400 + 4i) or SMCA (0xc0002000 + 0x10i) layout. */
+u32 mce_bank_msr(unsigned int bank, int reg);
+const struct mce_caps *mce_caps(void);
+
+/* Records taken since boot, and the one with sequence number @seq (NULL if overwritten). */
+u64 mce_count(void);
+const struct mce_record *mce_get(u64 seq);
+const struct mce_record *mce_last(void);
+
+/* Print one record decoded, each line starting with @prefix. */
+void mce_report(const struct mce_record *r, const char *prefix);
+/* Print every record not printed yet (at most the last 16). */
+void mce_report_new(const char *prefix);
+/* Count every record so far as printed. */
+void mce_report_skip(void);
+
+/* inject=emulate: treat loads from @page (4 KiB) as consuming poison. */
+bool mce_emulate_arm(u64 page);
+void mce_emulate_disarm(u64 page);
+
+#endif

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report.c - print machine-check records decoded: where it hit, every STATUS bit by name,
+ * what the error code means, the address and its granularity, the rule that graded it and
+ * what happened. Runs after the handler returned (or as the machine stops).
+ */
+#include "kernel/ksyms.h"
+#include "kernel/printk.h"
+#include "mce/decode.h"
+#include "mce/mce.h"
+#include "mce/mce_regs.h"
+
+static const char *kind_name(enum mce_kind k)
+{
+	switch (k) {
+	case MCE_KIND_REAL:	 return "machine check";
+	case MCE_KIND_SOFTWARE:	 return "software int $18";
+	case MCE_KIND_NESTED:	 return "nested machine check";
+	case MCE_KIND_EMULATED:	 return "emulated machine check (#PF on a poisoned page)";
+	case MCE_KIND_SIMULATED: return "simulated machine check (simulated MSRs)";
+	}
+	return "?";
+}
+
+static const char *outcome(const struct mce_record *r)
+{
+	if (r->recovered)
+		return "recovered: resumed at the fixup";
+	if (r->would_panic)
+		return "the machine stops (panic)";
+	if (r->kind == MCE_KIND_SOFTWARE)
+		return "ignored: not a machine check";
+	return "continued";
+}
+
+void mce_report(const struct mce_record *r, const char *p)
+{
+	const struct mce_caps *c = mce_caps();
+	char sym[96], bits[128], code[96];
+
+	ksym_format(r->rip, sym, sizeof(sym));
+	printk("%smce #%llu: %s at RIP %016llx %s\n", p, (unsigned long long)r->seq,
+	       kind_name(r->kind), (unsigned long long)r->rip, sym);
+	printk("%s  MCG_STATUS 0x%llx (RIPV %d EIPV %d MCIP %d), MCG_CAP 0x%llx; exception-table "
+	       "entry at RIP: %s\n", p, (unsigned long long)r->mcg_status,
+	       !!(r->mcg_status & MCG_STATUS_RIPV), !!(r->mcg_status & MCG_STATUS_EIPV),
+	       !!(r->mcg_status & MCG_STATUS_MCIP), (unsigned long long)r->mcg_cap,
+	       !r->fixup_found ? "none" : r->fixup_mce_safe ? "machine-check safe" :
+	       "not machine-check safe (ignored for #MC)");
+	for (unsigned int i = 0; i < r->nr_banks; i++) {
+		const struct mce_bank_log *b = &r->banks[i];
+		struct mce_addr a = mce_decode_addr(b->status, b->addr, b->misc, c->amd);
+
+		mce_status_bits(b->status, c->amd, bits, sizeof(bits));
+		mce_mcacod_desc((u16)(b->status & MCI_STATUS_MCACOD), code, sizeof(code));
+		printk("%s  bank %u: STATUS 0x%016llx [%s]\n", p, b->bank,
+		       (unsigned long long)b->status, bits);
+		printk("%s    MCACOD 0x%04llx: %s\n", p,
+		       (unsigned long long)(b->status & MCI_STATUS_MCACOD), code);
+		printk("%s    ADDR 0x%llx MISC 0x%llx: address LSB %u, mode %u: %s",
+		       p, (unsigned long long)b->addr, (unsigned long long)b->misc,
+		       c->amd ? (unsigned int)((b->addr >> 56) & 0x3f) : MCI_MISC_LSB(b->misc),
+		       MCI_MISC_MODE(b->misc), a.why);
+		if (a.valid)
+			printk(" 0x%llx (pfn 0x%llx)", (unsigned long long)a.phys,
+			       (unsigned long long)a.phys >> 12);
+		printk("\n");
+		if (c->smca)
+			printk("%s    IPID 0x%llx SYND 0x%llx\n", p, (unsigned long long)b->ipid,
+			       (unsigned long long)b->synd);
+		printk("%s    grade: %s, by rule \"%s\"\n", p, mce_grade_name(b->rule->grade),
+		       b->rule->name);
+	}
+	printk("%s  verdict: %s, by rule \"%s\"; %s\n", p, mce_grade_name(r->grade),
+	       r->rule ? r->rule->name : "?", outcome(r));
+	if (r->recovered) {
+		ksym_format(r->resume_rip, sym, sizeof(sym));
+		printk("%s  resumed at %s\n", p, sym);
+	}
+	if (r->pfn_valid)
+		printk("%s  poisoned pfn 0x%llx (from the bank address) is on the poison list\n", p,
+		       (unsigned long long)r->pfn);
+}
+
+static u64 reported;
+
+void mce_report_skip(void)
+{
+	reported = mce_count();
+}
+
+void mce_report_new(const char *prefix)
+{
+	u64 n = mce_count();
+
+	if (n - reported > 16)
+		reported = n - 16;
+	for (; reported < n; reported++) {
+		const struct mce_record *r = mce_get(reported);
+
+		if (r)
+			mce_report(r, prefix);
+	}
+}

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_mce.c - machine-check handling inside the image.
+ *
+ *  - MCA is enabled as mce_init promises; a software "int $18" is told apart from a #MC.
+ *  - simulate: every grading rule row, raised as int $18 over simulated MSRs, is graded by
+ *    that row, its bank is cleared and MCG_STATUS is written last.
+ *  - emulate: the 512-offset poison sweep for every machine-check-safe routine, with the
+ *    poisoned page's loads turned into #MC records; then the hwpoison refusal, and two
+ *    recoveries in a row on different pages.
+ *  - qemu (inject=qemu): a real #MC injected through QEMU's monitor during copy_mc.
+ *  - einj: the ACPI EINJ table, when the firmware has one.
+ *  - the bring-up verdict.
+ */
+#include "copy/ops.h"
+#include "copy/pages.h"
+#include "copy/routines.h"
+#include "kernel/acpi.h"
+#include "kernel/cpu.h"
+#include "kernel/desc.h"
+#include "kernel/fpu.h"
+#include "kernel/paging.h"
+#include "kernel/pmem.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/traps.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "mce/mce.h"
+#include "mce/mce_regs.h"
+#include "mce/msr.h"
+#include "tests/lib/copy_sweep.h"
+#include "tests/lib/mce_vectors.h"
+#include "tests/suites.h"
+
+static struct {
+	bool sim_ok, emulate_ok, qemu_ran, qemu_ok, einj_present;
+} verdict;
+
+static void mca_enabled(struct ck_test *t)
+{
+	const struct mce_caps *c = mce_caps();
+	u64 v = 0;
+
+	if (!c->mca) {
+		ck_skip(t, "no MCA on this CPU");
+		return;
+	}
+	report(t, c->enabled && c->nbanks > 0, "MCA enabled with %u banks", c->nbanks);
+	report(t, read_cr4() & CR4_MCE, "CR4.MCE set");
+	if (c->ctl_p)
+		report(t, rdmsr_safe(MSR_IA32_MCG_CTL, &v) == 0 && v == ~0ULL,
+		       "MCG_CTL all ones (0x%llx)", (unsigned long long)v);
+	report(t, rdmsr_safe(mce_bank_msr(c->nbanks - 1, MCE_REG_CTL), &v) == 0 && v == ~0ULL,
+	       "last bank's CTL all ones (0x%llx)", (unsigned long long)v);
+	ck_diag("%u banks, %s layout, SER_P %s, LMCE_P %s, %u stale", c->nbanks,
+		c->smca ? "SMCA" : "legacy", c->ser_p ? "yes" : "no", c->lmce_p ? "yes" : "no",
+		c->stale);
+}
+
+static void software_int18(struct ck_test *t)
+{
+	u64 before = mce_count();
+	const struct mce_record *r;
+
+	__asm__ volatile("int $18" ::: "memory");
+	r = mce_last();
+	report(t, mce_count() == before + 1 && r && r->kind == MCE_KIND_SOFTWARE,
+	       "int $18 recorded as software (kind %d)", r ? (int)r->kind : -1);
+	report(t, r && r->frame < ist_stack_top(IST_MC) &&
+	       r->frame >= ist_stack_top(IST_MC) - IST_STACK_SIZE, "on the #MC IST stack");
+	mce_report_new("    # ");
+}
+
+/* Raise vector 18 at a point with (or without) an MCE-safe entry on the next instruction. */
+static void raise_mc(bool fixup)
+{
+	if (fixup)
+		__asm__ volatile("int $18\n"
+				 "1:\n"
+				 _ASM_EXTABLE_TYPE(1b, 1b, EX_TYPE_DEFAULT_MCE_SAFE) ::: "memory");
+	else
+		__asm__ volatile("int $18" ::: "memory");
+}
+
+static void grading_rules(struct ck_test *t, bool amd)
+{
+	unsigned int n = 0, idx = 0;
+
+	for (unsigned int i = 0; i < mce_nr_vectors; i++)
+		n += mce_vectors[i].amd == amd;
+	ck_params_begin(t, amd ? "grading_rules_amd" : "grading_rules_intel", n);
+	for (unsigned int i = 0; i < mce_nr_vectors; i++) {
+		const struct mce_vector *v = &mce_vectors[i];
+		const struct mce_record *r;
+		u32 st = mce_bank_msr(1, MCE_REG_STATUS);
+		bool ok;
+
+		if (v->amd != amd)
+			continue;
+		mce_sim_reset();
+		mce_sim.vendor = amd ? SIM_VENDOR_AMD : SIM_VENDOR_INTEL;
+		mce_sim.ser = v->ser;
+		mce_sim.no_panic = true;
+		mce_sim_set(MSR_IA32_MCG_CAP, 2 | (v->ser ? MCG_SER_P : 0));
+		mce_sim_set(MSR_IA32_MCG_STATUS, v->mcg_status);
+		mce_sim_set(st, v->status);
+		mce_sim_set(mce_bank_msr(1, MCE_REG_ADDR), 0x12345040ULL | (amd ? 6ULL << 56 : 0));
+		mce_sim_set(mce_bank_msr(1, MCE_REG_MISC), 0x86);
+		mce_sim.active = true;
+		raise_mc(v->fixup);
+		mce_sim.active = false;
+		r = mce_last();
+		if (v->handler_reaches)
+			ok = r && r->kind == MCE_KIND_SIMULATED && r->rule &&
+			     !strcmp(r->rule->name, v->rule) && mce_sim_get(st) == 0 &&
+			     mce_sim.last_write == MSR_IA32_MCG_STATUS &&
+			     mce_sim_get(MSR_IA32_MCG_STATUS) == 0 &&
+			     r->recovered == (r->grade == MCE_GRADE_RECOVER);
+		else	/* an invalid bank is never graded: MCIP set, nothing valid */
+			ok = r && r->nr_banks == 0 && r->grade == MCE_GRADE_KEEP;
+		if (!ok && r)
+			ck_diag("row \"%s\": got \"%s\" (grade %s, kind %d)", v->rule,
+				r->rule ? r->rule->name : "?", mce_grade_name(r->grade), r->kind);
+		ck_param_result(t, ++idx, ok, v->rule);
+	}
+	mce_sim_reset();
+	mce_sim.vendor = SIM_VENDOR_REAL;
+	mce_sim.no_panic = false;
+	verdict.sim_ok = !t->failed;
+}
+
+static void grading_rules_intel(struct ck_test *t)
+{
+	grading_rules(t, false);
+}
+
+static void grading_rules_amd(struct ck_test *t)
+{
+	grading_rules(t, true);
+}
+
+/* ---- emulated poison ---- */
+
+static struct sweep_env env;
+static bool env_ready;
+
+static void poison_page(void *page, bool present)
+{
+	u64 a = (u64)(uintptr_t)page;
+
+	pg_set_attr(a, a + SZ_4K, present ? PG_RAM : PG_CACHE(PG_CACHE_WB));
+	if (present)
+		mce_emulate_disarm(a);
+	else
+		mce_emulate_arm(a);
+}
+
+static u64 records(void)
+{
+	return mce_count();
+}
+
+static u64 record_addr(void)
+{
+	const struct mce_record *r = mce_last();
+
+	return r && r->worst >= 0 ? r->banks[r->worst].addr & ~0xfffULL : 0;
+}
+
+static bool get_env(struct ck_test *t)
+{
+	static const u8 aligns[] = { 0, 7 };
+
+	if (env_ready)
+		return true;
+	env = (struct sweep_env){
+		.src = (u8 *)(uintptr_t)pmem_alloc(SWEEP_BUF, SZ_4K),
+		.dst = (u8 *)(uintptr_t)pmem_alloc(SWEEP_BUF, SZ_4K),
+		.fault_area = (u8 *)(uintptr_t)pmem_alloc(4 * SZ_4K, SZ_4K),
+		.other_area = (u8 *)(uintptr_t)pmem_alloc(4 * SZ_4K, SZ_4K),
+		.set_present = poison_page, .fault_count = records, .fault_addr = record_addr,
+		.aligns = aligns, .nr_aligns = 2,
+	};
+	if (!report(t, env.src && env.dst && env.fault_area && env.other_area, "buffers"))
+		return false;
+	sweep_fill(&env);
+	env_ready = true;
+	return true;
+}
+
+static void emulated_sweep_one(struct ck_test *t, sweep_copy_fn fn, const char *name,
+			       size_t slack)
+{
+	struct fault_result r;
+	u64 before = mce_count();
+
+	sweep_fault(&env, fn, false, slack, 1, &r);
+	report(t, r.bad == 0, "%s: %lu of 512 offsets wrong (first at %zu: %s)", name, r.bad,
+	       r.first_offset, r.why ? r.why : "");
+	report(t, r.missed == 0, "%s: %lu copies without one #MC record at the poisoned line",
+	       name, r.missed);
+	report(t, mce_count() - before == 512 && mce_last()->kind == MCE_KIND_EMULATED &&
+	       mce_last()->recovered, "%s: 512 emulated #MC records, all recovered", name);
+}
+
+static void emulated_poison_sweep(struct ck_test *t)
+{
+	if (!get_env(t))
+		return;
+	emulated_sweep_one(t, copy_mc_fragile, "copy_mc_fragile", 0);
+	emulated_sweep_one(t, copy_mc_fast_string, "copy_mc_fast_string", REP_MOVSB_SLACK);
+	if (cpu()->avx2 && fpu_state()->avx)
+		emulated_sweep_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt", 63);
+	if (cpu()->avx512f && fpu_state()->avx512)
+		emulated_sweep_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt", 63);
+	mce_report(mce_last(), "    # last record: ");
+	mce_report_skip();	/* the other 1500-odd records say the same */
+	verdict.emulate_ok = !t->failed;
+}
+
+/* Copy @nr pages at @src_pa with copy_mc_highpages while page @bad is poisoned (emulated). */
+static int copy_over_poison(u64 src_pa, u64 dst_pa, unsigned long nr, unsigned long bad)
+{
+	u64 p = src_pa + bad * SZ_4K;
+	int r;
+
+	poison_page((void *)(uintptr_t)p, false);
+	r = copy_mc_highpages(pfn_to_page(dst_pa >> 12), pfn_to_page(src_pa >> 12), nr);
+	poison_page((void *)(uintptr_t)p, true);
+	return r;
+}
+
+static bool on_poison_list(u64 pfn)
+{
+	for (unsigned int i = 0; i < poison_log.n; i++)
+		if (poison_log.pfn[i] == pfn)
+			return true;
+	return false;
+}
+
+static void hwpoison_refuses_copy(struct ck_test *t)
+{
+	u64 src = pmem_alloc(8 * SZ_4K, SZ_4K), dst = pmem_alloc(8 * SZ_4K, SZ_4K), before;
+	int r;
+
+	if (!report(t, src && dst, "buffers"))
+		return;
+	memset((void *)(uintptr_t)dst, 0xdd, 8 * SZ_4K);
+	r = copy_over_poison(src, dst, 8, 5);
+	report(t, r == -EHWPOISON && on_poison_list((src >> 12) + 5) &&
+	       page_hwpoison(pfn_to_page((src >> 12) + 5)), "poisoned page 5 queued and marked");
+	memset((void *)(uintptr_t)dst, 0xdd, 8 * SZ_4K);
+	before = mce_count();
+	r = copy_mc_highpages(pfn_to_page(dst >> 12), pfn_to_page(src >> 12), 8);
+	report(t, r == -EHWPOISON && mce_count() == before &&
+	       *(volatile u8 *)(uintptr_t)dst == 0xdd,
+	       "a source on the poison list: -EHWPOISON before any byte is read");
+	pfn_to_page((src >> 12) + 5)->flags = 0;
+}
+
+static void two_recoveries_in_a_row(struct ck_test *t)
+{
+	u64 src = pmem_alloc(16 * SZ_4K, SZ_4K), dst = pmem_alloc(16 * SZ_4K, SZ_4K);
+	u64 seq = mce_count();
+	int r1, r2;
+
+	if (!report(t, src && dst, "buffers"))
+		return;
+	r1 = copy_over_poison(src, dst, 8, 3);
+	r2 = copy_over_poison(src + 8 * SZ_4K, dst + 8 * SZ_4K, 8, 3);	/* page 11 */
+	report(t, r1 == -EHWPOISON && r2 == -EHWPOISON, "both copies report -EHWPOISON");
+	report(t, mce_count() == seq + 2, "two #MC records");
+	report(t, on_poison_list((src >> 12) + 3) && on_poison_list((src >> 12) + 11),
+	       "both pfns (0x%llx, 0x%llx) are on the poison list",
+	       (unsigned long long)(src >> 12) + 3, (unsigned long long)(src >> 12) + 11);
+	mce_report_new("    # ");
+}
+
+/* ---- inject=qemu: a real #MC through the monitor ---- */
+
+#define QEMU_SRAR_STATUS	0xbd80000000000134ULL	/* VAL UC EN MISCV ADDRV S AR, 0x134 */
+#define QEMU_PCC_STATUS		(QEMU_SRAR_STATUS | MCI_STATUS_PCC)
+#define QEMU_MCG		(MCG_STATUS_RIPV | MCG_STATUS_EIPV | MCG_STATUS_MCIP)
+#define QEMU_WAIT_S		30
+
+static void request(u64 status, u64 addr)
+{
+	printk("    # mce-inject: request bank=1 status=0x%llx mcg=0x%llx addr=0x%llx misc=0x86\n",
+	       (unsigned long long)status, (unsigned long long)QEMU_MCG, (unsigned long long)addr);
+}
+
+static u64 deadline(void)
+{
+	return rdtsc() + tsc_info()->hz * QEMU_WAIT_S;
+}
+
+/* One real #MC during copy_mc over @len bytes; returns true when recovered as expected. */
+static bool qemu_one(struct ck_test *t, u8 *src, u8 *dst, size_t len, u64 target)
+{
+	u64 seq = mce_count(), end = deadline();
+	const struct mce_record *r;
+	size_t left = 0, copied;
+	u64 derived;
+
+	request(QEMU_SRAR_STATUS, target);
+	while (mce_count() == seq && rdtsc() < end)
+		left = copy_mc_to_kernel(dst, src, len);
+	if (!report(t, mce_count() > seq, "a #MC arrived within %d s (is the runner relaying "
+		    "mce-inject requests to QEMU's monitor?)", QEMU_WAIT_S))
+		return false;
+	r = mce_get(seq);
+	copied = len - left;
+	derived = ((u64)(uintptr_t)src >> 12) + (copied >> 12);
+	report(t, r && r->kind == MCE_KIND_REAL && r->recovered, "real #MC recovered");
+	report(t, left > 0, "copy_mc_to_kernel returned %zu bytes not copied", left);
+	report(t, !memcmp(dst, src, copied), "the %zu bytes it reports copied are intact",
+	       copied);
+	report(t, r && r->pfn_valid && r->pfn == target >> 12,
+	       "bank address pfn 0x%llx is the injected pfn 0x%llx",
+	       r ? (unsigned long long)r->pfn : 0ULL, (unsigned long long)target >> 12);
+	report(t, on_poison_list(target >> 12) && page_hwpoison(pfn_to_page(target >> 12)),
+	       "the injected page is on the poison list and marked hwpoison");
+	ck_diag("bytes left %zu; pfn from the return value 0x%llx, from the bank 0x%llx: %s",
+		left, (unsigned long long)derived, (unsigned long long)target >> 12,
+		derived == target >> 12 ? "agree" :
+		"differ (QEMU injects asynchronously, wherever the copy happens to be)");
+	mce_report_new("    # ");
+	return !t->failed;
+}
+
+static void qemu_injection(struct ck_test *t)
+{
+	const size_t len = 16 * SZ_4K;
+	u8 *src, *dst;
+
+	if (test_config->inject != INJECT_QEMU) {
+		ck_skip(t, "needs inject=qemu under QEMU with the runner's --inject-mce");
+		return;
+	}
+	verdict.qemu_ran = true;
+	src = (u8 *)(uintptr_t)pmem_alloc(len, SZ_4K);
+	dst = (u8 *)(uintptr_t)pmem_alloc(len, SZ_4K);
+	if (!report(t, src && dst, "buffers"))
+		return;
+	for (size_t i = 0; i < len; i++)
+		src[i] = (u8)(i * 29 + 7);
+	ck_diag("copy_mc_to_kernel is %s; source at 0x%llx, %zu bytes",
+		copy_mc_impl_desc(copy_ops.choice.copy_mc), (unsigned long long)(uintptr_t)src,
+		len);
+	switch (test_config->mce_case) {
+	case MCE_CASE_RECOVER:
+		verdict.qemu_ok = qemu_one(t, src, dst, len, (u64)(uintptr_t)src + 5 * SZ_4K + 0x140);
+		break;
+	case MCE_CASE_TWICE:
+		verdict.qemu_ok = qemu_one(t, src, dst, len, (u64)(uintptr_t)src + 2 * SZ_4K + 0x80) &&
+				  qemu_one(t, src + 8 * SZ_4K, dst, len / 2,
+					   (u64)(uintptr_t)src + 12 * SZ_4K + 0x200);
+		report(t, on_poison_list(((u64)(uintptr_t)src >> 12) + 2) &&
+		       on_poison_list(((u64)(uintptr_t)src >> 12) + 12), "both pfns listed");
+		break;
+	case MCE_CASE_PCC: {
+		u64 end = deadline();
+
+		request(QEMU_PCC_STATUS, (u64)(uintptr_t)src + 0x1000);
+		while (rdtsc() < end)
+			copy_mc_to_kernel(dst, src, len);
+		report(t, false, "a #MC with PCC set must stop the machine");
+		break;
+	}
+	case MCE_CASE_IDLE: {
+		volatile u64 spin = 0;
+		u64 end = deadline();
+
+		request(QEMU_SRAR_STATUS, (u64)(uintptr_t)src + 0x1000);
+		while (rdtsc() < end)
+			spin++;		/* no copy_mc here: nothing may recover */
+		report(t, false, "a #MC outside copy_mc must stop the machine");
+		break;
+	}
+	}
+}
+
+/* ---- EINJ ---- */
+
+static void einj_table(struct ck_test *t)
+{
+	const struct acpi_sdt_hdr *h = acpi_find("EINJ");
+
+	verdict.einj_present = h != NULL;
+	if (!h) {
+		ck_skip(t, "no ACPI EINJ table (QEMU provides none; on servers enable it in setup)");
+		return;
+	}
+	report(t, h->length >= sizeof(*h) + 12, "EINJ table of %u bytes", h->length);
+}
+
+static void bringup_verdict(struct ck_test *t)
+{
+	const struct mce_caps *c = mce_caps();
+	const struct cpu_ident *id = cpu();
+
+	ck_diag("mce-verdict: MCA %s, %u banks (%s)%s", c->enabled ? "present and enabled" :
+		c->mca ? "present, NOT enabled" : "absent", c->nbanks, c->smca ? "SMCA" : "legacy",
+		c->stale ? ", errors were left in banks by firmware" : "");
+	ck_diag("mce-verdict: recovery features: SER_P %s, LMCE_P %s%s%s", c->ser_p ? "yes" : "no",
+		c->lmce_p ? "yes" : "no", c->amd ? ", SUCCOR " : "",
+		c->amd ? (c->succor ? "yes" : "no") : "");
+	ck_diag("mce-verdict: backends: simulate %s, emulate %s, qemu %s, einj %s",
+		verdict.sim_ok ? "ok" : "FAILED", verdict.emulate_ok ? "ok" : "FAILED",
+		!verdict.qemu_ran ? "not run" : verdict.qemu_ok ? "ok" : "FAILED",
+		verdict.einj_present ? "table present" : "no table");
+	ck_diag("mce-verdict: copy_mc_to_kernel here is %s: %s",
+		copy_mc_impl_desc(copy_ops.choice.copy_mc),
+		copy_ops.choice.copy_mc == COPY_MC_MEMCPY ?
+		"a machine check during a copy would NOT be recovered" :
+		(c->amd ? c->succor : c->ser_p) ?
+		"poison consumed during a copy is recoverable" :
+		"the CPU does not advertise recovery (no SER_P/SUCCOR): Linux would panic");
+	report(t, id->mca ? c->enabled : true, "MCA enabled wherever the CPU has it");
+}
+
+CK_SUITE(mce,
+	 CK_CASE(mca_enabled),
+	 CK_CASE(software_int18),
+	 CK_CASE(grading_rules_intel),
+	 CK_CASE(grading_rules_amd),
+	 CK_CASE(emulated_poison_sweep),
+	 CK_CASE(hwpoison_refuses_copy),
+	 CK_CASE(two_recoveries_in_a_row),
+	 CK_CASE(qemu_injection),
+	 CK_CASE(einj_table),
+	 CK_CASE(bringup_verdict));
