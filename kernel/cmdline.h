@@ -19,9 +19,9 @@
 	X(paging)		\
 	X(tsc)			\
 	X(cpu)			\
+	X(mce)			\
 	X(copy)			\
-	X(pages)		\
-	X(mce)
+	X(pages)
 
 #define CK_SUITE_ENUM(n) CK_SUITE_##n,
 enum ck_suite_id { CK_SUITES(CK_SUITE_ENUM) CK_NR_SUITES };

@@ -43,6 +43,11 @@ const struct mce_caps *mce_caps(void)
 	return &caps;
 }
 
+bool mce_can_recover(void)
+{
+	return caps.enabled && (caps.amd ? caps.succor : caps.ser_p);
+}
+
 u64 mce_count(void)
 {
 	return nr_records;

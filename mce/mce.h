@@ -60,6 +60,11 @@ enum mce_bank_reg {
 };
 
 bool mce_init(void);
+/*
+ * Whether this CPU can recover from poison consumed in the kernel: MCA enabled and SER_P
+ * (Intel) or SUCCOR (AMD). Without it the grading tables, like Linux, panic.
+ */
+bool mce_can_recover(void);
 /* The MSR of @reg in @bank: legacy (0x400 + 4i) or SMCA (0xc0002000 + 0x10i) layout. */
 u32 mce_bank_msr(unsigned int bank, int reg);
 const struct mce_caps *mce_caps(void);

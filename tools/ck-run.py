@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -32,6 +33,9 @@ OVMF_BIOS = ["/usr/share/qemu/OVMF.fd", "/usr/share/ovmf/OVMF.fd"]
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
 STARTED = b"copykernel: boot:"
+# The image asks for a machine check with this line; --inject-mce relays it to the monitor.
+MCE_REQUEST = re.compile(rb"mce-inject: request bank=(\d+) status=(0x[0-9a-f]+) mcg=(0x[0-9a-f]+) "
+                         rb"addr=(0x[0-9a-f]+) misc=(0x[0-9a-f]+)")
 
 
 def find_bios():
@@ -92,9 +96,43 @@ def qemu_argv(args, accel, esp, log, workdir):
         argv += ["-drive", "file=fat:rw:%s,format=raw" % esp, "-nic", "none"]
     if args.monitor:
         argv += ["-monitor", "unix:%s,server,nowait" % args.monitor]
+    elif args.inject_mce:
+        argv += ["-monitor", "unix:%s,server,nowait" % os.path.join(workdir, "monitor.sock")]
     for extra in args.qemu_arg:
         argv += extra.split()
     return argv
+
+
+def hmp(sock_path, command):
+    """Send one human-monitor command and return what the monitor printed."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(5)
+        s.connect(sock_path)
+        out = b""
+        s.sendall(command.encode() + b"\n")
+        try:
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                out += chunk
+                if out.count(b"(qemu)") >= 2:
+                    break
+        except socket.timeout:
+            pass
+    return out.decode("ascii", "replace")
+
+
+def relay_mce_requests(args, data, done, workdir):
+    """Send QEMU's 'mce' command for each new request line; returns the new count done."""
+    sock = args.monitor or os.path.join(workdir, "monitor.sock")
+    found = MCE_REQUEST.findall(data)
+    for bank, status, mcg, addr, misc in found[done:]:
+        cmd = "mce 0 %s %s %s %s %s" % (bank.decode(), status.decode(), mcg.decode(),
+                                        addr.decode(), misc.decode())
+        print("ck-run: injecting: %s" % cmd, file=sys.stderr)
+        hmp(sock, cmd)
+    return len(found)
 
 
 def run_once(args, accel, esp, workdir, start_timeout=None):
@@ -111,7 +149,7 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
     except FileNotFoundError:
         sys.exit("ck-run: qemu-system-x86_64 not found; install 'qemu-system-x86'")
     t0 = time.monotonic()
-    pos, data, rc, started = 0, b"", None, False
+    pos, data, rc, started, injected = 0, b"", None, False, 0
     with open(log, "rb") as f:
         while True:
             chunk = f.read()
@@ -121,6 +159,8 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
                     sys.stdout.buffer.write(ANSI.sub(b"", chunk).replace(b"\r", b""))
                     sys.stdout.flush()
             started = started or STARTED in data
+            if args.inject_mce and chunk:
+                injected = relay_mce_requests(args, data, injected, workdir)
             rc = proc.poll()
             if rc is not None:
                 data += f.read()
@@ -152,6 +192,8 @@ def main():
     ap.add_argument("--pxe", choices=["ovmf", "ipxe"], help="boot over the network, no disk")
     ap.add_argument("--no-vga", action="store_true", help="no display device (no GOP)")
     ap.add_argument("--monitor", help="unix socket path for the HMP monitor")
+    ap.add_argument("--inject-mce", action="store_true",
+                    help="relay the image's 'mce-inject: request' lines to QEMU's mce command")
     ap.add_argument("--qemu-arg", action="append", default=[], help="extra QEMU arguments")
     ap.add_argument("--log", help="write the raw serial log here")
     ap.add_argument("--shell", action="store_true",
