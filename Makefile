@@ -104,7 +104,7 @@ $(B)/copykernel.efi: $(B)/copykernel.so
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
 HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c \
-	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c
+	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c mce/einj.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c
@@ -117,7 +117,7 @@ $(B)/host/%: tests/host/%.c $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) $(wildcard 
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
 
-FUZZ_PURE := kernel/format.c kernel/cmdline.c kernel/cpufeat.c copy/dispatch.c
+FUZZ_PURE := kernel/format.c kernel/cmdline.c kernel/cpufeat.c copy/dispatch.c mce/einj.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE)
 	@mkdir -p $(dir $@)
