@@ -102,11 +102,15 @@ static bool handle(struct pt_regs *regs, enum mce_kind kind)
 	u64 mcg = 0, cap = 0, status;
 	unsigned int n;
 
-	if (in_handler) {
+	if (in_handler || (mce_sim.active && mce_sim.nested)) {
 		r = new_record(regs, MCE_KIND_NESTED);
 		r->rule = &rule_nested;
 		r->grade = MCE_GRADE_PANIC;
-		mce_panic(r);
+		mce_rdmsr(MSR_IA32_MCG_STATUS, &r->mcg_status);
+		if (!(mce_sim.active && mce_sim.no_panic))
+			mce_panic(r);
+		r->would_panic = true;
+		return true;
 	}
 	in_handler = true;
 	r = new_record(regs, kind);

@@ -19,6 +19,7 @@ struct mce_sim {
 	enum mce_sim_vendor vendor;	/* grade with this vendor's table instead of the CPU's */
 	bool ser;		/* with vendor set: SER_P (Intel) or SUCCOR (AMD) */
 	u32 last_write;		/* MSR of the last write */
+	bool nested;		/* pretend a #MC handler is already running */
 	unsigned int n;
 	struct {
 		u32 msr;

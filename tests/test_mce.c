@@ -85,6 +85,68 @@ static void raise_mc(bool fixup)
 		__asm__ volatile("int $18" ::: "memory");
 }
 
+/* The recoverable SRAR data load, simulated on bank 1 with Intel rules and SER_P. */
+static void sim_srar(void)
+{
+	mce_sim_reset();
+	mce_sim.vendor = SIM_VENDOR_INTEL;
+	mce_sim.ser = true;
+	mce_sim.no_panic = true;
+	mce_sim_set(MSR_IA32_MCG_CAP, 2 | MCG_SER_P);
+	mce_sim_set(MSR_IA32_MCG_STATUS, MCG_STATUS_RIPV | MCG_STATUS_EIPV | MCG_STATUS_MCIP);
+	mce_sim_set(mce_bank_msr(1, MCE_REG_STATUS), 0xbd80000000000134ULL);
+	mce_sim_set(mce_bank_msr(1, MCE_REG_ADDR), 0x12345040ULL);
+	mce_sim_set(mce_bank_msr(1, MCE_REG_MISC), 0x86);
+}
+
+static void sim_done(void)
+{
+	mce_sim.active = false;
+	mce_sim.nested = false;
+	mce_sim.no_panic = false;
+	mce_sim.vendor = SIM_VENDOR_REAL;
+	mce_sim_reset();
+}
+
+/* A plain (fault-type) exception-table entry at RIP must not be used for a #MC. */
+static void plain_entry_not_used_for_mc(struct ck_test *t)
+{
+	const struct mce_record *r;
+	u64 trap = 0;
+
+	sim_srar();
+	mce_sim.active = true;
+	__asm__ volatile("int $18\n"
+			 "1:\n"
+			 _ASM_EXTABLE_TYPE(1b, 1b, EX_TYPE_FAULT | EX_DATA_REG(EX_REG_RSI))
+			 : "+S"(trap) :: "memory");
+	sim_done();
+	r = mce_last();
+	report(t, r && r->fixup_found && !r->fixup_mce_safe, "a plain entry was found at RIP");
+	report(t, r && !r->recovered && r->would_panic && r->rule &&
+	       !strcmp(r->rule->name, "data load in unrecoverable area of kernel"),
+	       "not recovered through it: \"%s\"", r && r->rule ? r->rule->name : "?");
+	report(t, trap == 0, "the FAULT entry did not run (trap number %llu)",
+	       (unsigned long long)trap);
+}
+
+/* A #MC while MCIP is set and a handler runs is recognised as nested (and would panic). */
+static void nested_mc_recognised(struct ck_test *t)
+{
+	const struct mce_record *r;
+
+	sim_srar();
+	mce_sim.nested = true;
+	mce_sim.active = true;
+	raise_mc(true);
+	sim_done();
+	r = mce_last();
+	report(t, r && r->kind == MCE_KIND_NESTED && r->would_panic && !r->recovered,
+	       "recorded as nested, would stop the machine (kind %d)", r ? (int)r->kind : -1);
+	report(t, r && (r->mcg_status & MCG_STATUS_MCIP), "MCIP was set");
+	mce_report_new("    # ");
+}
+
 static void grading_rules(struct ck_test *t, bool amd)
 {
 	unsigned int n = 0, idx = 0;
@@ -533,6 +595,8 @@ CK_SUITE(mce,
 	 CK_CASE(software_int18),
 	 CK_CASE(grading_rules_intel),
 	 CK_CASE(grading_rules_amd),
+	 CK_CASE(plain_entry_not_used_for_mc),
+	 CK_CASE(nested_mc_recognised),
 	 CK_CASE(emulated_poison_sweep),
 	 CK_CASE(hwpoison_refuses_copy),
 	 CK_CASE(two_recoveries_in_a_row),
