@@ -163,120 +163,68 @@ static const char *parse_console(struct span v, struct ck_config *cfg)
 	return NULL;
 }
 
-static const char *parse_exit(struct span v, struct ck_config *cfg)
-{
-	int i = choice_index(v, exit_names, ARRAY_SIZE(exit_names));
-
-	if (i < 0)
-		return "unknown method";
-	cfg->exit = (u8)i;
-	return NULL;
-}
-
-static const char *parse_crash(struct span v, struct ck_config *cfg)
-{
-	int i = choice_index(v, crash_names, ARRAY_SIZE(crash_names));
-
-	if (i < 0)
-		return "unknown exception";
-	cfg->crash = (u8)i;
-	return NULL;
-}
-
-static const char *parse_ebs(struct span v, struct ck_config *cfg)
-{
-	int i = choice_index(v, ebs_names, ARRAY_SIZE(ebs_names));
-
-	if (i < 0)
-		return "unknown mode";
-	cfg->ebs_stale = (u8)i;
-	return NULL;
-}
-
-/* "auto" or one of @names: stored as 0 or 1 + index. */
-static const char *parse_impl(struct span v, u8 *field, const char *const *names, size_t n)
-{
-	int i;
-
-	if (span_eq(v, "auto")) {
-		*field = 0;
-		return NULL;
-	}
-	i = choice_index(v, names, n);
-	if (i < 0)
-		return "unknown primitive";
-	*field = (u8)(i + 1);
-	return NULL;
-}
-
-static const char *parse_copy_page(struct span v, struct ck_config *cfg)
-{
-	return parse_impl(v, &cfg->copy_page, copy_page_impl_names, NR_COPY_PAGE_IMPL);
-}
-
-static const char *parse_memcpy(struct span v, struct ck_config *cfg)
-{
-	return parse_impl(v, &cfg->memcpy, memcpy_impl_names, NR_MEMCPY_IMPL);
-}
-
-static const char *parse_copy_mc(struct span v, struct ck_config *cfg)
-{
-	return parse_impl(v, &cfg->copy_mc, copy_mc_impl_names, NR_COPY_MC_IMPL);
-}
-
-static const char *parse_clear_page(struct span v, struct ck_config *cfg)
-{
-	return parse_impl(v, &cfg->clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL);
-}
-
-static const char *parse_inject(struct span v, struct ck_config *cfg)
-{
-	int i = choice_index(v, inject_names, ARRAY_SIZE(inject_names));
-
-	if (i < 0)
-		return "unknown backend";
-	cfg->inject = (u8)i;
-	return NULL;
-}
-
-static const char *parse_mce_case(struct span v, struct ck_config *cfg)
-{
-	int i = choice_index(v, mce_case_names, ARRAY_SIZE(mce_case_names));
-
-	if (i < 0)
-		return "unknown case";
-	cfg->mce_case = (u8)i;
-	return NULL;
-}
+/*
+ * One row per key. Most keys pick one of a list of names into a u8 of struct ck_config:
+ *   OPT_CHOICE  the field holds the index of the name;
+ *   OPT_IMPL    "auto" or a name: the field holds 0 or 1 + the index (copy/ overrides);
+ *   OPT_CUSTOM  @parse does the work (tests=, console=).
+ */
+enum opt_kind { OPT_CHOICE, OPT_IMPL, OPT_CUSTOM };
 
 struct opt {
 	const char *key;
-	const char *(*parse)(struct span v, struct ck_config *cfg);
-	const char *const *choices;	/* for the message; NULL: use @syntax */
+	enum opt_kind kind;
+	size_t field;			/* offsetof(struct ck_config, ...) for CHOICE and IMPL */
+	const char *const *choices;	/* for the message, and the names CHOICE/IMPL accept */
 	size_t nr_choices;
-	const char *syntax;
+	const char *(*parse)(struct span v, struct ck_config *cfg);	/* OPT_CUSTOM */
+	const char *syntax;		/* words before the list in the message, or the whole */
 	const char *def;
 };
 
+#define CHOICE(k, f, names, d)						\
+	{ .key = k, .kind = OPT_CHOICE, .field = offsetof(struct ck_config, f),	\
+	  .choices = names, .nr_choices = ARRAY_SIZE(names), .def = d }
+#define IMPL(k, f, names, n)						\
+	{ .key = k, .kind = OPT_IMPL, .field = offsetof(struct ck_config, f),	\
+	  .choices = names, .nr_choices = n, .syntax = "auto or", .def = "auto" }
+
 static const struct opt opts[] = {
-	{ "tests", parse_tests, ck_suite_names, CK_NR_SUITES,
-	  "all, none, or a comma-separated list of", "all" },
-	{ "console", parse_console, NULL, 0,
-	  "ttyS0..ttyS3[,baud] or uart,io,<port>[,baud]; baud 9600, 19200, 38400, 57600, 115200",
-	  "ttyS0,115200" },
-	{ "exit", parse_exit, exit_names, ARRAY_SIZE(exit_names), NULL, "auto" },
-	{ "crash", parse_crash, crash_names, ARRAY_SIZE(crash_names), NULL, "none" },
-	{ "ebs", parse_ebs, ebs_names, ARRAY_SIZE(ebs_names), NULL, "normal" },
-	{ "copy_page", parse_copy_page, copy_page_impl_names, NR_COPY_PAGE_IMPL, "auto or",
-	  "auto" },
-	{ "memcpy", parse_memcpy, memcpy_impl_names, NR_MEMCPY_IMPL, "auto or", "auto" },
-	{ "copy_mc", parse_copy_mc, copy_mc_impl_names, NR_COPY_MC_IMPL, "auto or", "auto" },
-	{ "clear_page", parse_clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL, "auto or",
-	  "auto" },
-	{ "inject", parse_inject, inject_names, ARRAY_SIZE(inject_names), NULL, "emulate" },
-	{ "mce_case", parse_mce_case, mce_case_names, ARRAY_SIZE(mce_case_names), NULL,
-	  "recover" },
+	{ .key = "tests", .kind = OPT_CUSTOM, .parse = parse_tests, .choices = ck_suite_names,
+	  .nr_choices = CK_NR_SUITES, .syntax = "all, none, or a comma-separated list of",
+	  .def = "all" },
+	{ .key = "console", .kind = OPT_CUSTOM, .parse = parse_console,
+	  .syntax = "ttyS0..ttyS3[,baud] or uart,io,<port>[,baud]; "
+		    "baud 9600, 19200, 38400, 57600, 115200", .def = "ttyS0,115200" },
+	CHOICE("exit", exit, exit_names, "auto"),
+	CHOICE("crash", crash, crash_names, "none"),
+	CHOICE("ebs", ebs_stale, ebs_names, "normal"),
+	IMPL("copy_page", copy_page, copy_page_impl_names, NR_COPY_PAGE_IMPL),
+	IMPL("memcpy", memcpy, memcpy_impl_names, NR_MEMCPY_IMPL),
+	IMPL("copy_mc", copy_mc, copy_mc_impl_names, NR_COPY_MC_IMPL),
+	IMPL("clear_page", clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL),
+	CHOICE("inject", inject, inject_names, "emulate"),
+	CHOICE("mce_case", mce_case, mce_case_names, "recover"),
 };
+
+/* Apply @v to @o's field; NULL on success, else the reason. */
+static const char *apply(const struct opt *o, struct span v, struct ck_config *cfg)
+{
+	u8 *field = (u8 *)cfg + o->field;
+	int i;
+
+	if (o->kind == OPT_CUSTOM)
+		return o->parse(v, cfg);
+	if (o->kind == OPT_IMPL && span_eq(v, "auto")) {
+		*field = 0;
+		return NULL;
+	}
+	i = choice_index(v, o->choices, o->nr_choices);
+	if (i < 0)
+		return "not one of the choices";
+	*field = (u8)(o->kind == OPT_IMPL ? i + 1 : i);
+	return NULL;
+}
 
 void cmdline_defaults(struct ck_config *cfg)
 {
@@ -366,7 +314,7 @@ int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn,
 			report(fn, ctx, "cmdline: note: %s= given more than once; the last one counts",
 			       o->key);
 		seen[o - opts] = true;
-		why = o->parse(val, cfg);
+		why = apply(o, val, cfg);
 		if (why) {
 			char valid[256];
 
@@ -379,7 +327,7 @@ int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn,
 			       "using the default '%s'", shown_len(val.n), val.p, o->key, why,
 			       o->syntax ? o->syntax : "", o->syntax && o->choices ? " " : "",
 			       valid, o->def);
-			o->parse((struct span){ o->def, strlen(o->def) }, cfg);
+			apply(o, (struct span){ o->def, strlen(o->def) }, cfg);
 			errors++;
 		}
 	}
