@@ -52,7 +52,7 @@ LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
 	-j .rela.* -j .reloc -j .ksyms
 
-.PHONY: all run check bench clean help deps host-tests fuzz qemu-tests
+.PHONY: all run check bench clean help deps host-tests fuzz qemu-tests img
 all: $(B)/copykernel.efi
 
 deps:
@@ -101,6 +101,14 @@ $(B)/copykernel.efi: $(B)/copykernel.so
 	@$(if $(Q),echo "  OBJCOPY $@")
 	$(Q)$(OBJCOPY) $(PE_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
 
+# A GPT disk with an EFI system partition: dd it to a USB stick (README, "Running on hardware").
+img:
+	$(Q)tools/ensure-deps.sh img
+	$(Q)$(MAKE) --no-print-directory $(B)/copykernel.img
+$(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
+	@$(if $(Q),echo "  MKIMG   $@")
+	$(Q)$(PYTHON) tools/mkimg.py --efi $< --cmdline boot/copykernel.cmdline --out $@ >/dev/null
+
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
 HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c \
@@ -139,7 +147,7 @@ run:
 
 check:
 	$(Q)tools/ensure-deps.sh check
-	$(Q)$(MAKE) --no-print-directory all host-tests fuzz
+	$(Q)$(MAKE) --no-print-directory all host-tests fuzz $(B)/copykernel.img
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
 clean:
@@ -149,6 +157,7 @@ help:
 	@echo "make            build $(B)/copykernel.efi"
 	@echo "make run        boot it under QEMU+OVMF (CMDLINE='tests=all', RUNFLAGS='--mem 1G')"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
+	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make clean      remove $(B)/"
 	@echo "V=1             show commands; CROSS_COMPILE=x86_64-linux-gnu- for a cross build"
 

@@ -148,6 +148,15 @@ static void get_cmdline(EFI_LOADED_IMAGE *li, struct boot_info *bi)
 		while (n && bi->cmdline[n - 1] == ' ')
 			n--;
 		bi->cmdline[n] = '\0';
+		for (i = 0; bi->cmdline[i] == ' '; i++)
+			;
+		if (i) {
+			UINTN j;
+
+			for (j = 0; bi->cmdline[i + j]; j++)
+				bi->cmdline[j] = bi->cmdline[i + j];
+			bi->cmdline[j] = '\0';
+		}
 		bi->cmdline_source = "copykernel.cmdline";
 	}
 }

@@ -137,6 +137,11 @@ def build_checks(build, res):
                            stderr=subprocess.STDOUT, text=True)
         res.add("build: make clean removes the build directory",
                 p.returncode == 0 and not os.path.exists(out))
+    img = os.path.join(build, "copykernel.img")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mkimg.py"), "--check", img],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    res.add("build: make img's disk has a valid GPT and a FAT32 EFI system partition",
+            p.returncode == 0, p.stdout.splitlines())
 
 
 def run_scenario(image, fn):

@@ -89,9 +89,13 @@ def qemu_argv(args, accel, esp, log, workdir):
     else:
         argv += ["-bios", find_bios()]
     if args.pxe:
-        argv += ["-netdev", "user,id=n0,tftp=%s,bootfile=EFI/BOOT/BOOTX64.EFI" % esp,
+        bootfile = "boot.ipxe" if args.ipxe_args is not None else "EFI/BOOT/BOOTX64.EFI"
+        argv += ["-netdev", "user,id=n0,tftp=%s,bootfile=%s" % (esp, bootfile),
                  "-device", "virtio-net-pci,netdev=n0" + (",romfile=" if args.pxe == "ovmf"
                                                             else "")]
+    elif args.disk:
+        # snapshot=on: the run never writes to the image file.
+        argv += ["-drive", "file=%s,format=raw,snapshot=on" % args.disk, "-nic", "none"]
     else:
         argv += ["-drive", "file=fat:rw:%s,format=raw" % esp, "-nic", "none"]
     if args.monitor:
@@ -190,12 +194,17 @@ def main():
     ap.add_argument("--accel", choices=["auto", "tcg", "kvm"], default="auto")
     ap.add_argument("--vars", help="writable OVMF_VARS copy: use split pflash firmware")
     ap.add_argument("--pxe", choices=["ovmf", "ipxe"], help="boot over the network, no disk")
+    ap.add_argument("--ipxe-args", metavar="WORDS",
+                    help="with --pxe ipxe: boot through an iPXE script that chains the image "
+                    "with these command-line words")
     ap.add_argument("--no-vga", action="store_true", help="no display device (no GOP)")
     ap.add_argument("--monitor", help="unix socket path for the HMP monitor")
     ap.add_argument("--inject-mce", action="store_true",
                     help="relay the image's 'mce-inject: request' lines to QEMU's mce command")
     ap.add_argument("--qemu-arg", action="append", default=[], help="extra QEMU arguments")
     ap.add_argument("--log", help="write the raw serial log here")
+    ap.add_argument("--disk", metavar="IMG",
+                    help="boot this disk image (make img) instead of a directory of files")
     ap.add_argument("--shell", action="store_true",
                     help="start the image from OVMF's UEFI shell, command line as LoadOptions")
     ap.add_argument("--no-cmdline-file", action="store_true",
@@ -211,6 +220,11 @@ def main():
     workdir = tempfile.mkdtemp(prefix="ck-run-")
     try:
         esp = make_esp(args.image, cmdline, workdir, shell=args.shell)
+        if args.ipxe_args is not None:
+            # The iPXE ROM runs a script given as the DHCP boot file: the way a boot server
+            # passes a command line over the network.
+            with open(os.path.join(esp, "boot.ipxe"), "w") as f:
+                f.write("#!ipxe\nchain EFI/BOOT/BOOTX64.EFI %s\n" % args.ipxe_args)
         accel = args.accel
         if accel == "auto":
             accel = "kvm" if host_has_virt() else "tcg"

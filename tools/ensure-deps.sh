@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ensure-deps.sh build|run|check - make sure the Debian packages a target needs are present.
+# ensure-deps.sh build|run|img|check - make sure the Debian packages a target needs are present.
 # As root, missing ones are installed with apt-get; otherwise the script names them and fails.
 set -eu
 what=${1:-build}
@@ -24,6 +24,10 @@ if [ "$what" = run ] || [ "$what" = check ]; then
 	need qemu-system-x86 command -v qemu-system-x86_64
 	need ovmf test -f /usr/share/qemu/OVMF.fd -o -f /usr/share/ovmf/OVMF.fd
 	need python3 test -x /usr/bin/python3
+fi
+if [ "$what" = check ] || [ "$what" = img ]; then
+	need dosfstools command -v mkfs.fat
+	need mtools command -v mcopy
 fi
 if [ "$what" = check ]; then
 	need clang command -v clang

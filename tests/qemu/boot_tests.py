@@ -405,6 +405,38 @@ def t_mce_qemu_amd_no_succor(b):
     b.has(r"    ok \d+ emulated_poison_sweep # SKIP this CPU cannot recover \(AMD without SUCCOR\)")
 
 
+def t_pxe_ovmf(b):
+    """PXE with no disk through OVMF's own stack: no command line, defaults, tests pass."""
+    b.run("", runner_args=["--pxe", "ovmf", "--no-cmdline-file"])
+    b.status_is(PASS)
+    b.has(r"Start PXE over IPv4")
+    b.has(r"^cmdline: from none: ''")
+    b.has(r"^exit: auto: QEMU detected")
+    check_ktap(b)
+
+
+def t_pxe_ipxe_script(b):
+    """PXE through the iPXE EFI ROM running a script: 'chain ... ARGS' arrives as LoadOptions."""
+    b.run("", runner_args=["--pxe", "ipxe", "--no-cmdline-file",
+                           "--ipxe-args", "tests=cpu,tsc exit=qemu"])
+    b.status_is(PASS)
+    b.has(r"boot\.ipxe : \d+ bytes \[script\]")
+    b.has(r"^cmdline: from LoadOptions: 'tests=cpu,tsc exit=qemu'")
+    b.has(r"^KTAP version 1\n1\.\.2$")
+    check_ktap(b)
+
+
+def t_disk_image(b):
+    """make img's GPT disk boots under QEMU and takes its default command-line file."""
+    img = os.path.join(os.path.dirname(b.image), "copykernel.img")
+    if not b.expect(os.path.exists(img), "%s missing: make img" % img):
+        return
+    b.run("", runner_args=["--disk", img, "--no-cmdline-file"])
+    b.status_is(PASS)
+    b.has(r"^cmdline: from copykernel.cmdline: 'tests=all console=ttyS0,115200 exit=auto'$")
+    check_ktap(b)
+
+
 CRASHES = {"ud": (6, "UD"), "gp": (13, "GP"), "pf": (14, "PF"), "de": (0, "DE"),
            "bp": (3, "BP"), "df": (8, "DF")}
 
@@ -471,7 +503,7 @@ SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmd
              t_dispatch_amd_milan, t_dispatch_overrides, t_dispatch_refused,
              t_dispatch_avx2nt, t_mce_suite_intel, t_mce_qemu_fragile,
              t_mce_qemu_fast_string, t_mce_qemu_twice, t_mce_qemu_pcc, t_mce_qemu_idle,
-             t_mce_qemu_amd_no_succor] + \
+             t_mce_qemu_amd_no_succor, t_pxe_ovmf, t_pxe_ipxe_script, t_disk_image] + \
     [make_crash_test(k) for k in CRASHES]
 
 
