@@ -11,6 +11,26 @@
 
 static EFI_RUNTIME_SERVICES *runtime;
 
+/* copykernel's vendor GUID: 6c6b6b63-7970-4b65-8e72-6e656c727573. */
+static EFI_GUID ck_vendor_guid = {
+	0x6c6b6b63, 0x7970, 0x4b65, { 0x8e, 0x72, 0x6e, 0x65, 0x6c, 0x72, 0x75, 0x73 }
+};
+
+static int efi_set_var(const char *name, const void *data, size_t size)
+{
+	CHAR16 wname[64];
+	UINTN i;
+	EFI_STATUS st;
+
+	for (i = 0; name[i] && i + 1 < 64; i++)
+		wname[i] = (CHAR16)name[i];
+	wname[i] = 0;
+	st = uefi_call_wrapper(runtime->SetVariable, 5, wname, &ck_vendor_guid,
+			       EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
+			       EFI_VARIABLE_RUNTIME_ACCESS, (UINTN)size, (void *)data);
+	return EFI_ERROR(st) ? (int)(st & 0xff) : 0;
+}
+
 static void efi_reset(enum fw_reset_kind kind)
 {
 	EFI_RESET_TYPE type = kind == FW_RESET_SHUTDOWN ? EfiResetShutdown : EfiResetCold;
@@ -22,4 +42,5 @@ void efi_runtime_init(EFI_RUNTIME_SERVICES *rt, struct boot_info *bi)
 {
 	runtime = rt;
 	bi->fw_reset = efi_reset;
+	bi->fw_set_var = efi_set_var;
 }

@@ -73,6 +73,12 @@ struct boot_info {
 	struct mem_range mem[BOOT_MEMMAP_MAX];
 	/* Runtime services, valid after ExitBootServices. */
 	void (*fw_reset)(enum fw_reset_kind kind);
+	/*
+	 * Store @size bytes as the non-volatile UEFI variable @name (ASCII) under the project's
+	 * vendor GUID (README, "Results that survive a reboot"). Returns 0 or the firmware's
+	 * error code (its low bits).
+	 */
+	int (*fw_set_var)(const char *name, const void *data, size_t size);
 };
 
 /* The kernel's entry point: never returns. boot/ calls it on the firmware's stack. */

@@ -5,6 +5,7 @@
  */
 #include "kernel/exit.h"
 #include "kernel/printk.h"
+#include "kernel/results.h"
 #include "kernel/x86.h"
 
 #define FW_CFG_PORT_SEL		0x510
@@ -49,6 +50,7 @@ __noreturn void ck_exit(enum ck_status status)
 	irq_disable();
 	if (m == EXIT_AUTO)
 		m = qemu_detected() ? EXIT_QEMU : EXIT_HALT;
+	results_store(status);
 	printk("copykernel: exit status %d (%s)\n", status, ck_status_name(status));
 	switch (m) {
 	case EXIT_QEMU:

@@ -18,6 +18,7 @@
 #include "kernel/paging.h"
 #include "kernel/pmem.h"
 #include "kernel/printk.h"
+#include "kernel/results.h"
 #include "kernel/serial.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
@@ -71,6 +72,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	gdt_init();
 	idt_init();
 	exit_init(EXIT_AUTO, bi->fw_reset);
+	results_init(bi);
 	printk("\ncopykernel %s: the machine is ours (ExitBootServices after %u attempt%s)\n",
 	       CK_VERSION, bi->ebs_attempts, bi->ebs_attempts == 1 ? "" : "s");
 	if (!extable_init())
@@ -123,6 +125,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	test_boot_info = bi;
 	test_config = &cfg;
 	ktap_run(ck_suites, CK_NR_SUITES, cfg.tests, &tot);
+	results_set_tests(&tot, cmdline_errors);
 	if (tot.fail)
 		status = CK_STATUS_FAIL;
 	else if (cmdline_errors)

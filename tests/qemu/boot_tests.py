@@ -6,8 +6,12 @@ Each scenario boots build/copykernel.efi once through tools/ck-run.py (the same 
 A scenario is a function taking a Boot helper and returning nothing; `expect` records failed
 assertions, so one boot reports every problem it shows.
 """
+import importlib.util
+import json
 import os
 import re
+import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -437,6 +441,53 @@ def t_disk_image(b):
     check_ktap(b)
 
 
+def load_tool(name):
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_"),
+                                                  os.path.join(ROOT, "tools", name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def t_results_variable(b):
+    """The summary survives in UEFI variables: read back from the OVMF vars file and efivarfs."""
+    res = load_tool("ck-results")
+    with tempfile.TemporaryDirectory(prefix="ck-vars-") as tmp:
+        vars_fd = os.path.join(tmp, "vars.fd")
+        shutil.copy("/usr/share/OVMF/OVMF_VARS_4M.fd", vars_fd)
+        b.run("exit=qemu tests=cpu crash=ud", runner_args=["--vars", vars_fd])
+        b.status_is(PANIC)
+        b.has(r"^results: summary stored in 1 UEFI variable CopykernelResult\* \(run id ")
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "ck-results.py"),
+                            "--ovmf-vars", vars_fd], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if not b.expect(p.returncode == 0, "ck-results failed: " + p.stderr.strip()):
+            return
+        obj = json.loads(p.stdout)
+        b.expect(obj["status"] == 2 and obj["status_name"] == "panic",
+                 "stored status %s, want 2 (panic)" % obj.get("status"))
+        b.expect(obj["cmdline"] == "exit=qemu tests=cpu crash=ud", "stored cmdline")
+        b.expect(obj["tests"]["ran"] is False, "tests must not have run before the crash")
+        # The same variables as Linux's efivarfs shows them: NAME-GUID, u32 attributes, data.
+        efivars = os.path.join(tmp, "efivars")
+        os.mkdir(efivars)
+        for name, data in res.from_ovmf_vars(vars_fd).items():
+            with open(os.path.join(efivars, "%s-%s" % (name, res.GUID)), "wb") as f:
+                f.write(struct.pack("<I", 7) + data)
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "ck-results.py"),
+                            "--efivars", efivars], stdout=subprocess.PIPE, text=True)
+        b.expect(p.returncode == 0 and json.loads(p.stdout) == obj, "efivarfs read differs")
+    # Chunks: joined in order; a chunk left by an older, longer run is ignored.
+    mk = lambda i, n, run, text: b"CKR1" + struct.pack("<HHI", i, n, run) + text
+    text, why = res.assemble({"CopykernelResult0": mk(0, 3, 7, b'{"a":'),
+                              "CopykernelResult1": mk(1, 3, 7, b'"xy'),
+                              "CopykernelResult2": mk(2, 3, 7, b'z"}')})
+    b.expect(text == '{"a":"xyz"}', "three chunks joined: %r (%s)" % (text, why))
+    text, why = res.assemble({"CopykernelResult0": mk(0, 2, 9, b"{}"),
+                              "CopykernelResult1": mk(1, 3, 7, b"old")})
+    b.expect(text is None and "another run" in why, "stale chunk accepted: %r" % text)
+
+
 CRASHES = {"ud": (6, "UD"), "gp": (13, "GP"), "pf": (14, "PF"), "de": (0, "DE"),
            "bp": (3, "BP"), "df": (8, "DF")}
 
@@ -503,7 +554,8 @@ SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmd
              t_dispatch_amd_milan, t_dispatch_overrides, t_dispatch_refused,
              t_dispatch_avx2nt, t_mce_suite_intel, t_mce_qemu_fragile,
              t_mce_qemu_fast_string, t_mce_qemu_twice, t_mce_qemu_pcc, t_mce_qemu_idle,
-             t_mce_qemu_amd_no_succor, t_pxe_ovmf, t_pxe_ipxe_script, t_disk_image] + \
+             t_mce_qemu_amd_no_succor, t_pxe_ovmf, t_pxe_ipxe_script, t_disk_image,
+             t_results_variable] + \
     [make_crash_test(k) for k in CRASHES]
 
 

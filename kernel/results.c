@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * results.c - build the run summary and leave it in UEFI variables (see results.h).
+ */
+#include "copy/ops.h"
+#include "copy/pages.h"
+#include "kernel/cpu.h"
+#include "kernel/exit.h"
+#include "kernel/printk.h"
+#include "kernel/results.h"
+#include "kernel/string.h"
+#include "kernel/tsc.h"
+#include "kernel/version.h"
+#include "kernel/x86.h"
+#include "mce/mce.h"
+
+static const struct boot_info *boot;
+static struct ktap_totals totals;
+static bool tests_ran;
+static int cmdline_errs;
+static bool storing;
+
+void results_init(const struct boot_info *bi)
+{
+	boot = bi;
+}
+
+void results_set_tests(const struct ktap_totals *tot, int cmdline_errors)
+{
+	totals = *tot;
+	tests_ran = true;
+	cmdline_errs = cmdline_errors;
+}
+
+#define PUT(...)							\
+	(len += (size_t)ck_snprintf(buf + len, len < size ? size - len : 0, __VA_ARGS__))
+
+size_t results_json(int status, char *buf, size_t size)
+{
+	const struct cpu_ident *c = cpu();
+	const struct mce_caps *m = mce_caps();
+	size_t len = 0;
+	u64 recovered = 0;
+
+	for (u64 i = 0; i < mce_count(); i++) {
+		const struct mce_record *r = mce_get(i);
+
+		recovered += r && r->recovered;
+	}
+	PUT("{\"schema\":1,\"version\":\"%s\",\"status\":%d,\"status_name\":\"%s\"", CK_VERSION,
+	    status, ck_status_name((enum ck_status)status));
+	PUT(",\"tests\":{\"ran\":%s,\"suites\":%u,\"pass\":%u,\"fail\":%u,\"skip\":%u}",
+	    tests_ran ? "true" : "false", totals.suites, totals.pass, totals.fail, totals.skip);
+	PUT(",\"cmdline\":\"");
+	for (const char *p = boot ? boot->cmdline : ""; *p; p++)
+		if (*p != '"' && *p != '\\')
+			PUT("%c", *p);
+	PUT("\",\"cmdline_errors\":%d", cmdline_errs);
+	PUT(",\"cpu\":{\"vendor\":\"%s\",\"family\":%u,\"model\":%u,\"stepping\":%u,"
+	    "\"microcode\":%u,\"erms\":%s,\"fsrm\":%s,\"rep_good\":%s}", c->vendor_str, c->family,
+	    c->model, c->stepping, c->ucode_rev, c->erms ? "true" : "false",
+	    c->fsrm ? "true" : "false", c->rep_good ? "true" : "false");
+	PUT(",\"tsc_hz\":%llu", (unsigned long long)tsc_info()->hz);
+	PUT(",\"dispatch\":{\"copy_page\":\"%s\",\"memcpy\":\"%s\",\"copy_mc\":\"%s\","
+	    "\"clear_page\":\"%s\"}", copy_page_impl_names[copy_ops.choice.copy_page],
+	    memcpy_impl_names[copy_ops.choice.memcpy], copy_mc_impl_names[copy_ops.choice.copy_mc],
+	    clear_page_impl_names[copy_ops.choice.clear_page]);
+	PUT(",\"mce\":{\"enabled\":%s,\"banks\":%u,\"records\":%llu,\"recovered\":%llu,"
+	    "\"poisoned_pfns\":[", m->enabled ? "true" : "false", m->nbanks,
+	    (unsigned long long)mce_count(), (unsigned long long)recovered);
+	for (unsigned int i = 0; i < poison_log.n; i++)
+		PUT("%s%llu", i ? "," : "", (unsigned long long)poison_log.pfn[i]);
+	PUT("]}}");
+	return len;
+}
+
+void results_store(int status)
+{
+	static char json[RESULTS_CHUNK * RESULTS_MAX_CHUNKS];
+	static u8 var[12 + RESULTS_CHUNK];
+	size_t len, chunks;
+	u32 run_id = (u32)rdtsc();
+	int err = 0;
+
+	if (!boot || !boot->fw_set_var || storing)
+		return;
+	storing = true;		/* a fault in the firmware must not bring us back here */
+	len = results_json(status, json, sizeof(json));
+	if (len >= sizeof(json)) {
+		printk("results: summary longer than %zu bytes, cut\n", sizeof(json) - 1);
+		len = sizeof(json) - 1;
+	}
+	chunks = (len + RESULTS_CHUNK - 1) / RESULTS_CHUNK;
+	for (size_t i = 0; i < chunks && !err; i++) {
+		size_t n = MIN(RESULTS_CHUNK, len - i * RESULTS_CHUNK);
+		char name[24];
+
+		memcpy(var, "CKR1", 4);
+		var[4] = (u8)i;
+		var[5] = (u8)(i >> 8);
+		var[6] = (u8)chunks;
+		var[7] = (u8)(chunks >> 8);
+		memcpy(var + 8, &run_id, 4);
+		memcpy(var + 12, json + i * RESULTS_CHUNK, n);
+		ck_snprintf(name, sizeof(name), "CopykernelResult%zu", i);
+		err = boot->fw_set_var(name, var, 12 + n);
+	}
+	if (err)
+		printk("results: the firmware refused the UEFI variable (error %d): the summary "
+		       "is only on this console\n", err);
+	else
+		printk("results: summary stored in %zu UEFI variable%s CopykernelResult* "
+		       "(run id %08x, %zu bytes of JSON)\n", chunks, chunks == 1 ? "" : "s", run_id,
+		       len);
+	storing = false;
+}
