@@ -21,6 +21,7 @@ static const char *const crash_names[] = { "none", "ud", "gp", "pf", "de", "bp",
 static const char *const ebs_names[] = { "normal", "stale" };
 static const char *const inject_names[] = { "emulate", "simulate", "qemu", "einj" };
 static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle" };
+static const char *const fb_names[] = { "on", "off" };
 static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 static const u32 bauds[] = { 9600, 19200, 38400, 57600, 115200 };
 
@@ -163,6 +164,16 @@ static const char *parse_console(struct span v, struct ck_config *cfg)
 	return NULL;
 }
 
+static const char *parse_exit_delay(struct span v, struct ck_config *cfg)
+{
+	u32 s;
+
+	if (!parse_u32(v, &s) || s > 3600)
+		return "not a number of seconds up to 3600";
+	cfg->exit_delay = (u16)s;
+	return NULL;
+}
+
 /*
  * One row per key. Most keys pick one of a list of names into a u8 of struct ck_config:
  *   OPT_CHOICE  the field holds the index of the name;
@@ -205,6 +216,9 @@ static const struct opt opts[] = {
 	IMPL("clear_page", clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL),
 	CHOICE("inject", inject, inject_names, "emulate"),
 	CHOICE("mce_case", mce_case, mce_case_names, "recover"),
+	CHOICE("fb", fb_off, fb_names, "on"),
+	{ .key = "exit_delay", .kind = OPT_CUSTOM, .parse = parse_exit_delay,
+	  .syntax = "seconds, 0..3600", .def = "0" },
 };
 
 /* Apply @v to @o's field; NULL on success, else the reason. */
@@ -385,6 +399,11 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " inject=%s",
 					   inject_names[cfg->inject]);
 	if (cfg->mce_case)
-		ck_snprintf(buf + len, size > len ? size - len : 0, " mce_case=%s",
-			    mce_case_names[cfg->mce_case]);
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " mce_case=%s",
+					   mce_case_names[cfg->mce_case]);
+	if (cfg->fb_off)
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " fb=off");
+	if (cfg->exit_delay)
+		ck_snprintf(buf + len, size > len ? size - len : 0, " exit_delay=%u",
+			    cfg->exit_delay);
 }

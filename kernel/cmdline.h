@@ -47,6 +47,8 @@ struct ck_config {
 	u8 copy_page, memcpy, copy_mc, clear_page;
 	u8 inject;		/* enum mce_inject: the backend for a real #MC */
 	u8 mce_case;		/* enum mce_case: what the injected #MC should meet */
+	u8 fb_off;		/* 1: no framebuffer console */
+	u16 exit_delay;		/* seconds to wait before leaving (summary stays on screen) */
 };
 
 #define CMDLINE_MAX_WORD	256

@@ -6,6 +6,7 @@
 #include "kernel/exit.h"
 #include "kernel/printk.h"
 #include "kernel/results.h"
+#include "kernel/tsc.h"
 #include "kernel/x86.h"
 
 #define FW_CFG_PORT_SEL		0x510
@@ -14,6 +15,12 @@
 
 static enum exit_method exit_method = EXIT_AUTO;
 static void (*exit_fw_reset)(enum fw_reset_kind);
+static unsigned int exit_delay;
+
+void exit_set_delay(unsigned int seconds)
+{
+	exit_delay = seconds;
+}
 
 bool qemu_detected(void)
 {
@@ -52,6 +59,13 @@ __noreturn void ck_exit(enum ck_status status)
 		m = qemu_detected() ? EXIT_QEMU : EXIT_HALT;
 	results_store(status);
 	printk("copykernel: exit status %d (%s)\n", status, ck_status_name(status));
+	if (exit_delay && tsc_info()->hz) {
+		u64 end = rdtsc() + tsc_info()->hz * exit_delay;
+
+		printk("copykernel: leaving in %u s (exit_delay)\n", exit_delay);
+		while (rdtsc() < end)
+			cpu_relax();
+	}
 	switch (m) {
 	case EXIT_QEMU:
 		outl(QEMU_DEBUG_EXIT_PORT, status);

@@ -33,6 +33,8 @@ enum exit_method {
 #define QEMU_DEBUG_EXIT_PORT	0xf4
 
 void exit_init(enum exit_method method, void (*fw_reset)(enum fw_reset_kind));
+/* Wait this many seconds (TSC) before leaving, so a summary screen can be read. */
+void exit_set_delay(unsigned int seconds);
 bool qemu_detected(void);
 const char *ck_status_name(enum ck_status s);
 __noreturn void ck_exit(enum ck_status status);

@@ -44,8 +44,12 @@ struct ck_suite {
 
 #define CK_CASE(fn)	{ #fn, fn }
 
+enum ktap_result { KTAP_NOT_RUN, KTAP_OK, KTAP_FAIL, KTAP_SKIP };
+#define KTAP_MAX_SUITES	32
+
 struct ktap_totals {
 	unsigned int suites, cases, pass, fail, skip;
+	u8 result[KTAP_MAX_SUITES];	/* enum ktap_result, per suite index */
 };
 
 bool ck_report(struct ck_test *t, bool cond, const char *file, int line, const char *fmt, ...)

@@ -13,6 +13,7 @@
 #include "kernel/cpu.h"
 #include "kernel/desc.h"
 #include "kernel/exit.h"
+#include "kernel/fbcon.h"
 #include "kernel/fpu.h"
 #include "kernel/ktap.h"
 #include "kernel/paging.h"
@@ -20,6 +21,7 @@
 #include "kernel/printk.h"
 #include "kernel/results.h"
 #include "kernel/serial.h"
+#include "kernel/summary.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 #include "kernel/version.h"
@@ -90,6 +92,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 				"status)" : "");
 	take_console(&cfg);
 	exit_init(cfg.exit, bi->fw_reset);
+	exit_set_delay(cfg.exit_delay);
 	if (cfg.exit == EXIT_AUTO)
 		printk("exit: auto: %s\n", qemu_detected() ?
 		       "QEMU detected (fw_cfg), leaving through isa-debug-exit" :
@@ -113,6 +116,10 @@ __noreturn void kernel_main(struct boot_info *bi)
 		       bi->fb.stride, (unsigned long long)bi->fb.base);
 	else
 		printk("framebuffer: none (no GOP): running headless, serial only\n");
+	if (cfg.fb_off)
+		printk("fbcon: off (fb=off): serial only\n");
+	else
+		fbcon_init(&bi->fb);
 	cpu_report();
 	tsc_init();
 	cmdline_errors += copy_setup(&cfg);
@@ -135,5 +142,6 @@ __noreturn void kernel_main(struct boot_info *bi)
 	printk("# copykernel-summary: result=%s suites=%u pass=%u fail=%u skip=%u "
 	       "cmdline_errors=%d\n", tot.fail ? "FAIL" : "PASS", tot.suites, tot.pass, tot.fail,
 	       tot.skip, cmdline_errors);
+	summary_show(status, &tot);
 	ck_exit(status);
 }

@@ -4,6 +4,7 @@
  * PRINTK_MAX bytes with a marker; nothing here allocates or takes a lock.
  */
 #include "kernel/printk.h"
+#include "kernel/fbcon.h"
 #include "kernel/serial.h"
 
 #define PRINTK_MAX	512
@@ -11,6 +12,7 @@
 void console_write(const char *s, size_t n)
 {
 	serial_write(s, n);
+	fbcon_write(s, n);
 }
 
 int vprintk(const char *fmt, va_list ap)

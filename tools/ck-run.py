@@ -33,6 +33,7 @@ OVMF_BIOS = ["/usr/share/qemu/OVMF.fd", "/usr/share/ovmf/OVMF.fd"]
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
 STARTED = b"copykernel: boot:"
+SUMMARY_DRAWN = b"fbcon: summary drawn"
 # The image asks for a machine check with this line; --inject-mce relays it to the monitor.
 MCE_REQUEST = re.compile(rb"mce-inject: request bank=(\d+) status=(0x[0-9a-f]+) mcg=(0x[0-9a-f]+) "
                          rb"addr=(0x[0-9a-f]+) misc=(0x[0-9a-f]+)")
@@ -100,7 +101,7 @@ def qemu_argv(args, accel, esp, log, workdir):
         argv += ["-drive", "file=fat:rw:%s,format=raw" % esp, "-nic", "none"]
     if args.monitor:
         argv += ["-monitor", "unix:%s,server,nowait" % args.monitor]
-    elif args.inject_mce:
+    elif args.inject_mce or args.screendump:
         argv += ["-monitor", "unix:%s,server,nowait" % os.path.join(workdir, "monitor.sock")]
     for extra in args.qemu_arg:
         argv += extra.split()
@@ -153,7 +154,7 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
     except FileNotFoundError:
         sys.exit("ck-run: qemu-system-x86_64 not found; install 'qemu-system-x86'")
     t0 = time.monotonic()
-    pos, data, rc, started, injected = 0, b"", None, False, 0
+    pos, data, rc, started, injected, dumped = 0, b"", None, False, 0, False
     with open(log, "rb") as f:
         while True:
             chunk = f.read()
@@ -165,6 +166,11 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
             started = started or STARTED in data
             if args.inject_mce and chunk:
                 injected = relay_mce_requests(args, data, injected, workdir)
+            if args.screendump and not dumped and SUMMARY_DRAWN in data:
+                hmp(args.monitor or os.path.join(workdir, "monitor.sock"),
+                    "screendump " + os.path.abspath(args.screendump))
+                dumped = True
+                print("ck-run: screen saved to %s" % args.screendump, file=sys.stderr)
             rc = proc.poll()
             if rc is not None:
                 data += f.read()
@@ -198,6 +204,9 @@ def main():
                     help="with --pxe ipxe: boot through an iPXE script that chains the image "
                     "with these command-line words")
     ap.add_argument("--no-vga", action="store_true", help="no display device (no GOP)")
+    ap.add_argument("--screendump", metavar="PPM",
+                    help="save the screen (PPM) when the image says its summary is drawn; "
+                    "give the image exit_delay=N so it is still there")
     ap.add_argument("--monitor", help="unix socket path for the HMP monitor")
     ap.add_argument("--inject-mce", action="store_true",
                     help="relay the image's 'mce-inject: request' lines to QEMU's mce command")

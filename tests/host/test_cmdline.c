@@ -76,6 +76,11 @@ static void test_good_values(void)
 	CHECK(strstr(d, " copy_page=unrolled memcpy=orig copy_mc=fragile clear_page=rep"),
 	      "describe keeps the overrides: %s", d);
 	CHECK(parse("copy_mc=auto", &c) == 0 && c.copy_mc == 0, "auto");
+	CHECK(parse("fb=off exit_delay=30", &c) == 0 && c.fb_off == 1 && c.exit_delay == 30,
+	      "fb and exit_delay");
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(strstr(d, " fb=off exit_delay=30"), "describe: %s", d);
+	CHECK(parse("exit_delay=3601", &c) == 1 && c.exit_delay == 0, "exit_delay bound");
 	CHECK(parse("inject=qemu mce_case=twice", &c) == 0 && c.inject == INJECT_QEMU &&
 	      c.mce_case == MCE_CASE_TWICE, "inject and mce_case");
 	cmdline_describe(&c, d, sizeof(d));

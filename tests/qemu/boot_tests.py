@@ -170,7 +170,7 @@ def t_bad_cmdline(b):
     b.run("exit=qemu frobnicate=1 tests=paging,bogus console=ttyS9 lonely crash=sometimes")
     b.status_is(CMDLINE)
     b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash, ebs, copy_page, "
-          r"memcpy, copy_mc, clear_page, inject, mce_case\); ignored")
+          r"memcpy, copy_mc, clear_page, inject, mce_case, fb, exit_delay\); ignored")
     b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
           r"comma-separated list of cmdline, extable, .*\); using the default 'all'")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
@@ -441,6 +441,57 @@ def t_disk_image(b):
     check_ktap(b)
 
 
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, dims, maxval, pixels = data.split(b"\n", 3)
+    w, h = map(int, dims.split())
+    if magic != b"P6" or maxval != b"255" or len(pixels) < w * h * 3:
+        raise ValueError("not a 24-bit PPM")
+    return w, h, pixels
+
+
+def check_summary_screen(b, ppm, banner_rgb):
+    """The screen is not blank, and the top 80 rows are the verdict banner (colour + text)."""
+    if not b.expect(os.path.exists(ppm), "no screendump was taken"):
+        return
+    w, h, px = read_ppm(ppm)
+    bg = bytes((0x10, 0x14, 0x1c))
+    total = w * h
+    not_bg = sum(1 for i in range(0, total * 3, 3 * 7) if px[i:i + 3] != bg) * 7
+    b.expect(not_bg > total // 20, "screen nearly blank: %d of %d pixels drawn" % (not_bg, total))
+    banner = white = 0
+    for y in range(0, 80, 2):
+        for x in range(0, w, 2):
+            p = px[(y * w + x) * 3:(y * w + x) * 3 + 3]
+            banner += p == bytes(banner_rgb)
+            white += p == b"\xff\xff\xff"
+    n = 40 * (w // 2)
+    b.expect(banner > n * 6 // 10, "banner colour on %d of %d sampled pixels" % (banner, n))
+    b.expect(white > n // 50, "no verdict text in the banner (%d white pixels)" % white)
+
+
+def t_framebuffer_summary(b):
+    """GOP console: a screendump after the summary shows the green PASS banner and text."""
+    with tempfile.TemporaryDirectory(prefix="ck-fb-") as tmp:
+        ppm = os.path.join(tmp, "screen.ppm")
+        b.run("exit=qemu exit_delay=2 tests=cpu,tsc", runner_args=["--screendump", ppm])
+        b.status_is(PASS)
+        b.has(r"^fbcon: 1280x800 framebuffer, 106x44 text, mirroring the serial console")
+        b.has(r'^\{"schema":1,"kind":"quick","primitive":"copy_mc_fragile","bytes":1048576,')
+        b.has(r"^fbcon: summary drawn")
+        check_summary_screen(b, ppm, (0x1e, 0x8c, 0x3c))
+
+
+def t_framebuffer_bad_cmdline(b):
+    """The summary banner turns red when the run did not pass (here: a bad command line)."""
+    with tempfile.TemporaryDirectory(prefix="ck-fb-") as tmp:
+        ppm = os.path.join(tmp, "screen.ppm")
+        b.run("exit=qemu exit_delay=2 tests=cpu nonsense", runner_args=["--screendump", ppm])
+        b.status_is(CMDLINE)
+        check_summary_screen(b, ppm, (0xb4, 0x1e, 0x1e))
+
+
 def load_tool(name):
     spec = importlib.util.spec_from_file_location(name.replace("-", "_"),
                                                   os.path.join(ROOT, "tools", name + ".py"))
@@ -555,7 +606,7 @@ SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmd
              t_dispatch_avx2nt, t_mce_suite_intel, t_mce_qemu_fragile,
              t_mce_qemu_fast_string, t_mce_qemu_twice, t_mce_qemu_pcc, t_mce_qemu_idle,
              t_mce_qemu_amd_no_succor, t_pxe_ovmf, t_pxe_ipxe_script, t_disk_image,
-             t_results_variable] + \
+             t_results_variable, t_framebuffer_summary, t_framebuffer_bad_cmdline] + \
     [make_crash_test(k) for k in CRASHES]
 
 
