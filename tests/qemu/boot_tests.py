@@ -45,6 +45,7 @@ class Boot:
             self.runner_err = p.stderr
             with open(log, "rb") as f:
                 raw = f.read()
+        self.raw = raw
         self.log = re.sub(r"\x1b\[[0-9;?=]*[A-Za-z]", "",
                           raw.decode("ascii", "replace")).replace("\r", "")
         return self
@@ -126,6 +127,11 @@ def t_max_6g(b):
     cpu_and_paging_reported(b)
     b.has(r"^framebuffer: 1280x800")
     b.has(r"^    # in use \d+ Hz, PM timer over 200 ms \d+ Hz")
+    ours = b.raw.split(b"the machine is ours", 1)[-1]
+    b.expect(b"\x1b" not in ours, "escape sequences after the takeover: serial logs must be "
+             "plain lines")
+    b.expect(all(c in b"\r\n\t" or 32 <= c < 127 for c in ours),
+             "non-printable bytes after the takeover")
     check_ktap(b)
 
 
