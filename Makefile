@@ -40,6 +40,7 @@ LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefin
 
 BOOT_SRC   := $(wildcard boot/*.c)
 KERNEL_SRC := $(wildcard kernel/*.c) $(wildcard copy/*.c) $(wildcard mce/*.c) $(wildcard tests/*.c) \
+	$(wildcard bench/*.c) \
 	$(wildcard tests/lib/*.c)
 ASM_SRC    := $(wildcard kernel/*.asm) $(wildcard copy/*.asm) $(wildcard mce/*.asm)
 
@@ -112,7 +113,7 @@ $(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
 HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c \
-	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c mce/einj.c
+	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c

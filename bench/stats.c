@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stats.c - sort, quantiles, mean and standard deviation, and a bootstrap interval for the
+ * ratio of two medians. Quantiles use the "nearest rank on (n-1)" rule with linear
+ * interpolation in integers.
+ */
+#include "bench/stats.h"
+
+static void sort_u64(u64 *v, unsigned int n)
+{
+	/* Shell sort: small arrays, no recursion, no allocation. */
+	static const unsigned int gaps[] = { 57, 23, 10, 4, 1 };
+
+	for (unsigned int g = 0; g < ARRAY_SIZE(gaps); g++) {
+		unsigned int gap = gaps[g];
+
+		for (unsigned int i = gap; i < n; i++) {
+			u64 t = v[i];
+			unsigned int j = i;
+
+			for (; j >= gap && v[j - gap] > t; j -= gap)
+				v[j] = v[j - gap];
+			v[j] = t;
+		}
+	}
+}
+
+/* Quantile q/4 of sorted v: position q * (n - 1) / 4, interpolated. */
+static u64 quartile(const u64 *v, unsigned int n, unsigned int q)
+{
+	u64 pos4 = (u64)q * (n - 1);		/* position times 4 */
+	u64 lo = pos4 / 4, frac = pos4 % 4;
+
+	if (lo + 1 >= n || !frac)
+		return v[lo];
+	return v[lo] + (v[lo + 1] - v[lo]) * frac / 4;
+}
+
+u64 stats_isqrt(u64 v)
+{
+	u64 r = 0, bit = 1ULL << 62;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= r + bit) {
+			v -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+u64 stats_mbps(u64 bytes, u64 ns)
+{
+	if (!ns)
+		return 0;
+	/* bytes * 1000 / ns = MB/s; split to avoid overflow for large byte counts. */
+	return bytes / ns * 1000 + bytes % ns * 1000 / ns;
+}
+
+void stats_compute(u64 *s, unsigned int n, struct stats *st)
+{
+	u64 sum = 0, var = 0;
+
+	*st = (struct stats){ .n = n };
+	if (!n)
+		return;
+	sort_u64(s, n);
+	st->min = s[0];
+	st->max = s[n - 1];
+	st->median = quartile(s, n, 2);
+	st->q1 = quartile(s, n, 1);
+	st->q3 = quartile(s, n, 3);
+	for (unsigned int i = 0; i < n; i++)
+		sum += s[i];
+	st->mean = sum / n;
+	for (unsigned int i = 0; i < n; i++) {
+		u64 d = s[i] > st->mean ? s[i] - st->mean : st->mean - s[i];
+
+		var += d * d / n;
+	}
+	st->stddev = stats_isqrt(var);
+}
+
+static u64 rng_next(u64 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static u64 median_of(u64 *tmp, unsigned int n)
+{
+	sort_u64(tmp, n);
+	return quartile(tmp, n, 2);
+}
+
+bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
+		 struct ratio *r)
+{
+	static u32 boot[1000];
+	u64 ta[STATS_MAX], tb[STATS_MAX], seed = 0x2545f4914f6cdd1dULL, ma, mb;
+
+	if (n < 3 || n > STATS_MAX)
+		return false;
+	if (iters > ARRAY_SIZE(boot))
+		iters = ARRAY_SIZE(boot);
+	for (unsigned int i = 0; i < n; i++) {
+		ta[i] = a[i];
+		tb[i] = b[i];
+	}
+	ma = median_of(ta, n);
+	mb = median_of(tb, n);
+	/* Durations: b taking longer than a means b is slower; report throughput ratio b/a. */
+	r->ratio_pm = mb ? (u32)(ma * 1000 / mb) : 0;
+	for (unsigned int k = 0; k < iters; k++) {
+		for (unsigned int i = 0; i < n; i++) {
+			unsigned int j = (unsigned int)(rng_next(&seed) % n);
+
+			ta[i] = a[j];
+			tb[i] = b[j];	/* paired: the same index for both */
+		}
+		ma = median_of(ta, n);
+		mb = median_of(tb, n);
+		boot[k] = mb ? (u32)(ma * 1000 / mb) : 0;
+	}
+	/* 2.5th and 97.5th percentiles of the bootstrap distribution. */
+	for (unsigned int i = 1; i < iters; i++)
+		for (unsigned int j = i; j > 0 && boot[j] < boot[j - 1]; j--) {
+			u32 t = boot[j];
+
+			boot[j] = boot[j - 1];
+			boot[j - 1] = t;
+		}
+	r->lo_pm = boot[iters * 25 / 1000];
+	r->hi_pm = boot[(iters * 975 + 999) / 1000 - 1];
+	r->significant = r->lo_pm > 1000 || r->hi_pm < 1000;
+	return true;
+}
