@@ -113,7 +113,8 @@ $(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
 HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c \
-	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c
+	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
+	bench/harness.c bench/presets.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c
@@ -140,6 +141,18 @@ FUZZ_SECONDS ?= 10
 host-tests: $(HOST_TESTS)
 fuzz: $(FUZZ_TARGETS)
 qemu-tests: $(B)/copykernel.efi
+
+# The hosted benchmark: the same copy/ objects and bench/ harness in a Linux process.
+BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
+	copy/ops.c copy/pages.c kernel/format.c kernel/cpufeat.c
+$(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(BENCH_SRC) $(HOST_ASM) -Wl,-z,noexecstack -o $@
+
+BENCH_ARGS ?= --preset rfc --preset perf --preset primitives
+bench: $(B)/ck-bench
+	$(Q)$(B)/ck-bench $(BENCH_ARGS) --json $(B)/bench.jsonl
+	@echo "JSON lines in $(B)/bench.jsonl (tools/ck-report.py turns them into tables)"
 
 run:
 	$(Q)tools/ensure-deps.sh run

@@ -30,10 +30,11 @@ u64 stats_isqrt(u64 v);
 u64 stats_mbps(u64 bytes, u64 ns);
 
 /*
- * Ratio of medians b/a with a bootstrap 95% confidence interval, in parts per thousand
- * (1000 = equal). @a and @b are paired samples from interleaved runs (a[i] and b[i] taken
- * back to back); each of @iters resamples draws n indices with replacement, using a fixed
- * seed so results are reproducible. Returns false when there are too few samples (< 3).
+ * median(a) / median(b) with a bootstrap 95% confidence interval, in parts per thousand
+ * (1000 = equal). With durations, that is the speed of b relative to a (2000: b twice as
+ * fast). @a and @b are paired samples from interleaved runs (a[i] and b[i] taken back to
+ * back); each of @iters resamples draws n indices with replacement, the same for both, with
+ * a fixed seed so results are reproducible. Returns false with fewer than 3 samples.
  */
 struct ratio {
 	u32 ratio_pm, lo_pm, hi_pm;

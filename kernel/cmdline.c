@@ -22,6 +22,8 @@ static const char *const ebs_names[] = { "normal", "stale" };
 static const char *const inject_names[] = { "emulate", "simulate", "qemu", "einj" };
 static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle" };
 static const char *const fb_names[] = { "on", "off" };
+static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives", "all" };
+static const char *const tiny_names[] = { "no", "yes" };
 static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 static const u32 bauds[] = { 9600, 19200, 38400, 57600, 115200 };
 
@@ -174,6 +176,16 @@ static const char *parse_exit_delay(struct span v, struct ck_config *cfg)
 	return NULL;
 }
 
+static const char *parse_bench_runs(struct span v, struct ck_config *cfg)
+{
+	u32 n;
+
+	if (!parse_u32(v, &n) || n < 3 || n > 200)
+		return "not a run count from 3 to 200";
+	cfg->bench_runs = (u8)n;
+	return NULL;
+}
+
 /*
  * One row per key. Most keys pick one of a list of names into a u8 of struct ck_config:
  *   OPT_CHOICE  the field holds the index of the name;
@@ -219,6 +231,10 @@ static const struct opt opts[] = {
 	CHOICE("fb", fb_off, fb_names, "on"),
 	{ .key = "exit_delay", .kind = OPT_CUSTOM, .parse = parse_exit_delay,
 	  .syntax = "seconds, 0..3600", .def = "0" },
+	CHOICE("bench", bench, bench_names, "none"),
+	{ .key = "bench_runs", .kind = OPT_CUSTOM, .parse = parse_bench_runs,
+	  .syntax = "3..200", .def = "10" },
+	CHOICE("bench_tiny", bench_tiny, tiny_names, "no"),
 };
 
 /* Apply @v to @o's field; NULL on success, else the reason. */
@@ -404,6 +420,14 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 	if (cfg->fb_off)
 		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " fb=off");
 	if (cfg->exit_delay)
-		ck_snprintf(buf + len, size > len ? size - len : 0, " exit_delay=%u",
-			    cfg->exit_delay);
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " exit_delay=%u",
+					   cfg->exit_delay);
+	if (cfg->bench)
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " bench=%s",
+					   bench_names[cfg->bench]);
+	if (cfg->bench_runs && cfg->bench_runs != 10)
+		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0,
+					   " bench_runs=%u", cfg->bench_runs);
+	if (cfg->bench_tiny)
+		ck_snprintf(buf + len, size > len ? size - len : 0, " bench_tiny=yes");
 }

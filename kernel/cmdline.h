@@ -35,6 +35,7 @@ enum ck_crash {
 
 enum mce_inject { INJECT_EMULATE, INJECT_SIMULATE, INJECT_QEMU, INJECT_EINJ };
 enum mce_case { MCE_CASE_RECOVER, MCE_CASE_TWICE, MCE_CASE_PCC, MCE_CASE_IDLE };
+enum bench_sel { BENCH_NONE, BENCH_RFC, BENCH_V3, BENCH_CLEAR, BENCH_PRIMITIVES, BENCH_ALL };
 
 struct ck_config {
 	u32 tests;		/* bit per enum ck_suite_id */
@@ -49,6 +50,9 @@ struct ck_config {
 	u8 mce_case;		/* enum mce_case: what the injected #MC should meet */
 	u8 fb_off;		/* 1: no framebuffer console */
 	u16 exit_delay;		/* seconds to wait before leaving (summary stays on screen) */
+	u8 bench;		/* enum bench_sel: which preset(s) to run after the tests */
+	u8 bench_runs;		/* timed runs per case (0: the default) */
+	u8 bench_tiny;		/* test mode: smallest sizes, small eviction buffer */
 };
 
 #define CMDLINE_MAX_WORD	256

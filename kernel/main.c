@@ -7,6 +7,7 @@
  * Exit status precedence: panic > some test failed > bad command line > all passed.
  */
 #include "kernel/acpi.h"
+#include "kernel/bench_run.h"
 #include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
 #include "kernel/copy_setup.h"
@@ -142,6 +143,8 @@ __noreturn void kernel_main(struct boot_info *bi)
 	printk("# copykernel-summary: result=%s suites=%u pass=%u fail=%u skip=%u "
 	       "cmdline_errors=%d\n", tot.fail ? "FAIL" : "PASS", tot.suites, tot.pass, tot.fail,
 	       tot.skip, cmdline_errors);
+	if (cfg.bench)
+		bench_image_run(&cfg);
 	summary_show(status, &tot);
 	ck_exit(status);
 }

@@ -144,6 +144,37 @@ def build_checks(build, res):
             p.returncode == 0, p.stdout.splitlines())
 
 
+def tools_checks(res):
+    """The report tool on the stored sample log (tests/data/bench-sample.log)."""
+    tool = [sys.executable, os.path.join(ROOT, "tools", "ck-report.py")]
+    sample = os.path.join(ROOT, "tests", "data", "bench-sample.log")
+    p = subprocess.run(tool + [sample], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    want = ["fn=folio_copy mode=cache-cold (per-page vs batched)",
+            "direction      folio   baseline GB/s      optimized GB/s     speedup [95% CI]",
+            "node0->node0   256K    2.78 +- 0.12       3.50 +- 0.34       1.26x [1.10, 1.26]",
+            "fn=copy_mc_highpages mode=cache-cold (per-page vs bulk)",
+            "clear_pages_nt         64K     cache-hot   9.03"]
+    missing = [w for w in want if w not in p.stdout]
+    res.add("tools: ck-report renders the seed tables from the sample log",
+            p.returncode == 0 and not missing, missing + p.stdout.splitlines()[-5:])
+    p = subprocess.run(tool + ["--compare", sample, sample], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    rows = [l for l in p.stdout.splitlines()[1:] if l.strip()]
+    res.add("tools: ck-report --compare of a run with itself: every case within noise",
+            p.returncode == 0 and len(rows) > 20 and all("within noise" in l for l in rows),
+            rows[:3])
+    with tempfile.TemporaryDirectory(prefix="ck-plots-") as tmp:
+        p = subprocess.run(["/usr/bin/python3"] + tool[1:] + [sample, "--plot", tmp],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        files = os.listdir(tmp)
+        res.add("tools: ck-report --plot writes PNG and SVG bandwidth plots",
+                any(f.endswith(".png") for f in files) and
+                any(f.endswith(".svg") for f in files) and
+                all(os.path.getsize(os.path.join(tmp, f)) > 1000 for f in files),
+                p.stdout.splitlines()[-3:])
+
+
 def run_scenario(image, fn):
     b = boot_tests.Boot(image, boot_tests.scenario_name(fn))
     t0 = time.monotonic()
@@ -174,7 +205,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--fuzz-seconds", type=int, default=10)
-    ap.add_argument("--groups", default="host,fuzz,build,qemu")
+    ap.add_argument("--groups", default="host,fuzz,build,tools,qemu")
     ap.add_argument("--only", action="append", default=[], help="QEMU scenario name part")
     args = ap.parse_args()
     groups = args.groups.split(",")
@@ -187,6 +218,8 @@ def main():
         fuzz(args.build, args.fuzz_seconds, res)
     if "build" in groups:
         build_checks(args.build, res)
+    if "tools" in groups:
+        tools_checks(res)
     if "qemu" in groups:
         qemu_tests(args.build, res, args.only)
     print("1..%d" % (res.passed + res.failed))

@@ -34,6 +34,7 @@ if [ "$what" = check ]; then
 	need libclang-rt-14-dev sh -c 'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
 	need libasan8 sh -c 'ls /usr/lib/x86_64-linux-gnu/libasan.so.*'
 	need libubsan1 sh -c 'ls /usr/lib/x86_64-linux-gnu/libubsan.so.*'
+	need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'
 fi
 [ -z "$missing" ] && exit 0
 

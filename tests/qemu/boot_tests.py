@@ -176,7 +176,8 @@ def t_bad_cmdline(b):
     b.run("exit=qemu frobnicate=1 tests=paging,bogus console=ttyS9 lonely crash=sometimes")
     b.status_is(CMDLINE)
     b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash, ebs, copy_page, "
-          r"memcpy, copy_mc, clear_page, inject, mce_case, fb, exit_delay\); ignored")
+          r"memcpy, copy_mc, clear_page, inject, mce_case, fb, exit_delay, bench, bench_runs, "
+          r"bench_tiny\); ignored")
     b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
           r"comma-separated list of cmdline, extable, .*\); using the default 'all'")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
@@ -498,6 +499,32 @@ def t_framebuffer_bad_cmdline(b):
         check_summary_screen(b, ppm, (0xb4, 0x1e, 0x1e))
 
 
+def t_bench_presets_tiny(b):
+    """bench=all at test sizes: every preset runs, every JSON line parses, tables render."""
+    b.run("exit=qemu tests=none bench=all bench_runs=3 bench_tiny=yes")
+    b.status_is(PASS)
+    objs = []
+    for line in b.log.splitlines():
+        if line.startswith('{"schema"'):
+            try:
+                objs.append(json.loads(line))
+            except ValueError:
+                b.expect(False, "not JSON: " + line[:120])
+    kinds = {o.get("kind") for o in objs}
+    b.expect({"machine", "result", "comparison"} <= kinds, "JSON kinds seen: %s" % kinds)
+    for preset in ("rfc", "v3", "clear", "primitives"):
+        b.has(r"^== preset %s ==$" % preset)
+    b.has(r"^fn=folio_copy mode=cache-cold$")
+    b.has(r"^node0->node0   256K    \d+\.\d\d \+- \d+\.\d\d +\d+\.\d\d \+- \d+\.\d\d +"
+          r"\d+\.\d\dx \[\d+\.\d\d, \d+\.\d\d\]")
+    b.has(r"^fn=copy_mc_highpages mode=cache-cold$")
+    b.has(r"^fn=folio_zero_huge \(target = middle subpage\)")
+    b.has(r"^bench: running under a hypervisor: figures describe the emulation")
+    results = [o for o in objs if o.get("kind") == "result"]
+    b.expect(all(o["runs"] == 3 and o["median_mbps"] > 0 for o in results),
+             "every result has 3 runs and a throughput")
+
+
 def load_tool(name):
     spec = importlib.util.spec_from_file_location(name.replace("-", "_"),
                                                   os.path.join(ROOT, "tools", name + ".py"))
@@ -612,7 +639,8 @@ SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmd
              t_dispatch_avx2nt, t_mce_suite_intel, t_mce_qemu_fragile,
              t_mce_qemu_fast_string, t_mce_qemu_twice, t_mce_qemu_pcc, t_mce_qemu_idle,
              t_mce_qemu_amd_no_succor, t_pxe_ovmf, t_pxe_ipxe_script, t_disk_image,
-             t_results_variable, t_framebuffer_summary, t_framebuffer_bad_cmdline] + \
+             t_results_variable, t_framebuffer_summary, t_framebuffer_bad_cmdline,
+             t_bench_presets_tiny] + \
     [make_crash_test(k) for k in CRASHES]
 
 

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * presets.h - the seed experiments as benchmark presets, for the image (bench=) and the
+ * hosted build (make bench):
+ *
+ *   rfc         folio_copy and folio_mc_copy, per-page baseline against batched,
+ *               cache-cold 256K..2M and cache-hot 16K..2M, with the speedup column
+ *   v3          copy_mc_highpages: one bulk call against the per-page loop, 2 MiB and 1 GiB
+ *   clear       every clear primitive over 2 MiB, and the two huge-page orders
+ *   primitives  every copy and clear routine across sizes, hot and cold, including the
+ *               non-temporal candidates
+ */
+#ifndef CK_BENCH_PRESETS_H
+#define CK_BENCH_PRESETS_H
+
+#include "bench/harness.h"
+#include "copy/dispatch.h"
+#include "copy/pages.h"
+
+struct bench_platform {
+	void *(*alloc)(size_t bytes);		/* page aligned (2 MiB for large), or NULL */
+	bool (*folio)(void *addr, unsigned long nr, struct folio *f);
+	struct dispatch_caps caps;		/* which candidates can run */
+	unsigned int runs;
+	u64 max_bytes;				/* largest case to try */
+	bool tiny;				/* test mode: the smallest sizes only */
+};
+
+enum bench_preset { PRESET_RFC, PRESET_V3, PRESET_CLEAR, PRESET_PRIMITIVES, NR_PRESETS };
+extern const char *const bench_preset_names[NR_PRESETS];
+
+/* Run one preset; returns the number of cases run (0 when none could). */
+unsigned int bench_preset_run(enum bench_preset p, const struct bench_env *env,
+			      const struct bench_platform *plat);
+
+#endif

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench_run.c - the image's side of the benchmarks: the TSC clock, buffers from the memory
+ * map (2 MiB aligned for large cases), an eviction buffer of 128 MiB or twice the largest
+ * cache, output on the console, interrupts off throughout (the image never enables them).
+ * Memory placement is node 0 only: SRAT is not read yet, and the output says so.
+ */
+#include "bench/presets.h"
+#include "copy/pages.h"
+#include "kernel/bench_run.h"
+#include "kernel/cpu.h"
+#include "kernel/fpu.h"
+#include "kernel/paging.h"
+#include "kernel/pmem.h"
+#include "kernel/printk.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+
+static u8 *evict_buf;
+static u64 evict_bytes;
+
+static u64 now_ns(void)
+{
+	return tsc_to_ns(rdtsc_ordered());
+}
+
+static u64 cycles(void)
+{
+	return rdtsc_ordered();
+}
+
+static void evict(void *ctx)
+{
+	volatile u64 sink = 0;
+
+	(void)ctx;
+	for (u64 i = 0; i < evict_bytes; i += 64)
+		sink += *(volatile u64 *)(evict_buf + i);
+	(void)sink;
+}
+
+static void out(const char *line)
+{
+	printk("%s\n", line);
+}
+
+static void *alloc(size_t bytes)
+{
+	return (void *)(uintptr_t)pmem_alloc(bytes, bytes >= SZ_2M ? SZ_2M : SZ_4K);
+}
+
+static bool folio(void *addr, unsigned long nr, struct folio *f)
+{
+	f->page = pfn_to_page((u64)(uintptr_t)addr >> PAGE_SHIFT);
+	f->nr = nr;
+	return f->page != NULL;
+}
+
+void bench_image_run(const struct ck_config *cfg)
+{
+	const struct cpu_ident *c = cpu();
+	struct bench_env env = { .now_ns = now_ns, .cycles = cycles, .evict = evict,
+				 .out = out, .machine = c->vendor_str,
+				 .cycles_per_us = tsc_info()->hz / 1000000 };
+	struct bench_platform plat = {
+		.alloc = alloc, .folio = folio,
+		.caps = { .avx2 = c->avx2 && fpu_state()->avx,
+			  .avx512f = c->avx512f && fpu_state()->avx512, .clzero = c->clzero },
+		.runs = cfg->bench_runs ? cfg->bench_runs : BENCH_DEFAULT_RUNS,
+		.tiny = cfg->bench_tiny,
+	};
+	u64 free = pmem_free_bytes();
+
+	if (!tsc_info()->hz) {
+		pr_err("bench: no TSC frequency: cannot time anything\n");
+		return;
+	}
+	evict_bytes = plat.tiny ? 4ULL << 20 : MAX(128ULL << 20, 2 * cpu_llc_size());
+	evict_buf = alloc(evict_bytes);
+	if (!evict_buf) {
+		pr_warn("bench: no room for a %llu MiB eviction buffer: cache-cold runs are warm\n",
+			(unsigned long long)evict_bytes >> 20);
+		env.evict = NULL;
+	}
+	/* Each case needs source and destination; leave a quarter of memory alone. */
+	plat.max_bytes = free / 2 > evict_bytes ? (free - evict_bytes) / 3 : 0;
+	printk("{\"schema\":1,\"kind\":\"machine\",\"machine\":\"%s\",\"family\":%u,\"model\":%u,"
+	       "\"microcode\":%u,\"tsc_hz\":%llu,\"invariant_tsc\":%s,\"nodes\":1,"
+	       "\"page_sizes\":\"4K,2M%s\",\"evict_bytes\":%llu,\"runs\":%u}\n", c->vendor_str,
+	       c->family, c->model, c->ucode_rev, (unsigned long long)tsc_info()->hz,
+	       tsc_info()->invariant ? "true" : "false", pg_gbpages() ? ",1G" : "",
+	       (unsigned long long)evict_bytes, plat.runs);
+	printk("bench: one NUMA node (SRAT not read yet); %u runs per case after %d warm-up "
+	       "runs, interrupts off; eviction buffer %llu MiB%s\n", plat.runs, BENCH_WARMUP,
+	       (unsigned long long)evict_bytes >> 20, plat.tiny ? " (bench_tiny: test sizes)" : "");
+	if (c->hypervisor)
+		printk("bench: running under a hypervisor: figures describe the emulation, not "
+		       "the hardware\n");
+	for (int p = 0; p < NR_PRESETS; p++) {
+		if (cfg->bench != BENCH_ALL && cfg->bench != p + 1)
+			continue;
+		printk("\n== preset %s ==\n", bench_preset_names[p]);
+		if (!bench_preset_run((enum bench_preset)p, &env, &plat))
+			printk("bench: preset %s ran no case (memory?)\n", bench_preset_names[p]);
+	}
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * bench_run.h - run the bench= presets inside the image (bench/ has the harness).
+ */
+#ifndef CK_BENCH_RUN_H
+#define CK_BENCH_RUN_H
+
+#include "kernel/cmdline.h"
+
+void bench_image_run(const struct ck_config *cfg);
+
+#endif
