@@ -39,7 +39,8 @@ NASMFLAGS := -f elf64 -g -F dwarf -I./
 LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefined -T linker.ld
 
 BOOT_SRC   := $(wildcard boot/*.c)
-KERNEL_SRC := $(wildcard kernel/*.c) $(wildcard copy/*.c) $(wildcard mce/*.c) $(wildcard tests/*.c) \
+KERNEL_SRC := $(wildcard kernel/*.c) $(wildcard copy/*.c) $(wildcard mce/*.c) \
+	$(wildcard tests/*.c) \
 	$(wildcard bench/*.c) \
 	$(wildcard tests/lib/*.c)
 ASM_SRC    := $(wildcard kernel/*.asm) $(wildcard copy/*.asm) $(wildcard mce/*.asm)
@@ -91,7 +92,8 @@ $(B)/ksyms.asm.o: $(B)/copykernel.pass1.so tools/gen-ksyms.sh
 $(B)/copykernel.so: $(OBJS) $(B)/ksyms.asm.o linker.ld
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(LDFLAGS) $(EFI_CRT0) $(OBJS) $(B)/ksyms.asm.o -o $@ $(LIBS)
-	$(Q)$(NM) -n --defined-only $(B)/copykernel.pass1.so | grep -v -e ' _end$$' -e ' __ksym_name_' > $(B)/syms1.txt
+	$(Q)$(NM) -n --defined-only $(B)/copykernel.pass1.so | \
+		grep -v -e ' _end$$' -e ' __ksym_name_' > $(B)/syms1.txt
 	$(Q)$(NM) -n --defined-only $@ | grep -v -e ' _end$$' -e ' __ksym_name_' > $(B)/syms2.txt
 	$(Q)cmp -s $(B)/syms1.txt $(B)/syms2.txt || \
 		{ echo "ksyms: symbols moved between link passes" >&2; exit 1; }
@@ -147,7 +149,8 @@ BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy
 	copy/ops.c copy/pages.c kernel/format.c kernel/cpufeat.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(BENCH_SRC) $(HOST_ASM) -Wl,-z,noexecstack -o $@
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(BENCH_SRC) $(HOST_ASM) \
+		-Wl,-z,noexecstack -o $@
 
 BENCH_ARGS ?= --preset rfc --preset perf --preset primitives
 bench: $(B)/ck-bench

@@ -101,8 +101,8 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 
 			outf(env, "fn=%s mode=%s", mc ? "folio_mc_copy" : "folio_copy",
 			     bench_mode_name((enum bench_mode)mode));
-			outf(env, "%-14s %-7s %-16s %-16s %s", "direction", "folio", "baseline GB/s",
-			     "optimized GB/s", "speedup [95% CI]");
+			outf(env, "%-14s %-7s %-16s %-16s %s", "direction", "folio",
+			     "baseline GB/s", "optimized GB/s", "speedup [95% CI]");
 			for (unsigned int i = 0; i < (p->tiny ? 1 : ns); i++) {
 				static struct folio_ctx base, batch;
 				struct folio d, s;
@@ -119,7 +119,8 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 					base.vfn = folio_copy_per_page;
 					batch.vfn = folio_copy_batched;
 				}
-				a = CASE(mc ? "folio_mc_copy" : "folio_copy", "per-page", sizes[i], run_folio, &base);
+				a = CASE(mc ? "folio_mc_copy" : "folio_copy", "per-page", sizes[i],
+					 run_folio, &base);
 				b = CASE(a.api, "batched", sizes[i], run_folio, &batch);
 				n += compare_row(env, p, &a, &b, (enum bench_mode)mode);
 			}

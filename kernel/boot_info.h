@@ -17,7 +17,7 @@ enum mem_type {
 	MEM_USABLE,		/* free RAM the kernel may allocate */
 	MEM_LOADER_CODE,	/* this image */
 	MEM_LOADER_DATA,	/* boot_info and other allocations made by boot/ */
-	MEM_BOOT_SERVICES,	/* firmware boot-services memory: RAM, free once we own the machine */
+	MEM_BOOT_SERVICES,	/* firmware boot-services memory: RAM, free once we own it */
 	MEM_RUNTIME_CODE,	/* UEFI runtime services code: RAM, must stay executable */
 	MEM_RUNTIME_DATA,
 	MEM_ACPI_RECLAIM,

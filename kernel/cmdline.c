@@ -313,16 +313,16 @@ int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn,
 			word.n++;
 		}
 		if (word.n > CMDLINE_MAX_WORD) {
-			report(fn, ctx, "cmdline: word '%.*s...' is longer than %d characters; ignored",
-			       32, word.p, CMDLINE_MAX_WORD);
+			report(fn, ctx, "cmdline: word '%.*s...' is longer than %d characters; "
+			       "ignored", 32, word.p, CMDLINE_MAX_WORD);
 			errors++;
 			continue;
 		}
 		for (eq = 0; eq < word.n && word.p[eq] != '='; eq++)
 			;
 		if (eq == word.n || eq == 0) {
-			report(fn, ctx, "cmdline: '%.*s' is not key=value (valid keys: %s); ignored",
-			       shown_len(word.n), word.p, keys);
+			report(fn, ctx, "cmdline: '%.*s' is not key=value (valid keys: %s); "
+			       "ignored", shown_len(word.n), word.p, keys);
 			errors++;
 			continue;
 		}
@@ -341,8 +341,8 @@ int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn,
 			continue;
 		}
 		if (seen[o - opts])
-			report(fn, ctx, "cmdline: note: %s= given more than once; the last one counts",
-			       o->key);
+			report(fn, ctx, "cmdline: note: %s= given more than once; the last one "
+			       "counts", o->key);
 		seen[o - opts] = true;
 		why = apply(o, val, cfg);
 		if (why) {
@@ -425,7 +425,7 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 	if (cfg->bench)
 		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " bench=%s",
 					   bench_names[cfg->bench]);
-	if (cfg->bench_runs && cfg->bench_runs != 10)
+	if (cfg->bench_runs)
 		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0,
 					   " bench_runs=%u", cfg->bench_runs);
 	if (cfg->bench_tiny)

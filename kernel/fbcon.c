@@ -66,7 +66,8 @@ static void glyph(u32 x, u32 y, char c, u32 scale, u32 fg, u32 bg)
 	for (int r = 0; r < FONT_H; r++)
 		for (int i = 0; i < FONT_W; i++)
 			if (g[r] & (1u << (FONT_W - 1 - i)))
-				fill(x + (u32)i * scale, y + (u32)(r + 1) * scale, scale, scale, fg);
+				fill(x + (u32)i * scale, y + (u32)(r + 1) * scale, scale, scale,
+				     fg);
 }
 
 static void text(u32 x, u32 y, const char *s, u32 scale, u32 fg, u32 bg)

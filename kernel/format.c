@@ -145,7 +145,7 @@ int ck_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 					prec = prec * 10 + (*fmt++ - '0');
 			}
 		}
-		/* lng: -2 hh, -1 h, 0 int, 1 long, 2 long long; size_t/ptrdiff/intmax are 64-bit. */
+		/* lng: -2 hh, -1 h, 0 int, 1 long, 2 long long (z, t, j are 64-bit too). */
 		if (*fmt == 'h') {
 			lng = -1;
 			if (*++fmt == 'h') {

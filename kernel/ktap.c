@@ -107,8 +107,8 @@ void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
 		else
 			printk("ok %u %s\n", n, suite->name);
 		if (s < KTAP_MAX_SUITES)
-			tot->result[s] = failed ? KTAP_FAIL : skipped == suite->nr_cases ? KTAP_SKIP :
-				       KTAP_OK;
+			tot->result[s] = failed ? KTAP_FAIL :
+					 skipped == suite->nr_cases ? KTAP_SKIP : KTAP_OK;
 	}
 	printk("# Totals: pass:%u fail:%u skip:%u total:%u\n", tot->pass, tot->fail, tot->skip,
 	       tot->cases);

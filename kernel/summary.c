@@ -96,9 +96,11 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 		{ .name = "memcpy_erms", .kind = QB_COPY, .fn = (void *)memcpy_erms },
 		{ .name = "memcpy_orig", .kind = QB_COPY, .fn = (void *)memcpy_orig },
 		{ .name = "copy_mc_fragile", .kind = QB_COPY_MC, .fn = (void *)copy_mc_fragile },
-		{ .name = "copy_mc_fast_string", .kind = QB_COPY_MC, .fn = (void *)copy_mc_fast_string },
+		{ .name = "copy_mc_fast_string", .kind = QB_COPY_MC,
+		  .fn = (void *)copy_mc_fast_string },
 		{ .name = "copy_page_rep", .kind = QB_PAGES, .fn = (void *)copy_page_rep },
-		{ .name = "copy_page_unrolled", .kind = QB_PAGES, .fn = (void *)copy_page_unrolled },
+		{ .name = "copy_page_unrolled", .kind = QB_PAGES,
+		  .fn = (void *)copy_page_unrolled },
 		{ .name = "clear_pages_erms", .kind = QB_CLEAR, .fn = (void *)clear_pages_erms },
 		{ .name = "clear_pages_rep", .kind = QB_CLEAR, .fn = (void *)clear_pages_rep },
 	};
@@ -142,8 +144,9 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 		    copy_mc_impl_names[copy_ops.choice.copy_mc],
 		    clear_page_impl_names[copy_ops.choice.clear_page]);
 	ck_snprintf(l[4], sizeof(l[4]), "machine checks (real, emulated and simulated): %llu "
-		    "records, %llu recovered; poison list: %u page%s", (unsigned long long)mce_count(),
-		    (unsigned long long)rec, poison_log.n, poison_log.n == 1 ? "" : "s");
+		    "records, %llu recovered; poison list: %u page%s",
+		    (unsigned long long)mce_count(), (unsigned long long)rec, poison_log.n,
+		    poison_log.n == 1 ? "" : "s");
 	ck_snprintf(l[5], sizeof(l[5]), "results are also in UEFI variables CopykernelResult* "
 		    "(tools/ck-results.py)");
 	for (int i = 0; i < 6; i++)

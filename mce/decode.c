@@ -59,7 +59,8 @@ void mce_status_bits(u64 status, bool amd, char *buf, size_t size)
 		const char *n = amd ? bits[i].amd : bits[i].intel;
 
 		if (n && (status & BIT(bits[i].bit)) && len < size)
-			len += (size_t)ck_snprintf(buf + len, size - len, "%s%s", len ? " " : "", n);
+			len += (size_t)ck_snprintf(buf + len, size - len, "%s%s",
+						   len ? " " : "", n);
 	}
 	if (!len)
 		ck_snprintf(buf, size, "(none)");

@@ -218,7 +218,8 @@ int einj_inject_memory(const struct einj_table *t, const struct einj_io *io, u64
 
 	*why = NULL;
 	if (!t->has_setwa) {
-		*why = "firmware has only SET_ERROR_TYPE (pre-ACPI 5.0): it cannot aim at an address";
+		*why = "firmware has only SET_ERROR_TYPE (pre-ACPI 5.0): it cannot aim at an "
+		       "address";
 		return -1;
 	}
 	if (mask && (mask & ~0xfffULL) != ~0xfffULL) {

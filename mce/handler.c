@@ -126,7 +126,8 @@ static bool handle(struct pt_regs *regs, enum mce_kind kind)
 		struct mce_grade_in in;
 		struct mce_bank_log *l;
 
-		if (mce_rdmsr(mce_bank_msr(b, MCE_REG_STATUS), &status) || !(status & MCI_STATUS_VAL))
+		if (mce_rdmsr(mce_bank_msr(b, MCE_REG_STATUS), &status) ||
+		    !(status & MCI_STATUS_VAL))
 			continue;
 		if (r->nr_banks == MCE_LOG_BANKS)
 			break;
@@ -295,7 +296,8 @@ bool mce_init(void)
 	for (unsigned int b = 0; b < caps.nbanks; b++) {
 		u64 status = 0, addr = 0, misc = 0;
 
-		if (!rdmsr_safe(mce_bank_msr(b, MCE_REG_STATUS), &status) && (status & MCI_STATUS_VAL)) {
+		if (!rdmsr_safe(mce_bank_msr(b, MCE_REG_STATUS), &status) &&
+		    (status & MCI_STATUS_VAL)) {
 			char bits[96];
 
 			rdmsr_safe(mce_bank_msr(b, MCE_REG_ADDR), &addr);

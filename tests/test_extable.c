@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_extable.c - expected faults through the exception table: #UD, #GP from a bad MSR
- * and from a non-canonical address, #PF from a not-present page, #DE; the table is sorted and every entry can be found; and
+ * and from a non-canonical address, #PF from a not-present page, #DE; the table is sorted
+ * and every entry can be found; and
  * the machine-check rule: only *_MCE_SAFE entries apply to vector 18.
  */
 #include "kernel/cpu.h"
@@ -31,7 +32,8 @@ static void table_sorted_and_searchable(struct ck_test *t)
 	unsigned long n = extable_size(), lost = 0;
 
 	report(t, n >= 4, "the image has %lu exception-table entries", n);
-	report(t, ex_validate(__start_ck_extable, __stop_ck_extable) == -1, "table sorted, types valid");
+	report(t, ex_validate(__start_ck_extable, __stop_ck_extable) == -1,
+	       "table sorted, types valid");
 	for (unsigned long i = 0; i < n; i++)
 		if (ex_search(__start_ck_extable, __stop_ck_extable,
 			      ex_insn_addr(&__start_ck_extable[i])) != &__start_ck_extable[i])

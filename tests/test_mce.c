@@ -432,10 +432,12 @@ static void qemu_injection(struct ck_test *t)
 		len);
 	switch (test_config->mce_case) {
 	case MCE_CASE_RECOVER:
-		verdict.qemu_ok = qemu_one(t, src, dst, len, (u64)(uintptr_t)src + 5 * SZ_4K + 0x140);
+		verdict.qemu_ok = qemu_one(t, src, dst, len,
+					   (u64)(uintptr_t)src + 5 * SZ_4K + 0x140);
 		break;
 	case MCE_CASE_TWICE:
-		verdict.qemu_ok = qemu_one(t, src, dst, len, (u64)(uintptr_t)src + 2 * SZ_4K + 0x80) &&
+		verdict.qemu_ok = qemu_one(t, src, dst, len,
+					   (u64)(uintptr_t)src + 2 * SZ_4K + 0x80) &&
 				  qemu_one(t, src + 8 * SZ_4K, dst, len / 2,
 					   (u64)(uintptr_t)src + 12 * SZ_4K + 0x200);
 		report(t, on_poison_list(((u64)(uintptr_t)src >> 12) + 2) &&
@@ -473,7 +475,8 @@ static void einj_table(struct ck_test *t)
 
 	verdict.einj_present = h != NULL;
 	if (!h) {
-		ck_skip(t, "no ACPI EINJ table (QEMU provides none; on servers enable it in setup)");
+		ck_skip(t, "no ACPI EINJ table (QEMU provides none; on servers enable it in "
+			"setup)");
 		return;
 	}
 	if (!report(t, einj_parse(h, h->length, &et, &why) == 0, "EINJ table parses: %s",
@@ -483,7 +486,8 @@ static void einj_table(struct ck_test *t)
 		"SET_ERROR_TYPE_WITH_ADDRESS present (can aim at an address)" :
 		"no SET_ERROR_TYPE_WITH_ADDRESS: cannot aim at an address");
 	if (test_config->inject != INJECT_EINJ) {
-		ck_diag("EINJ: inject=einj would inject a memory error and consume it with copy_mc");
+		ck_diag("EINJ: inject=einj would inject a memory error and consume it with "
+			"copy_mc");
 		return;
 	}
 	{

@@ -79,7 +79,8 @@ static void ram_mapped_identity(struct ck_test *t)
 	       (unsigned long long)c.not_identity, (unsigned long long)c.first_bad);
 	report(t, c.bad_size == 0, "1 GiB leaves on a CPU without pdpe1gb: %llu",
 	       (unsigned long long)c.bad_size);
-	ck_diag("%llu RAM runs, %llu MiB checked, %llu MiB above 4 GiB", (unsigned long long)c.ranges,
+	ck_diag("%llu RAM runs, %llu MiB checked, %llu MiB above 4 GiB",
+		(unsigned long long)c.ranges,
 		(unsigned long long)c.bytes >> 20, (unsigned long long)c.above_4g >> 20);
 }
 

@@ -244,10 +244,11 @@ static void preset_perf(void)
 			printf("%-18s %-17s %-6s %10.2f %10.2f %7.3fx\n", r[i].ours, r[i].fn,
 			       sz[s].name, o[2], q[2], q[2] > 0 ? o[2] / q[2] : 0.0);
 			if (json_out)
-				fprintf(json_out, "{\"schema\":1,\"kind\":\"perf-compare\",\"machine\":"
-					"\"%s\",\"primitive\":\"%s\",\"perf_function\":\"%s\",\"size\":%zu,"
-					"\"ours_gibps\":%.3f,\"perf_gibps\":%.3f}\n", machine, r[i].ours,
-					r[i].fn, sz[s].bytes, o[2], q[2]);
+				fprintf(json_out, "{\"schema\":1,\"kind\":\"perf-compare\","
+					"\"machine\":\"%s\",\"primitive\":\"%s\","
+					"\"perf_function\":\"%s\",\"size\":%zu,"
+					"\"ours_gibps\":%.3f,\"perf_gibps\":%.3f}\n", machine,
+					r[i].ours, r[i].fn, sz[s].bytes, o[2], q[2]);
 		}
 }
 
@@ -316,8 +317,9 @@ int main(int argc, char **argv)
 	       evict_size >> 20, llc > 0 ? llc >> 10 : -1, plat.runs, BENCH_WARMUP);
 	if (json_out)
 		fprintf(json_out, "{\"schema\":1,\"kind\":\"machine\",\"machine\":\"%s\","
-			"\"tsc_mhz\":%llu,\"nodes\":1,\"hugetlb\":%s,\"evict_bytes\":%zu}\n", machine,
-			(unsigned long long)env.cycles_per_us, huge ? "true" : "false", evict_size);
+			"\"tsc_mhz\":%llu,\"nodes\":1,\"hugetlb\":%s,\"evict_bytes\":%zu}\n",
+			machine, (unsigned long long)env.cycles_per_us, huge ? "true" : "false",
+			evict_size);
 	for (int i = 0; i < np; i++) {
 		int k;
 

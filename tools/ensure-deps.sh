@@ -31,7 +31,8 @@ if [ "$what" = check ] || [ "$what" = img ]; then
 fi
 if [ "$what" = check ]; then
 	need clang command -v clang
-	need libclang-rt-14-dev sh -c 'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
+	need libclang-rt-14-dev sh -c \
+		'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
 	need libasan8 sh -c 'ls /usr/lib/x86_64-linux-gnu/libasan.so.*'
 	need libubsan1 sh -c 'ls /usr/lib/x86_64-linux-gnu/libubsan.so.*'
 	need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'

@@ -186,7 +186,8 @@ static void test_inject_sequence(void)
 	      why ? why : "");
 	CHECK(!strcmp(fw.log, "w1000=b params smi:9a poll poll poll poll status trig w1030=77 "
 		      "w1000=e "), "sequence: %s", fw.log);
-	CHECK(fw.params.type == 0x10 && fw.params.flags == 2 && fw.params.address == 0x12345000ULL &&
+	CHECK(fw.params.type == 0x10 && fw.params.flags == 2 &&
+	      fw.params.address == 0x12345000ULL &&
 	      fw.params.address_mask == ~0xfffULL, "parameter block");
 	reset_fw();
 	CHECK(einj_inject_memory(&t, &io, 0x1000, 0, &why) == 0 && !strstr(fw.log, "w1030"),

@@ -62,7 +62,9 @@ static void test_sort_and_search(void)
 		ex_sort(table, table + n);
 		CHECK(ex_validate(table, table + n) == -1, "n=%zu: sorted table validates", n);
 		for (size_t i = 0; i < n; i++) {
-			const struct exception_table_entry *e = ex_search(table, table + n, insn[i]);
+			const struct exception_table_entry *e;
+
+			e = ex_search(table, table + n, insn[i]);
 
 			if (!e || ex_fixup_addr(e) != fix[i] || e->data != data[i])
 				bad++;
@@ -95,7 +97,8 @@ static void test_type_helpers(void)
 {
 	CHECK(!ex_type_mce_safe(EX_TYPE_DEFAULT) && !ex_type_mce_safe(EX_TYPE_FAULT),
 	      "plain types are not MCE-safe");
-	CHECK(ex_type_mce_safe(EX_TYPE_DEFAULT_MCE_SAFE) && ex_type_mce_safe(EX_TYPE_FAULT_MCE_SAFE),
+	CHECK(ex_type_mce_safe(EX_TYPE_DEFAULT_MCE_SAFE) &&
+	      ex_type_mce_safe(EX_TYPE_FAULT_MCE_SAFE),
 	      "MCE-safe twins");
 	CHECK(ex_type_sets_trapnr(EX_TYPE_FAULT) && ex_type_sets_trapnr(EX_TYPE_FAULT_MCE_SAFE) &&
 	      !ex_type_sets_trapnr(EX_TYPE_DEFAULT), "FAULT types report the trap number");

@@ -253,7 +253,8 @@ static void test_huge_orders(void)
 		      dup);
 		CHECK(order_buf[511] == tg, "target %lu processed last (last was %lu)", tg,
 		      order_buf[511]);
-		far = 2 * tg < 512 ? 511 : 0;	/* exact middle: both ends equally far, left first */
+		/* The exact middle has both ends equally far: the walk starts on the left. */
+		far = 2 * tg < 512 ? 511 : 0;
 		CHECK(order_buf[0] == far, "target %lu: starts at the far end %lu (got %lu)", tg,
 		      far, order_buf[0]);
 		/* Closing in: the distance to the target never grows over the last 2l steps. */

@@ -142,7 +142,8 @@ def t_no_pdpe1gb(b):
     check_dispatch_table(b)
     b.has(r"copy_mc: memcpy \(not #MC-safe\)")
     b.has(r"^CPU: paging: pdpe1gb no")
-    m = b.has(r"^paging: identity map with 2 MiB \(no pdpe1gb\) pages: (\d+) x 1 GiB, (\d+) x 2 MiB")
+    m = b.has(r"^paging: identity map with 2 MiB \(no pdpe1gb\) pages: (\d+) x 1 GiB, "
+              r"(\d+) x 2 MiB")
     if m:
         b.expect(m.group(1) == "0" and int(m.group(2)) > 500, "page counts " + m.group(0))
     check_ktap(b)
