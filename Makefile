@@ -152,11 +152,13 @@ $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h)
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
 
-BENCH_ARGS ?= --preset rfc --preset perf --preset primitives
+BENCH_ARGS ?= --preset rfc --preset perf --preset primitives --preset big
 bench: $(B)/ck-bench
 	$(Q)$(B)/ck-bench $(BENCH_ARGS) --json $(B)/bench.jsonl
 	@echo "JSON lines in $(B)/bench.jsonl (tools/ck-report.py turns them into tables)"
 
+ARGS ?=
+CMDLINE ?= $(ARGS)
 run:
 	$(Q)tools/ensure-deps.sh run
 	$(Q)$(MAKE) --no-print-directory all
@@ -172,7 +174,8 @@ clean:
 
 help:
 	@echo "make            build $(B)/copykernel.efi"
-	@echo "make run        boot it under QEMU+OVMF (CMDLINE='tests=all', RUNFLAGS='--mem 1G')"
+	@echo "make run        boot it under QEMU+OVMF (ARGS='bench=rfc', RUNFLAGS='--mem 2G')"
+	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make clean      remove $(B)/"
