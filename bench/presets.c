@@ -56,21 +56,50 @@ static void run_folio(void *p)
 		c->vfn(&c->dst, &c->src);
 }
 
-static bool get_folios(const struct bench_platform *plat, u64 bytes, struct folio *d,
-		       struct folio *s)
+/* Source folio on @sn, destination on @dn (node numbers; ignored with one node). */
+static bool get_folios_on(const struct bench_platform *plat, u64 bytes, unsigned int sn,
+			  unsigned int dn, struct folio *d, struct folio *s)
 {
-	void *a = plat->alloc(bytes), *b = plat->alloc(bytes);
+	bool numa = plat->alloc_node && plat->nr_nodes > 1;
+	void *a = numa ? plat->alloc_node(bytes, sn) : plat->alloc(bytes);
+	void *b = numa ? plat->alloc_node(bytes, dn) : plat->alloc(bytes);
 
 	return a && b && plat->folio(b, bytes >> PAGE_SHIFT, d) &&
 	       plat->folio(a, bytes >> PAGE_SHIFT, s);
 }
+
+static bool get_folios(const struct bench_platform *plat, u64 bytes, struct folio *d,
+		       struct folio *s)
+{
+	return get_folios_on(plat, bytes, 0, 0, d, s);
+}
+
+/* The seeds' directions: node0->node0, then node0->n and n->node0 for every other node. */
+static unsigned int directions(const struct bench_platform *p, unsigned int dir[][2])
+{
+	unsigned int n = 0, nodes = p->alloc_node && p->nr_nodes > 1 ? p->nr_nodes : 1;
+
+	dir[n][0] = 0;
+	dir[n++][1] = 0;
+	for (unsigned int i = 1; i < nodes && i < BENCH_MAX_NODES; i++) {
+		dir[n][0] = 0;
+		dir[n++][1] = i;
+		dir[n][0] = i;
+		dir[n++][1] = 0;
+	}
+	return n;
+}
+
+static const char *const node_names[BENCH_MAX_NODES] = {
+	"node0", "node1", "node2", "node3", "node4", "node5", "node6", "node7",
+};
 
 static unsigned int compare_row(const struct bench_env *env, const struct bench_platform *p,
 				struct bench_case *a, struct bench_case *b, enum bench_mode m)
 {
 	static struct bench_result ra, rb;
 	struct ratio q;
-	char sz[16], ga[40], gb[40], rr[48];
+	char sz[16], ga[40], gb[40], rr[48], dir[32];
 
 	bench_compare(env, a, b, m, p->runs, &ra, &rb, &q);
 	emit(env, a, m, &ra);
@@ -79,7 +108,9 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 	bench_fmt_gbps(&ra, ga, sizeof(ga));
 	bench_fmt_gbps(&rb, gb, sizeof(gb));
 	bench_fmt_ratio(&q, rr, sizeof(rr));
-	outf(env, "%-14s %-7s %-16s %-16s %s", "node0->node0", sz, ga, gb, rr);
+	ck_snprintf(dir, sizeof(dir), "%s->%s", a->src_node ? a->src_node : "node0",
+		    a->dst_node ? a->dst_node : "node0");
+	outf(env, "%-14s %-7s %-16s %-16s %s", dir, sz, ga, gb, rr);
 	outf(env, "{\"schema\":1,\"kind\":\"comparison\",\"api\":\"%s\",\"size\":%llu,"
 	     "\"mode\":\"%s\",\"baseline\":\"%s\",\"candidate\":\"%s\",\"ratio_x1000\":%u,"
 	     "\"ci_lo_x1000\":%u,\"ci_hi_x1000\":%u,\"significant\":%s}", a->api,
@@ -103,12 +134,17 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 			     bench_mode_name((enum bench_mode)mode));
 			outf(env, "%-14s %-7s %-16s %-16s %s", "direction", "folio",
 			     "baseline GB/s", "optimized GB/s", "speedup [95% CI]");
-			for (unsigned int i = 0; i < (p->tiny ? 1 : ns); i++) {
+			unsigned int dir[2 * BENCH_MAX_NODES][2];
+			unsigned int nd = directions(p, dir);
+
+			for (unsigned int k = 0; k < nd * (p->tiny ? 1 : ns); k++) {
 				static struct folio_ctx base, batch;
+				unsigned int i = k % (p->tiny ? 1 : ns), dr = k / (p->tiny ? 1 : ns);
 				struct folio d, s;
 				struct bench_case a, b;
 
-				if (sizes[i] > p->max_bytes || !get_folios(p, sizes[i], &d, &s))
+				if (sizes[i] > p->max_bytes ||
+				    !get_folios_on(p, sizes[i], dir[dr][0], dir[dr][1], &d, &s))
 					continue;
 				base = (struct folio_ctx){ .dst = d, .src = s };
 				batch = base;
@@ -122,6 +158,8 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 				a = CASE(mc ? "folio_mc_copy" : "folio_copy", "per-page", sizes[i],
 					 run_folio, &base);
 				b = CASE(a.api, "batched", sizes[i], run_folio, &batch);
+				a.src_node = b.src_node = node_names[dir[dr][0]];
+				a.dst_node = b.dst_node = node_names[dir[dr][1]];
 				n += compare_row(env, p, &a, &b, (enum bench_mode)mode);
 			}
 		}

@@ -17,8 +17,13 @@
 #include "copy/dispatch.h"
 #include "copy/pages.h"
 
+#define BENCH_MAX_NODES	8
+
 struct bench_platform {
 	void *(*alloc)(size_t bytes);		/* page aligned (2 MiB for large), or NULL */
+	/* The same on NUMA node @node (NULL: one node only). */
+	void *(*alloc_node)(size_t bytes, unsigned int node);
+	unsigned int nr_nodes;			/* nodes with memory, 0 or 1: a single node */
 	bool (*folio)(void *addr, unsigned long nr, struct folio *f);
 	struct dispatch_caps caps;		/* which candidates can run */
 	unsigned int runs;

@@ -3,13 +3,14 @@
  * bench_run.c - the image's side of the benchmarks: the TSC clock, buffers from the memory
  * map (2 MiB aligned for large cases), an eviction buffer of 128 MiB or twice the largest
  * cache, output on the console, interrupts off throughout (the image never enables them).
- * Memory placement is node 0 only: SRAT is not read yet, and the output says so.
+ * Buffers are placed on NUMA nodes from the SRAT (kernel/numa.c); without one, one node.
  */
 #include "bench/presets.h"
 #include "copy/pages.h"
 #include "kernel/bench_run.h"
 #include "kernel/cpu.h"
 #include "kernel/fpu.h"
+#include "kernel/numa.h"
 #include "kernel/paging.h"
 #include "kernel/pmem.h"
 #include "kernel/printk.h"
@@ -49,6 +50,23 @@ static void *alloc(size_t bytes)
 	return (void *)(uintptr_t)pmem_alloc(bytes, bytes >= SZ_2M ? SZ_2M : SZ_4K);
 }
 
+static void *alloc_node(size_t bytes, unsigned int node)
+{
+	const struct numa_info *n = numa();
+	u64 align = bytes >= SZ_2M ? SZ_2M : SZ_4K;
+
+	for (unsigned int i = 0; i < n->nr_ranges; i++) {
+		u64 pa;
+
+		if (n->range[i].node != node)
+			continue;
+		pa = pmem_alloc_in(bytes, align, n->range[i].start, n->range[i].end);
+		if (pa)
+			return (void *)(uintptr_t)pa;
+	}
+	return NULL;
+}
+
 static bool folio(void *addr, unsigned long nr, struct folio *f)
 {
 	f->page = pfn_to_page((u64)(uintptr_t)addr >> PAGE_SHIFT);
@@ -63,7 +81,8 @@ void bench_image_run(const struct ck_config *cfg)
 				 .out = out, .machine = c->vendor_str,
 				 .cycles_per_us = tsc_info()->hz / 1000000 };
 	struct bench_platform plat = {
-		.alloc = alloc, .folio = folio,
+		.alloc = alloc, .folio = folio, .alloc_node = alloc_node,
+		.nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
 		.caps = { .avx2 = c->avx2 && fpu_state()->avx,
 			  .avx512f = c->avx512f && fpu_state()->avx512, .clzero = c->clzero },
 		.runs = cfg->bench_runs ? cfg->bench_runs : BENCH_DEFAULT_RUNS,
@@ -85,13 +104,14 @@ void bench_image_run(const struct ck_config *cfg)
 	/* Each case needs source and destination; leave a quarter of memory alone. */
 	plat.max_bytes = free / 2 > evict_bytes ? (free - evict_bytes) / 3 : 0;
 	printk("{\"schema\":1,\"kind\":\"machine\",\"machine\":\"%s\",\"family\":%u,\"model\":%u,"
-	       "\"microcode\":%u,\"tsc_hz\":%llu,\"invariant_tsc\":%s,\"nodes\":1,"
+	       "\"microcode\":%u,\"tsc_hz\":%llu,\"invariant_tsc\":%s,\"nodes\":%u,"
 	       "\"page_sizes\":\"4K,2M%s\",\"evict_bytes\":%llu,\"runs\":%u}\n", c->vendor_str,
 	       c->family, c->model, c->ucode_rev, (unsigned long long)tsc_info()->hz,
-	       tsc_info()->invariant ? "true" : "false", pg_gbpages() ? ",1G" : "",
+	       tsc_info()->invariant ? "true" : "false", plat.nr_nodes, pg_gbpages() ? ",1G" : "",
 	       (unsigned long long)evict_bytes, plat.runs);
-	printk("bench: one NUMA node (SRAT not read yet); %u runs per case after %d warm-up "
-	       "runs, interrupts off; eviction buffer %llu MiB%s\n", plat.runs, BENCH_WARMUP,
+	printk("bench: %u NUMA node%s%s; %u runs per case after %d warm-up runs, interrupts off; "
+	       "eviction buffer %llu MiB%s\n", plat.nr_nodes, plat.nr_nodes == 1 ? "" : "s",
+	       numa()->from_srat ? " from the SRAT" : " (no SRAT)", plat.runs, BENCH_WARMUP,
 	       (unsigned long long)evict_bytes >> 20, plat.tiny ? " (bench_tiny: test sizes)" : "");
 	if (c->hypervisor)
 		printk("bench: running under a hypervisor: figures describe the emulation, not "

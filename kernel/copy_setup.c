@@ -12,6 +12,7 @@
 #include "kernel/copy_setup.h"
 #include "kernel/cpu.h"
 #include "kernel/fpu.h"
+#include "kernel/numa.h"
 #include "kernel/pmem.h"
 #include "kernel/printk.h"
 
@@ -132,6 +133,15 @@ static void frames_for_run(u64 start, u64 end, void *ctx)
 	if (!pa || pgmap_add(start >> PAGE_SHIFT, nr, (struct page *)(uintptr_t)pa, 0)) {
 		fc->dropped++;
 		return;
+	}
+	if (numa()->from_srat) {
+		struct page *pg = (struct page *)(uintptr_t)pa;
+
+		for (u64 i = 0; i < nr; i++) {
+			int node = numa_node_of(numa(), start + i * SZ_4K);
+
+			pg[i].node = node < 0 ? 0 : (u16)node;
+		}
 	}
 	fc->frames += nr;
 	fc->runs++;

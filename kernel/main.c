@@ -17,6 +17,7 @@
 #include "kernel/fbcon.h"
 #include "kernel/fpu.h"
 #include "kernel/ktap.h"
+#include "kernel/numa.h"
 #include "kernel/paging.h"
 #include "kernel/pmem.h"
 #include "kernel/printk.h"
@@ -108,6 +109,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	}
 	pmem_add_boot_services(bi);
 	acpi_map_tables();
+	numa_init();
 	cpu_init();
 	fpu_init();
 	mce_init();

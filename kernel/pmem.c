@@ -111,14 +111,19 @@ void pmem_add_boot_services(const struct boot_info *bi)
 
 u64 pmem_alloc(u64 size, u64 align)
 {
+	return pmem_alloc_in(size, align, 0, ~0ULL);
+}
+
+u64 pmem_alloc_in(u64 size, u64 align, u64 lo, u64 hi)
+{
 	size = ALIGN_UP(size, SZ_4K);
 	if (align < SZ_4K)
 		align = SZ_4K;
 	for (unsigned int i = 0; i < nr_free; i++) {
 		struct range *r = &free_ranges[i];
-		u64 a = ALIGN_UP(r->start, align);
+		u64 a = ALIGN_UP(MAX(r->start, lo), align);
 
-		if (a < r->start || a + size > r->end || a + size < a)
+		if (a < r->start || a + size > r->end || a + size < a || a + size > hi)
 			continue;
 		if (a > r->start) {
 			u64 head = r->start;

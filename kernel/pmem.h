@@ -28,6 +28,8 @@ void pmem_add_boot_services(const struct boot_info *bi);
 
 /* @size bytes aligned to @align (a power of two, at least 4 KiB); 0 when none is left. */
 u64 pmem_alloc(u64 size, u64 align);
+/* The same, from free memory inside [@lo, @hi) only (a NUMA node's range). */
+u64 pmem_alloc_in(u64 size, u64 align, u64 lo, u64 hi);
 u64 pmem_free_bytes(void);
 
 /* Print the map, adjacent entries of one type merged, with totals. */

@@ -526,6 +526,29 @@ def t_bench_presets_tiny(b):
              "every result has 3 runs and a throughput")
 
 
+NUMA3 = ("-object memory-backend-ram,id=m0,size=1G -object memory-backend-ram,id=m1,size=512M "
+         "-object memory-backend-ram,id=m2,size=512M -numa node,nodeid=0,cpus=0,memdev=m0 "
+         "-numa node,nodeid=1,cpus=1,memdev=m1 -numa node,nodeid=2,memdev=m2")
+
+
+def t_numa_directions(b):
+    """Three SRAT nodes, one without CPUs (how CXL appears): bench=rfc runs every direction."""
+    b.run("exit=qemu tests=pages bench=rfc bench_runs=3 bench_tiny=yes", mem="2G",
+          extra=["-smp 2", NUMA3])
+    b.status_is(PASS)
+    b.has(r"^NUMA: node0 \(proximity domain 0\): 10\d\d MiB, 1 CPU$")
+    b.has(r"^NUMA: node2 \(proximity domain 2\): 512 MiB, 0 CPUs \(memory without CPUs: how "
+          r"CXL memory appears\)")
+    b.has(r"^bench: 3 NUMA nodes from the SRAT")
+    for d in ("node0->node0", "node0->node1", "node1->node0", "node0->node2", "node2->node0"):
+        b.has(r"^%s   256K " % d, "no cache-cold folio_copy row for %s" % d)
+    dirs = {(o["src_node"], o["dst_node"]) for o in
+            (json.loads(l) for l in b.log.splitlines() if l.startswith('{"schema"'))
+            if o.get("kind") == "result"}
+    b.expect(("node2", "node0") in dirs and ("node0", "node2") in dirs,
+             "JSON results lack the node2 directions: %s" % sorted(dirs))
+
+
 def load_tool(name):
     spec = importlib.util.spec_from_file_location(name.replace("-", "_"),
                                                   os.path.join(ROOT, "tools", name + ".py"))
@@ -641,7 +664,7 @@ SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmd
              t_mce_qemu_fast_string, t_mce_qemu_twice, t_mce_qemu_pcc, t_mce_qemu_idle,
              t_mce_qemu_amd_no_succor, t_pxe_ovmf, t_pxe_ipxe_script, t_disk_image,
              t_results_variable, t_framebuffer_summary, t_framebuffer_bad_cmdline,
-             t_bench_presets_tiny] + \
+             t_bench_presets_tiny, t_numa_directions] + \
     [make_crash_test(k) for k in CRASHES]
 
 

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_numa.c - SRAT and SLIT parsing on synthetic tables: three nodes (two with CPUs, one
+ * with memory only), a disabled entry, domains numbered sparsely, and malformed tables.
+ */
+#include <stdint.h>
+
+#include "kernel/numa.h"
+#include "tests/host/host_test.h"
+
+static unsigned char srat[512], slit[256];
+
+static size_t hdr(unsigned char *t, const char *sig, size_t len)
+{
+	uint32_t l = (uint32_t)len;
+
+	memcpy(t, sig, 4);
+	memcpy(t + 4, &l, 4);
+	return len;
+}
+
+static size_t cpu(size_t off, uint32_t domain, uint32_t flags)
+{
+	memset(srat + off, 0, 16);
+	srat[off] = 0;
+	srat[off + 1] = 16;
+	srat[off + 2] = (uint8_t)domain;
+	memcpy(srat + off + 4, &flags, 4);
+	srat[off + 9] = (uint8_t)(domain >> 8);
+	return off + 16;
+}
+
+static size_t mem(size_t off, uint32_t domain, uint64_t base, uint64_t size, uint32_t flags)
+{
+	memset(srat + off, 0, 40);
+	srat[off] = 1;
+	srat[off + 1] = 40;
+	memcpy(srat + off + 2, &domain, 4);
+	memcpy(srat + off + 8, &base, 8);
+	memcpy(srat + off + 16, &size, 8);
+	memcpy(srat + off + 28, &flags, 4);
+	return off + 40;
+}
+
+static size_t build(void)
+{
+	size_t off = 48;
+
+	memset(srat, 0, sizeof(srat));
+	off = cpu(off, 0, 1);
+	off = cpu(off, 0x105, 1);		/* domain 0x105: high byte in byte 9 */
+	off = cpu(off, 7, 0);			/* disabled: ignored */
+	off = mem(off, 0, 0, 0xa0000, 1);
+	off = mem(off, 0, 0x100000, 0x3ff00000, 1);
+	off = mem(off, 0x105, 0x40000000, 0x20000000, 1);
+	off = mem(off, 9, 0x60000000, 0x20000000, 3);	/* hot-pluggable, no CPU */
+	off = mem(off, 4, 0x80000000, 0x10000000, 0);	/* disabled */
+	return hdr(srat, "SRAT", off);
+}
+
+static void test_srat(void)
+{
+	struct numa_info n;
+	const char *why;
+	size_t len = build();
+
+	CHECK(numa_parse_srat(srat, len, &n, &why) == 0, "parse: %s", why ? why : "");
+	CHECK(n.nr_nodes == 3, "three nodes: %u", n.nr_nodes);
+	CHECK(n.domain[0] == 0 && n.domain[1] == 0x105 && n.domain[2] == 9, "domains in order");
+	CHECK(n.cpus[0] == 1 && n.cpus[1] == 1 && n.cpus[2] == 0, "CPUs per node");
+	CHECK(n.bytes[0] == 0xa0000 + 0x3ff00000ULL && n.bytes[1] == 0x20000000 &&
+	      n.bytes[2] == 0x20000000, "memory per node");
+	CHECK(n.nr_ranges == 4 && n.range[3].hotplug, "ranges, hot-plug flag");
+	CHECK(numa_node_of(&n, 0x50000000) == 1 && numa_node_of(&n, 0x7fffffff) == 2 &&
+	      numa_node_of(&n, 0x90000000) == -1 && numa_node_of(&n, 0xa0000) == -1,
+	      "address to node");
+}
+
+static void test_slit(void)
+{
+	struct numa_info n;
+	const char *why;
+	uint64_t loc = 10;
+	size_t len = build();
+
+	numa_parse_srat(srat, len, &n, &why);
+	memset(slit, 0, sizeof(slit));
+	memcpy(slit + 36, &loc, 8);
+	for (int i = 0; i < 10; i++)
+		for (int j = 0; j < 10; j++)
+			slit[44 + i * 10 + j] = (uint8_t)(i == j ? 10 : 20 + i + j);
+	hdr(slit, "SLIT", 44 + 100);
+	CHECK(numa_parse_slit(slit, 144, &n, &why) == -1 && strstr(why, "beyond"),
+	      "domain 0x105 is beyond 10 localities: %s", why ? why : "");
+	n.domain[1] = 5;
+	CHECK(numa_parse_slit(slit, 144, &n, &why) == 0, "parse: %s", why ? why : "");
+	CHECK(n.distance[0][0] == 10 && n.distance[0][1] == 25 && n.distance[2][0] == 29 &&
+	      n.distance[1][2] == 34, "distances mapped through domains");
+	CHECK(numa_parse_slit(slit, 100, &n, &why) == -1, "length mismatch");
+}
+
+static void test_malformed(void)
+{
+	struct numa_info n;
+	const char *why;
+	size_t len = build();
+
+	CHECK(numa_parse_srat(srat, len - 1, &n, &why) == -1, "length mismatch");
+	srat[48 + 1] = 200;
+	CHECK(numa_parse_srat(srat, len, &n, &why) == -1 && strstr(why, "past"),
+	      "entry past the end: %s", why ? why : "");
+	build();
+	srat[48 + 1] = 0;
+	CHECK(numa_parse_srat(srat, len, &n, &why) == -1, "zero-length entry");
+	memset(srat + 48, 0, 16);
+	hdr(srat, "SRAT", 48);
+	CHECK(numa_parse_srat(srat, 48, &n, &why) == -1 && strstr(why, "no enabled node"),
+	      "empty SRAT");
+}
+
+int main(void)
+{
+	return RUN_TESTS(test_srat, test_slit, test_malformed);
+}
