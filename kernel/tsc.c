@@ -53,21 +53,41 @@ static inline u32 pm_read(void)
 	return inl(pm_port) & pm_mask;
 }
 
+/*
+ * Each edge of a measurement window is bracketed: reference, TSC, reference again, retried
+ * when the two references are far apart. Being interrupted (or, in a VM, descheduled) while
+ * spinning inside the window does not matter, since both clocks keep running; being
+ * interrupted between the reference and the TSC read at an edge would, and is caught here.
+ */
+#define PM_BRACKET_MAX	36	/* PM ticks, about 10 us */
+#define PIT_BRACKET_MAX	12	/* PIT ticks, about 10 us */
+#define BRACKET_TRIES	64
+
+static bool pm_edge(u32 *pm, u64 *tsc)
+{
+	for (int i = 0; i < BRACKET_TRIES; i++) {
+		u32 a = pm_read();
+		u64 t = rdtsc_ordered();
+		u32 b = pm_read();
+
+		if (((b - a) & pm_mask) <= PM_BRACKET_MAX) {
+			*pm = a;
+			*tsc = t;
+			return true;
+		}
+	}
+	return false;
+}
+
 u64 tsc_measure_pm(u32 ms)
 {
 	u64 target = PM_TIMER_HZ * ms / 1000, elapsed = 0, t0, t1;
-	u32 last, now;
+	u32 start, last, now, end;
 	unsigned long spins = 0;
 
-	if (!pm_port)
+	if (!pm_port || !pm_edge(&start, &t0))
 		return 0;
-	/* Start on a tick edge so the first partial tick does not count. */
-	last = pm_read();
-	while ((now = pm_read()) == last)
-		if (++spins > SPIN_LIMIT)
-			return 0;
-	t0 = rdtsc_ordered();
-	last = now;
+	last = start;
 	while (elapsed < target) {
 		now = pm_read();
 		elapsed += (now - last) & pm_mask;
@@ -75,28 +95,84 @@ u64 tsc_measure_pm(u32 ms)
 		if (++spins > SPIN_LIMIT)
 			return 0;
 	}
-	t1 = rdtsc_ordered();
+	if (!pm_edge(&end, &t1))
+		return 0;
+	elapsed += (end - last) & pm_mask;
 	return mul_div_u64(t1 - t0, PM_TIMER_HZ, elapsed);
 }
 
-u64 tsc_measure_pit(u32 ms)
+/* PIT channel 2's current count (it counts down), latched so both bytes belong together. */
+static u16 pit_count(void)
 {
-	u64 latch = PIT_HZ * ms / 1000, t0, t1;
+	u8 lo, hi;
+
+	outb(0x43, 0x80);	/* latch channel 2 */
+	lo = inb(0x42);
+	hi = inb(0x42);
+	return (u16)(lo | hi << 8);
+}
+
+static bool pit_edge(u16 *count, u64 *tsc)
+{
+	for (int i = 0; i < BRACKET_TRIES; i++) {
+		u16 a = pit_count();
+		u64 t = rdtsc_ordered();
+		u16 b = pit_count();
+
+		if (a >= b && a - b <= PIT_BRACKET_MAX) {
+			*count = a;
+			*tsc = t;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * One window: count PIT ticks poll by poll (16-bit differences, so the counter may wrap
+ * between polls), bracket both edges. A pause longer than the counter's 55 ms period between
+ * two polls loses a whole period: that can only make the result too high.
+ */
+static u64 pit_window(u64 ticks)
+{
+	u64 elapsed = 0, t0, t1;
+	u16 c0, c1, last, now;
 	unsigned long spins = 0;
 
-	if (latch == 0 || latch > 0xffff)
+	outb(0x61, (inb(0x61) & ~0x02) | 0x01);	/* channel 2 gate on, speaker off */
+	outb(0x43, 0xb0);				/* channel 2, lo/hi, mode 0 */
+	outb(0x42, 0xff);
+	outb(0x42, 0xff);
+	if (!pit_edge(&c0, &t0))
 		return 0;
-	/* Channel 2, gate on, speaker off; mode 0 counts down once and raises OUT2. */
-	outb(0x61, (inb(0x61) & ~0x02) | 0x01);
-	outb(0x43, 0xb0);
-	outb(0x42, latch & 0xff);
-	outb(0x42, latch >> 8);
-	t0 = rdtsc_ordered();
-	while (!(inb(0x61) & 0x20))
+	last = c0;
+	while (elapsed < ticks) {
+		now = pit_count();
+		elapsed += (u16)(last - now);
+		last = now;
 		if (++spins > SPIN_LIMIT)
 			return 0;
-	t1 = rdtsc_ordered();
-	return (t1 - t0) * 1000 / ms;
+	}
+	if (!pit_edge(&c1, &t1))
+		return 0;
+	elapsed += (u16)(last - c1);
+	return elapsed ? mul_div_u64(t1 - t0, PIT_HZ, elapsed) : 0;
+}
+
+/* The lowest of five windows: a lost counter period only ever inflates a window's result. */
+u64 tsc_measure_pit(u32 ms)
+{
+	u64 ticks = PIT_HZ * ms / 1000, best = 0;
+
+	if (!ticks)
+		return 0;
+	for (int i = 0; i < 5; i++) {
+		u64 hz = pit_window(ticks);
+
+		if (hz && (!best || hz < best))
+			best = hz;
+	}
+	return best;
 }
 
 void tsc_init(void)
