@@ -115,7 +115,8 @@ $(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
 HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c \
-	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c kernel/numa.c \
+	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
+	kernel/numa.c \
 	bench/harness.c bench/presets.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))

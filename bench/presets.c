@@ -139,7 +139,7 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 
 			for (unsigned int k = 0; k < nd * (p->tiny ? 1 : ns); k++) {
 				static struct folio_ctx base, batch;
-				unsigned int i = k % (p->tiny ? 1 : ns), dr = k / (p->tiny ? 1 : ns);
+				unsigned int per = p->tiny ? 1 : ns, i = k % per, dr = k / per;
 				struct folio d, s;
 				struct bench_case a, b;
 

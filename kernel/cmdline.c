@@ -364,70 +364,71 @@ int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn,
 	return errors;
 }
 
+/* Append to @buf at *@len without ever writing past @size (the total may exceed it). */
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...) __printf(4, 5);
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*len += (size_t)ck_vsnprintf(buf + MIN(*len, size), size > *len ? size - *len : 0, fmt,
+				     ap);
+	va_end(ap);
+}
+
 void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 {
-	char tests[256];
-	size_t len = 0;
 	u32 all = (1u << CK_NR_SUITES) - 1;
+	size_t len = 0, tlen = 0;
+	char tests[256];
 	int ttys = -1;
 
-	if (cfg->tests == all) {
-		ck_snprintf(tests, sizeof(tests), "all");
-	} else if (!cfg->tests) {
-		ck_snprintf(tests, sizeof(tests), "none");
-	} else {
-		tests[0] = '\0';
-		for (int s = 0; s < CK_NR_SUITES; s++)
-			if (cfg->tests & (1u << s))
-				len += (size_t)ck_snprintf(tests + len, sizeof(tests) - len, "%s%s",
-							   len ? "," : "", ck_suite_names[s]);
-	}
+	tests[0] = '\0';
+	if (cfg->tests == all)
+		append(tests, sizeof(tests), &tlen, "all");
+	else if (!cfg->tests)
+		append(tests, sizeof(tests), &tlen, "none");
+	for (int s = 0; s < CK_NR_SUITES && cfg->tests != all; s++)
+		if (cfg->tests & (1u << s))
+			append(tests, sizeof(tests), &tlen, "%s%s", tlen ? "," : "",
+			       ck_suite_names[s]);
 	for (size_t p = 0; p < ARRAY_SIZE(com_ports); p++)
 		if (com_ports[p] == cfg->console_port)
 			ttys = (int)p;
-	len = (size_t)ck_snprintf(buf, size, "tests=%s ", tests);
+	if (size)
+		buf[0] = '\0';
+	append(buf, size, &len, "tests=%s ", tests);
 	if (ttys >= 0)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0,
-					   "console=ttyS%d,%u", ttys, cfg->console_baud);
+		append(buf, size, &len, "console=ttyS%d,%u", ttys, cfg->console_baud);
 	else
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0,
-					   "console=uart,io,0x%x,%u", cfg->console_port,
-					   cfg->console_baud);
-	len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " exit=%s crash=%s",
-				   cfg->exit < ARRAY_SIZE(exit_names) ? exit_names[cfg->exit] : "?",
-				   cfg->crash < ARRAY_SIZE(crash_names) ?
-				   crash_names[cfg->crash] : "?");
+		append(buf, size, &len, "console=uart,io,0x%x,%u", cfg->console_port,
+		       cfg->console_baud);
+	append(buf, size, &len, " exit=%s crash=%s",
+	       cfg->exit < ARRAY_SIZE(exit_names) ? exit_names[cfg->exit] : "?",
+	       cfg->crash < ARRAY_SIZE(crash_names) ? crash_names[cfg->crash] : "?");
 	if (cfg->ebs_stale)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " ebs=stale");
+		append(buf, size, &len, " ebs=stale");
 	if (cfg->copy_page)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " copy_page=%s",
-					   copy_page_impl_names[cfg->copy_page - 1]);
+		append(buf, size, &len, " copy_page=%s", copy_page_impl_names[cfg->copy_page - 1]);
 	if (cfg->memcpy)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " memcpy=%s",
-					   memcpy_impl_names[cfg->memcpy - 1]);
+		append(buf, size, &len, " memcpy=%s", memcpy_impl_names[cfg->memcpy - 1]);
 	if (cfg->copy_mc)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " copy_mc=%s",
-					   copy_mc_impl_names[cfg->copy_mc - 1]);
+		append(buf, size, &len, " copy_mc=%s", copy_mc_impl_names[cfg->copy_mc - 1]);
 	if (cfg->clear_page)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " clear_page=%s",
-					   clear_page_impl_names[cfg->clear_page - 1]);
+		append(buf, size, &len, " clear_page=%s",
+		       clear_page_impl_names[cfg->clear_page - 1]);
 	if (cfg->inject)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " inject=%s",
-					   inject_names[cfg->inject]);
+		append(buf, size, &len, " inject=%s", inject_names[cfg->inject]);
 	if (cfg->mce_case)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " mce_case=%s",
-					   mce_case_names[cfg->mce_case]);
+		append(buf, size, &len, " mce_case=%s", mce_case_names[cfg->mce_case]);
 	if (cfg->fb_off)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " fb=off");
+		append(buf, size, &len, " fb=off");
 	if (cfg->exit_delay)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " exit_delay=%u",
-					   cfg->exit_delay);
+		append(buf, size, &len, " exit_delay=%u", cfg->exit_delay);
 	if (cfg->bench)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0, " bench=%s",
-					   bench_names[cfg->bench]);
+		append(buf, size, &len, " bench=%s", bench_names[cfg->bench]);
 	if (cfg->bench_runs)
-		len += (size_t)ck_snprintf(buf + len, size > len ? size - len : 0,
-					   " bench_runs=%u", cfg->bench_runs);
+		append(buf, size, &len, " bench_runs=%u", cfg->bench_runs);
 	if (cfg->bench_tiny)
-		ck_snprintf(buf + len, size > len ? size - len : 0, " bench_tiny=yes");
+		append(buf, size, &len, " bench_tiny=yes");
 }

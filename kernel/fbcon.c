@@ -23,7 +23,7 @@
 #define COL_WHITE	RGB(0xff, 0xff, 0xff)
 
 static struct {
-	bool on, rgbx;
+	bool on, rgbx, paused;
 	u32 *base;
 	u32 width, height, stride;
 	int cols, rows, cx, cy;
@@ -126,9 +126,14 @@ static void scroll(void)
 	fb.cy = keep;
 }
 
+void fbcon_pause(bool pause)
+{
+	fb.paused = pause;
+}
+
 void fbcon_write(const char *s, size_t n)
 {
-	if (!fb.on)
+	if (!fb.on || fb.paused)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];

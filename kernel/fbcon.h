@@ -13,6 +13,11 @@
 bool fbcon_init(const struct framebuffer_info *fb);
 bool fbcon_active(void);
 void fbcon_write(const char *s, size_t n);
+/*
+ * Stop (true) or resume (false) mirroring. Drawing is slow; code that must be in a tight
+ * loop right after printing a line (an injection request) pauses the mirror first.
+ */
+void fbcon_pause(bool pause);
 
 struct fb_bar {
 	const char *label;

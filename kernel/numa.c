@@ -5,28 +5,13 @@
  */
 #include "kernel/numa.h"
 #include "kernel/string.h"
+#include "kernel/unaligned.h"
 
 #define ACPI_HDR	36
 #define SRAT_FIRST	(ACPI_HDR + 12)
 #define SRAT_CPU	0	/* processor local APIC affinity, 16 bytes */
 #define SRAT_MEM	1	/* memory affinity, 40 bytes */
 #define SRAT_X2APIC	2	/* processor x2APIC affinity, 24 bytes */
-
-static u32 rd32(const u8 *p)
-{
-	u32 v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static u64 rd64(const u8 *p)
-{
-	u64 v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
 
 static int node_for(struct numa_info *n, u32 domain)
 {
@@ -46,7 +31,7 @@ int numa_parse_srat(const void *srat, size_t len, struct numa_info *out, const c
 
 	memset(out, 0, sizeof(*out));
 	*why = NULL;
-	if (len < SRAT_FIRST || memcmp(b, "SRAT", 4) || rd32(b + 4) != len) {
+	if (len < SRAT_FIRST || memcmp(b, "SRAT", 4) || get_le32(b + 4) != len) {
 		*why = "not an SRAT, or its length is wrong";
 		return -1;
 	}
@@ -59,20 +44,20 @@ int numa_parse_srat(const void *srat, size_t len, struct numa_info *out, const c
 			*why = "an entry runs past the table";
 			return -1;
 		}
-		if (type == SRAT_CPU && elen >= 16 && (rd32(e + 4) & 1)) {
+		if (type == SRAT_CPU && elen >= 16 && (get_le32(e + 4) & 1)) {
 			u32 dom = e[2] | (u32)e[9] << 8 | (u32)e[10] << 16 | (u32)e[11] << 24;
 
 			node = node_for(out, dom);
 			if (node >= 0)
 				out->cpus[node]++;
-		} else if (type == SRAT_X2APIC && elen >= 24 && (rd32(e + 12) & 1)) {
-			node = node_for(out, rd32(e + 4));
+		} else if (type == SRAT_X2APIC && elen >= 24 && (get_le32(e + 12) & 1)) {
+			node = node_for(out, get_le32(e + 4));
 			if (node >= 0)
 				out->cpus[node]++;
-		} else if (type == SRAT_MEM && elen >= 40 && (rd32(e + 28) & 1)) {
-			u64 base = rd64(e + 8), size = rd64(e + 16);
+		} else if (type == SRAT_MEM && elen >= 40 && (get_le32(e + 28) & 1)) {
+			u64 base = get_le64(e + 8), size = get_le64(e + 16);
 
-			node = node_for(out, rd32(e + 2));
+			node = node_for(out, get_le32(e + 2));
 			if (node < 0 || !size)
 				goto next;
 			if (out->nr_ranges == NUMA_MAX_RANGES) {
@@ -80,7 +65,8 @@ int numa_parse_srat(const void *srat, size_t len, struct numa_info *out, const c
 				return -1;
 			}
 			out->range[out->nr_ranges++] = (struct numa_range){
-				base, base + size, (u8)node, rd32(e + 28) & 2, rd32(e + 28) & 4 };
+				base, base + size, (u8)node, get_le32(e + 28) & 2,
+				get_le32(e + 28) & 4 };
 			out->bytes[node] += size;
 		}
 next:
@@ -100,11 +86,11 @@ int numa_parse_slit(const void *slit, size_t len, struct numa_info *io, const ch
 	u64 n;
 
 	*why = NULL;
-	if (len < ACPI_HDR + 8 || memcmp(b, "SLIT", 4) || rd32(b + 4) != len) {
+	if (len < ACPI_HDR + 8 || memcmp(b, "SLIT", 4) || get_le32(b + 4) != len) {
 		*why = "not a SLIT, or its length is wrong";
 		return -1;
 	}
-	n = rd64(b + ACPI_HDR);
+	n = get_le64(b + ACPI_HDR);
 	if (n > 256 || ACPI_HDR + 8 + n * n > len) {
 		*why = "locality count does not fit the table";
 		return -1;
@@ -158,7 +144,8 @@ void numa_init(void)
 	if (slit && numa_parse_slit(slit, slit->length, &info, &why))
 		pr_warn("NUMA: SLIT unusable (%s)\n", why);
 	for (unsigned int i = 0; i < info.nr_nodes; i++) {
-		printk("NUMA: node%u (proximity domain %u): %llu MiB, %u CPU%s%s", i, info.domain[i],
+		printk("NUMA: node%u (proximity domain %u): %llu MiB, %u CPU%s%s", i,
+		       info.domain[i],
 		       (unsigned long long)info.bytes[i] >> 20, info.cpus[i],
 		       info.cpus[i] == 1 ? "" : "s",
 		       info.cpus[i] ? "" : " (memory without CPUs: how CXL memory appears)");

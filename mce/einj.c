@@ -8,6 +8,7 @@
  * keeping the register's other bits when the PRESERVE flag is set.
  */
 #include "kernel/string.h"
+#include "kernel/unaligned.h"
 #include "mce/einj.h"
 
 #define ACPI_HDR_LEN		36
@@ -33,22 +34,6 @@ const char *einj_action_name(u8 a)
 	}
 }
 
-static u32 get32(const u8 *p)
-{
-	u32 v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static u64 get64(const u8 *p)
-{
-	u64 v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static int parse_entries(const u8 *p, size_t avail, u32 count, struct einj_table *out,
 			 bool trigger, const char **why)
 {
@@ -71,9 +56,9 @@ static int parse_entries(const u8 *p, size_t avail, u32 count, struct einj_table
 		e->reg.bit_width = p[5];
 		e->reg.bit_offset = p[6];
 		e->reg.access_size = p[7];
-		e->reg.address = get64(p + 8);
-		e->value = get64(p + 16);
-		e->mask = get64(p + 24);
+		e->reg.address = get_le64(p + 8);
+		e->value = get_le64(p + 16);
+		e->mask = get_le64(p + 24);
 		if (!einj_action_name(e->action) || (trigger && e->action != EINJ_TRIGGER_ERROR)) {
 			*why = "unknown injection action";
 			return -1;
@@ -117,13 +102,13 @@ int einj_parse(const void *table, size_t len, struct einj_table *out, const char
 		*why = "not an EINJ table, or shorter than its header";
 		return -1;
 	}
-	if (get32(b + 4) != len) {
+	if (get_le32(b + 4) != len) {
 		*why = "header length differs from the table's size";
 		return -1;
 	}
-	hdr_size = get32(b + ACPI_HDR_LEN);
+	hdr_size = get_le32(b + ACPI_HDR_LEN);
 	out->flags = b[ACPI_HDR_LEN + 4];
-	count = get32(b + ACPI_HDR_LEN + 8);
+	count = get_le32(b + ACPI_HDR_LEN + 8);
 	if (hdr_size != EINJ_HDR_LEN - ACPI_HDR_LEN && hdr_size != EINJ_HDR_LEN) {
 		*why = "unexpected injection header size";
 		return -1;
@@ -143,9 +128,9 @@ int einj_parse_trigger(const void *table, size_t len, struct einj_table *out,
 		*why = "trigger table shorter than its header";
 		return -1;
 	}
-	hdr = get32(b);
-	size = get32(b + 8);
-	count = get32(b + 12);
+	hdr = get_le32(b);
+	size = get_le32(b + 8);
+	count = get_le32(b + 12);
 	if (hdr != TRIGGER_HDR_LEN || size > len || size < hdr) {
 		*why = "trigger table header inconsistent";
 		return -1;

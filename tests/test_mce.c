@@ -18,6 +18,7 @@
 #include "kernel/acpi.h"
 #include "kernel/cpu.h"
 #include "kernel/desc.h"
+#include "kernel/fbcon.h"
 #include "kernel/fpu.h"
 #include "kernel/paging.h"
 #include "kernel/pmem.h"
@@ -366,8 +367,14 @@ static void two_recoveries_in_a_row(struct ck_test *t)
 #define QEMU_MCG		(MCG_STATUS_RIPV | MCG_STATUS_EIPV | MCG_STATUS_MCIP)
 #define QEMU_WAIT_S		30
 
+/*
+ * Ask the runner for a #MC. The #MC may arrive as soon as the line is out on serial, so
+ * the framebuffer mirror is paused first: drawing the line would otherwise still be running
+ * (and take the #MC) when the caller should already be in its copy loop.
+ */
 static void request(u64 status, u64 addr)
 {
+	fbcon_pause(true);
 	printk("    # mce-inject: request bank=1 status=0x%llx mcg=0x%llx addr=0x%llx misc=0x86\n",
 	       (unsigned long long)status, (unsigned long long)QEMU_MCG, (unsigned long long)addr);
 }
@@ -388,6 +395,7 @@ static bool qemu_one(struct ck_test *t, u8 *src, u8 *dst, size_t len, u64 target
 	request(QEMU_SRAR_STATUS, target);
 	while (mce_count() == seq && rdtsc() < end)
 		left = copy_mc_to_kernel(dst, src, len);
+	fbcon_pause(false);
 	if (!report(t, mce_count() > seq, "a #MC arrived within %d s (is the runner relaying "
 		    "mce-inject requests to QEMU's monitor?)", QEMU_WAIT_S))
 		return false;

@@ -290,7 +290,8 @@ static void preset_big(struct bench_env *env, const struct bench_platform *p)
 				  .bytes = 1ULL << 30, .fn = run_big, .ctx = &a };
 	cb = (struct bench_case){ .api = "copy 1 GiB", .bytes = 1ULL << 30, .fn = run_big,
 				  .ctx = &b,
-				  .primitive = b.which == 2 ? "copy_mc_avx512_nt" : "copy_mc_avx2_nt" };
+				  .primitive = b.which == 2 ? "copy_mc_avx512_nt" :
+					       "copy_mc_avx2_nt" };
 	bench_compare(env, &ca, &cb, BENCH_COLD, p->runs, &ra, &rb, &q);
 	bench_fmt_gbps(&ra, ga, sizeof(ga));
 	bench_fmt_gbps(&rb, gb, sizeof(gb));
