@@ -16,8 +16,13 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 {
 	u64 t0, t1;
 
-	if (m == BENCH_COLD && env->evict)
+	if (m == BENCH_COLD && env->cold_flush && env->flush && c->flush_bytes) {
+		env->flush(c->flush_a, c->flush_bytes);
+		if (c->flush_b)
+			env->flush(c->flush_b, c->flush_bytes);
+	} else if (m == BENCH_COLD && env->evict) {
 		env->evict(env->evict_ctx);
+	}
 	t0 = env->now_ns();
 	c->fn(c->ctx);
 	t1 = env->now_ns();
@@ -118,7 +123,8 @@ void bench_json(const struct bench_env *env, const struct bench_case *c, enum be
 		    "\"primitive\":\"%s\",\"size\":%llu,\"mode\":\"%s\",\"src_node\":\"%s\","
 		    "\"dst_node\":\"%s\",\"runs\":%u,\"median_mbps\":%llu,\"mean_mbps\":%llu,"
 		    "\"stddev_mbps\":%llu,\"min_mbps\":%llu,\"max_mbps\":%llu,\"median_ns\":%llu,"
-		    "\"q1_ns\":%llu,\"q3_ns\":%llu,\"cycles_per_byte_x1000\":%llu}",
+		    "\"q1_ns\":%llu,\"q3_ns\":%llu,\"cycles_per_byte_x1000\":%llu,"
+		    "\"cold_method\":\"%s\"}",
 		    env->machine ? env->machine : "", c->api, c->primitive,
 		    (unsigned long long)c->bytes, bench_mode_name(m),
 		    c->src_node ? c->src_node : "node0", c->dst_node ? c->dst_node : "node0",
@@ -127,5 +133,7 @@ void bench_json(const struct bench_env *env, const struct bench_case *c, enum be
 		    (unsigned long long)r->mbps_stddev, (unsigned long long)r->mbps_min,
 		    (unsigned long long)r->mbps_max, (unsigned long long)r->ns.median,
 		    (unsigned long long)r->ns.q1, (unsigned long long)r->ns.q3,
-		    (unsigned long long)r->mcyc_per_byte);
+		    (unsigned long long)r->mcyc_per_byte,
+		    m != BENCH_COLD ? "none" : env->cold_flush && c->flush_bytes ? "clflushopt" :
+		    env->evict ? "evict" : "none");
 }

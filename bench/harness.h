@@ -4,7 +4,8 @@
  *
  * A case is one timed operation over a number of bytes (a folio copy, a primitive over a
  * buffer). bench_run times it @runs times after @warmup discarded runs, cache-hot or
- * cache-cold (the environment's evict() runs before every timed run and is not timed), and
+ * cache-cold (before every run, untimed: the environment's evict() streams an eviction
+ * buffer, or with cold_flush its flush() writes back and drops the case's own buffers), and
  * summarises durations and throughput. bench_compare runs two cases interleaved, A B A B,
  * so drift hits both alike, and reports the ratio of medians with a bootstrap interval.
  * The environment supplies the clock, eviction and output; nothing here prints directly.
@@ -22,6 +23,9 @@ struct bench_env {
 	u64 cycles_per_us;		/* TSC rate, for cycles per byte */
 	void (*evict)(void *ctx);	/* stream an eviction buffer (cache-cold mode) */
 	void *evict_ctx;
+	/* Cache-cold by CLFLUSHOPT of the case's own buffers instead of eviction. */
+	bool cold_flush;
+	void (*flush)(const void *addr, u64 bytes);
 	void (*out)(const char *line);
 	const char *machine;		/* for the JSON lines */
 };
@@ -32,6 +36,8 @@ struct bench_case {
 	void (*fn)(void *ctx);
 	void *ctx;
 	const char *src_node, *dst_node;
+	const void *flush_a, *flush_b;	/* the buffers a cache-cold run flushes */
+	u64 flush_bytes;
 };
 
 struct bench_result {

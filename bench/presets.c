@@ -158,6 +158,9 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 				a = CASE(mc ? "folio_mc_copy" : "folio_copy", "per-page", sizes[i],
 					 run_folio, &base);
 				b = CASE(a.api, "batched", sizes[i], run_folio, &batch);
+				a.flush_a = b.flush_a = page_address(s.page);
+				a.flush_b = b.flush_b = page_address(d.page);
+				a.flush_bytes = b.flush_bytes = sizes[i];
 				a.src_node = b.src_node = node_names[dir[dr][0]];
 				a.dst_node = b.dst_node = node_names[dir[dr][1]];
 				n += compare_row(env, p, &a, &b, (enum bench_mode)mode);
@@ -205,6 +208,9 @@ static unsigned int preset_v3(const struct bench_env *env, const struct bench_pl
 		bulk = (struct v3_ctx){ d, s, true };
 		a = CASE("copy_mc_highpages", "per-page", sizes[i], run_v3, &per);
 		b = CASE(a.api, "bulk", sizes[i], run_v3, &bulk);
+		a.flush_a = b.flush_a = page_address(s.page);
+		a.flush_b = b.flush_b = page_address(d.page);
+		a.flush_bytes = b.flush_bytes = sizes[i];
 		n += compare_row(env, p, &a, &b, BENCH_COLD);
 	}
 	return n;
@@ -305,6 +311,9 @@ static unsigned int prims_over(const struct bench_env *env, const struct bench_p
 					continue;
 				ctx = (struct prim_ctx){ &prims[i], dst, src, sizes[s] };
 				c = CASE("primitive", prims[i].name, sizes[s], run_prim, &ctx);
+				c.flush_a = src;
+				c.flush_b = dst;
+				c.flush_bytes = sizes[s];
 				bench_run(env, &c, (enum bench_mode)mode, p->runs, &r);
 				emit(env, &c, (enum bench_mode)mode, &r);
 				bench_fmt_size(sizes[s], sz, sizeof(sz));
@@ -354,6 +363,8 @@ static unsigned int preset_clear(const struct bench_env *env, const struct bench
 		seq = (struct huge_ctx){ f, HUGE_ORDER_SEQUENTIAL };
 		a = CASE("folio_zero_huge", "target-last", bytes, run_zero_huge, &tl);
 		b = CASE(a.api, "sequential", bytes, run_zero_huge, &seq);
+		a.flush_a = b.flush_a = buf;
+		a.flush_bytes = b.flush_bytes = bytes;
 		outf(env, "fn=folio_zero_huge (target = middle subpage) mode=%s",
 		     bench_mode_name((enum bench_mode)mode));
 		outf(env, "%-14s %-7s %-16s %-16s %s", "direction", "folio", "target-last GB/s",

@@ -40,20 +40,40 @@ static void evict(void *ctx)
 	(void)sink;
 }
 
+/* Write back and drop every line of [addr, addr + bytes): CLFLUSHOPT where the CPU has it. */
+static void flush(const void *addr, u64 bytes)
+{
+	const u8 *p = (const u8 *)((uintptr_t)addr & ~63ULL), *end = (const u8 *)addr + bytes;
+
+	if (cpu()->clflushopt)
+		for (; p < end; p += 64)
+			__asm__ volatile("clflushopt %0" : "+m"(*(volatile u8 *)p));
+	else
+		for (; p < end; p += 64)
+			__asm__ volatile("clflush %0" : "+m"(*(volatile u8 *)p));
+	__asm__ volatile("mfence" ::: "memory");
+}
+
 static void out(const char *line)
 {
 	printk("%s\n", line);
 }
 
+/* 1 GiB cases get 1 GiB-aligned buffers, 2 MiB and up 2 MiB-aligned: the page sizes in use. */
+static u64 align_for(size_t bytes)
+{
+	return bytes >= SZ_1G ? SZ_1G : bytes >= SZ_2M ? SZ_2M : SZ_4K;
+}
+
 static void *alloc(size_t bytes)
 {
-	return (void *)(uintptr_t)pmem_alloc(bytes, bytes >= SZ_2M ? SZ_2M : SZ_4K);
+	return (void *)(uintptr_t)pmem_alloc(bytes, align_for(bytes));
 }
 
 static void *alloc_node(size_t bytes, unsigned int node)
 {
 	const struct numa_info *n = numa();
-	u64 align = bytes >= SZ_2M ? SZ_2M : SZ_4K;
+	u64 align = align_for(bytes);
 
 	for (unsigned int i = 0; i < n->nr_ranges; i++) {
 		u64 pa;
@@ -78,7 +98,8 @@ void bench_image_run(const struct ck_config *cfg)
 {
 	const struct cpu_ident *c = cpu();
 	struct bench_env env = { .now_ns = now_ns, .cycles = cycles, .evict = evict,
-				 .out = out, .machine = c->vendor_str,
+				 .out = out, .machine = c->vendor_str, .flush = flush,
+				 .cold_flush = cfg->bench_cold == 1,
 				 .cycles_per_us = tsc_info()->hz / 1000000 };
 	struct bench_platform plat = {
 		.alloc = alloc, .folio = folio, .alloc_node = alloc_node,
@@ -110,9 +131,13 @@ void bench_image_run(const struct ck_config *cfg)
 	       tsc_info()->invariant ? "true" : "false", plat.nr_nodes, pg_gbpages() ? ",1G" : "",
 	       (unsigned long long)evict_bytes, plat.runs);
 	printk("bench: %u NUMA node%s%s; %u runs per case after %d warm-up runs, interrupts off; "
-	       "eviction buffer %llu MiB%s\n", plat.nr_nodes, plat.nr_nodes == 1 ? "" : "s",
+	       "cache-cold by %s%s\n", plat.nr_nodes, plat.nr_nodes == 1 ? "" : "s",
 	       numa()->from_srat ? " from the SRAT" : " (no SRAT)", plat.runs, BENCH_WARMUP,
-	       (unsigned long long)evict_bytes >> 20, plat.tiny ? " (bench_tiny: test sizes)" : "");
+	       env.cold_flush ? (c->clflushopt ? "CLFLUSHOPT of source and destination" :
+				 "CLFLUSH of source and destination (no CLFLUSHOPT)") :
+	       "an eviction buffer", plat.tiny ? " (bench_tiny: test sizes)" : "");
+	if (!env.cold_flush)
+		printk("bench: eviction buffer %llu MiB\n", (unsigned long long)evict_bytes >> 20);
 	if (c->hypervisor)
 		printk("bench: running under a hypervisor: figures describe the emulation, not "
 		       "the hardware\n");

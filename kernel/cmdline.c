@@ -24,6 +24,7 @@ static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle" 
 static const char *const fb_names[] = { "on", "off" };
 static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives", "all" };
 static const char *const tiny_names[] = { "no", "yes" };
+static const char *const cold_names[] = { "evict", "flush" };
 static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 static const u32 bauds[] = { 9600, 19200, 38400, 57600, 115200 };
 
@@ -235,6 +236,7 @@ static const struct opt opts[] = {
 	{ .key = "bench_runs", .kind = OPT_CUSTOM, .parse = parse_bench_runs,
 	  .syntax = "3..200", .def = "10" },
 	CHOICE("bench_tiny", bench_tiny, tiny_names, "no"),
+	CHOICE("bench_cold", bench_cold, cold_names, "evict"),
 };
 
 /* Apply @v to @o's field; NULL on success, else the reason. */
@@ -431,4 +433,6 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 		append(buf, size, &len, " bench_runs=%u", cfg->bench_runs);
 	if (cfg->bench_tiny)
 		append(buf, size, &len, " bench_tiny=yes");
+	if (cfg->bench_cold)
+		append(buf, size, &len, " bench_cold=flush");
 }

@@ -53,6 +53,7 @@ struct ck_config {
 	u8 bench;		/* enum bench_sel: which preset(s) to run after the tests */
 	u8 bench_runs;		/* timed runs per case (0: the default) */
 	u8 bench_tiny;		/* test mode: smallest sizes, small eviction buffer */
+	u8 bench_cold;		/* 0: eviction buffer, 1: CLFLUSHOPT of the case's buffers */
 };
 
 #define CMDLINE_MAX_WORD	256

@@ -4,11 +4,12 @@
  * as the image, in a Linux process.
  *
  *   ck-bench [--preset rfc|v3|clear|primitives|perf|big]... [--runs N] [--json FILE]
- *            [--tiny]
+ *            [--tiny] [--cold evict|flush]
  *
  * Buffers come from one arena (hugetlb pages when the system has them, else THP), given page
  * frames so the folio APIs work. Cache-cold runs stream an eviction buffer of 128 MiB or
- * twice the last-level cache, whichever is larger. The "perf" preset runs `perf bench mem`
+ * twice the last-level cache, whichever is larger, or with --cold flush CLFLUSHOPT the
+ * case's source and destination. The "perf" preset runs `perf bench mem`
  * for memcpy (movsb, unrolled) and memset (stosb) at 4 KiB, 2 MiB and 64 MiB and times the
  * project's routine the same way, so a reader sees what the harness adds: nothing, ideally.
  */
@@ -66,6 +67,16 @@ static void evict(void *ctx)
 	for (size_t i = 0; i < evict_size; i += 64)
 		sink += *(volatile u64 *)(evict_buf + i);
 	(void)sink;
+}
+
+static void flush(const void *addr, u64 bytes)
+{
+	const u8 *p = (const u8 *)((uintptr_t)addr & ~(uintptr_t)63);
+	const u8 *end = (const u8 *)addr + bytes;
+
+	for (; p < end; p += 64)
+		__asm__ volatile("clflushopt %0" : "+m"(*(volatile u8 *)p));
+	__asm__ volatile("mfence" ::: "memory");
 }
 
 static void *map_big(size_t bytes, bool *huge)
@@ -312,7 +323,7 @@ static void preset_big(struct bench_env *env, const struct bench_platform *p)
 int main(int argc, char **argv)
 {
 	struct bench_env env = { .now_ns = now_ns, .cycles = cycles, .evict = evict,
-				 .out = out, .machine = machine };
+				 .out = out, .machine = machine, .flush = flush };
 	struct bench_platform plat = { .alloc = arena_alloc, .folio = make_folio,
 				       .runs = BENCH_DEFAULT_RUNS, .max_bytes = 64ULL << 20 };
 	const char *presets[8];
@@ -330,9 +341,13 @@ int main(int argc, char **argv)
 			json_out = fopen(argv[++i], "w");
 		else if (!strcmp(argv[i], "--tiny"))
 			plat.tiny = true;
+		else if (!strcmp(argv[i], "--cold") && i + 1 < argc &&
+			 (!strcmp(argv[i + 1], "flush") || !strcmp(argv[i + 1], "evict")))
+			env.cold_flush = !strcmp(argv[++i], "flush");
 		else {
 			fprintf(stderr, "usage: %s [--preset rfc|v3|clear|primitives|perf|big]... "
-				"[--runs N] [--json FILE] [--tiny]\n", argv[0]);
+				"[--runs N] [--json FILE] [--tiny] [--cold evict|flush]\n",
+				argv[0]);
 			return 2;
 		}
 	}

@@ -27,6 +27,17 @@ static void evict(void *ctx)
 	evictions++;
 }
 
+static unsigned long flushes;
+static const void *flushed[64];
+
+static void flush(const void *p, u64 bytes)
+{
+	(void)bytes;
+	if (flushes < 64)
+		flushed[flushes] = p;
+	flushes++;
+}
+
 static void out(const char *l)
 {
 	(void)l;
@@ -46,7 +57,8 @@ static void run(void *p)
 		order[norder++] = f->tag;
 }
 
-static struct bench_env env = { now, cyc, 3000, evict, NULL, out, "test" };
+static struct bench_env env = { .now_ns = now, .cycles = cyc, .cycles_per_us = 3000,
+				 .evict = evict, .out = out, .machine = "test", .flush = flush };
 
 static void test_run_summary(void)
 {
@@ -67,6 +79,32 @@ static void test_run_summary(void)
 	evictions = 0;
 	bench_run(&env, &c, BENCH_HOT, 5, &r);
 	CHECK(evictions == 0, "cache-hot: no eviction");
+}
+
+static void test_cold_by_flush(void)
+{
+	static struct bench_result r;
+	static char a[4096], b[4096];
+	struct fake f = { 1000, 'a' };
+	struct bench_case c = { .api = "api", .primitive = "prim", .bytes = 4096, .fn = run,
+				.ctx = &f, .flush_a = a, .flush_b = b, .flush_bytes = 4096 };
+	char buf[600];
+
+	evictions = flushes = 0;
+	env.cold_flush = true;
+	bench_run(&env, &c, BENCH_COLD, 5, &r);
+	CHECK(evictions == 0 && flushes == 2 * (5 + BENCH_WARMUP),
+	      "flush both buffers before every run instead of evicting: %lu flushes, %lu evictions",
+	      flushes, evictions);
+	CHECK(flushed[0] == a && flushed[1] == b, "source, then destination");
+	bench_json(&env, &c, BENCH_COLD, &r, buf, sizeof(buf));
+	CHECK(strstr(buf, "\"cold_method\":\"clflushopt\"") != NULL, "JSON says how: %s", buf);
+	c.flush_bytes = 0;
+	flushes = 0;
+	bench_run(&env, &c, BENCH_COLD, 3, &r);
+	CHECK(flushes == 0 && evictions == 3 + BENCH_WARMUP,
+	      "a case without buffers to flush falls back to eviction");
+	env.cold_flush = false;
 }
 
 static void test_compare_interleaved(void)
@@ -117,5 +155,6 @@ static void test_format(void)
 
 int main(void)
 {
-	return RUN_TESTS(test_run_summary, test_compare_interleaved, test_format);
+	return RUN_TESTS(test_run_summary, test_cold_by_flush, test_compare_interleaved,
+			 test_format);
 }

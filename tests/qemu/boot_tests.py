@@ -178,7 +178,7 @@ def t_bad_cmdline(b):
     b.status_is(CMDLINE)
     b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash, ebs, copy_page, "
           r"memcpy, copy_mc, clear_page, inject, mce_case, fb, exit_delay, bench, bench_runs, "
-          r"bench_tiny\); ignored")
+          r"bench_tiny, bench_cold\); ignored")
     b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
           r"comma-separated list of cmdline, extable, .*\); using the default 'all'")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
@@ -502,8 +502,9 @@ def t_framebuffer_bad_cmdline(b):
 
 def t_bench_presets_tiny(b):
     """bench=all at test sizes: every preset runs, every JSON line parses, tables render."""
-    b.run("exit=qemu tests=none bench=all bench_runs=3 bench_tiny=yes")
+    b.run("exit=qemu tests=none bench=all bench_runs=3 bench_tiny=yes bench_cold=flush")
     b.status_is(PASS)
+    b.has(r"^bench: .*cache-cold by CLFLUSHOPT of source and destination")
     objs = []
     for line in b.log.splitlines():
         if line.startswith('{"schema"'):
@@ -524,6 +525,8 @@ def t_bench_presets_tiny(b):
     results = [o for o in objs if o.get("kind") == "result"]
     b.expect(all(o["runs"] == 3 and o["median_mbps"] > 0 for o in results),
              "every result has 3 runs and a throughput")
+    b.expect(all(o["cold_method"] == ("clflushopt" if o["mode"] == "cache-cold" else "none")
+                 for o in results), "cache-cold results say cold_method clflushopt")
 
 
 NUMA3 = ("-object memory-backend-ram,id=m0,size=1G -object memory-backend-ram,id=m1,size=512M "
@@ -539,7 +542,7 @@ def t_numa_directions(b):
     b.has(r"^NUMA: node0 \(proximity domain 0\): 10\d\d MiB, 1 CPU$")
     b.has(r"^NUMA: node2 \(proximity domain 2\): 512 MiB, 0 CPUs \(memory without CPUs: how "
           r"CXL memory appears\)")
-    b.has(r"^bench: 3 NUMA nodes from the SRAT")
+    b.has(r"^bench: 3 NUMA nodes from the SRAT.*cache-cold by an eviction buffer")
     for d in ("node0->node0", "node0->node1", "node1->node0", "node0->node2", "node2->node0"):
         b.has(r"^%s   256K " % d, "no cache-cold folio_copy row for %s" % d)
     dirs = {(o["src_node"], o["dst_node"]) for o in
