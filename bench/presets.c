@@ -74,19 +74,20 @@ static bool get_folios(const struct bench_platform *plat, u64 bytes, struct foli
 	return get_folios_on(plat, bytes, 0, 0, d, s);
 }
 
-/* The seeds' directions: node0->node0, then node0->n and n->node0 for every other node. */
+/*
+ * Every ordered node pair, node0->node0 first: the seeds' DRAM0->DRAM1, DRAM->CXL and
+ * CXL->DRAM are among them.
+ */
 static unsigned int directions(const struct bench_platform *p, unsigned int dir[][2])
 {
 	unsigned int n = 0, nodes = p->alloc_node && p->nr_nodes > 1 ? p->nr_nodes : 1;
 
-	dir[n][0] = 0;
-	dir[n++][1] = 0;
-	for (unsigned int i = 1; i < nodes && i < BENCH_MAX_NODES; i++) {
-		dir[n][0] = 0;
-		dir[n++][1] = i;
-		dir[n][0] = i;
-		dir[n++][1] = 0;
-	}
+	nodes = MIN(nodes, (unsigned int)BENCH_MAX_NODES);
+	for (unsigned int s = 0; s < nodes; s++)
+		for (unsigned int d = 0; d < nodes; d++) {
+			dir[n][0] = s;
+			dir[n++][1] = d;
+		}
 	return n;
 }
 
@@ -134,7 +135,7 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 			     bench_mode_name((enum bench_mode)mode));
 			outf(env, "%-14s %-7s %-16s %-16s %s", "direction", "folio",
 			     "baseline GB/s", "optimized GB/s", "speedup [95% CI]");
-			unsigned int dir[2 * BENCH_MAX_NODES][2];
+			unsigned int dir[BENCH_MAX_NODES * BENCH_MAX_NODES][2];
 			unsigned int nd = directions(p, dir);
 
 			for (unsigned int k = 0; k < nd * (p->tiny ? 1 : ns); k++) {

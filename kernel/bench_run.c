@@ -125,9 +125,13 @@ void bench_image_run(const struct ck_config *cfg)
 	/* Each case needs source and destination; leave a quarter of memory alone. */
 	plat.max_bytes = free / 2 > evict_bytes ? (free - evict_bytes) / 3 : 0;
 	printk("{\"schema\":1,\"kind\":\"machine\",\"machine\":\"%s\",\"family\":%u,\"model\":%u,"
-	       "\"microcode\":%u,\"tsc_hz\":%llu,\"invariant_tsc\":%s,\"nodes\":%u,"
-	       "\"page_sizes\":\"4K,2M%s\",\"evict_bytes\":%llu,\"runs\":%u}\n", c->vendor_str,
-	       c->family, c->model, c->ucode_rev, (unsigned long long)tsc_info()->hz,
+	       "\"stepping\":%u,\"microcode\":%u,\"features\":\"%s%s%s%s%s%s%s%s\",\"tsc_hz\":%llu,"
+	       "\"invariant_tsc\":%s,\"nodes\":%u,\"page_sizes\":\"4K,2M%s\",\"evict_bytes\":%llu,"
+	       "\"runs\":%u}\n", c->vendor_str, c->family, c->model, c->stepping, c->ucode_rev,
+	       c->erms_effective ? "erms," : "", c->fsrm ? "fsrm," : "",
+	       c->rep_good ? "rep_good," : "", c->avx2 ? "avx2," : "", c->avx512f ? "avx512f," : "",
+	       c->clflushopt ? "clflushopt," : "", c->clzero ? "clzero," : "",
+	       c->invtsc ? "invariant_tsc" : "", (unsigned long long)tsc_info()->hz,
 	       tsc_info()->invariant ? "true" : "false", plat.nr_nodes, pg_gbpages() ? ",1G" : "",
 	       (unsigned long long)evict_bytes, plat.runs);
 	printk("bench: %u NUMA node%s%s; %u runs per case after %d warm-up runs, interrupts off; "

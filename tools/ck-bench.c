@@ -7,14 +7,16 @@
  *            [--tiny] [--cold evict|flush]
  *
  * Buffers come from one arena (hugetlb pages when the system has them, else THP), given page
- * frames so the folio APIs work. Cache-cold runs stream an eviction buffer of 128 MiB or
- * twice the last-level cache, whichever is larger, or with --cold flush CLFLUSHOPT the
- * case's source and destination. The "perf" preset runs `perf bench mem`
- * for memcpy (movsb, unrolled) and memset (stosb) at 4 KiB, 2 MiB and 64 MiB and times the
+ * frames so the folio APIs work; with libnuma installed, also one arena per NUMA node.
+ * Cache-cold runs stream an eviction buffer of 128 MiB or twice the last-level cache,
+ * whichever is larger, or with --cold flush CLFLUSHOPT the case's source and destination.
+ * The "perf" preset runs `perf bench mem` for memcpy (movsb, unrolled) and memset (stosb)
+ * at 4 KiB, 2 MiB and 64 MiB and times the
  * project's routine the same way, so a reader sees what the harness adds: nothing, ideally.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,26 @@ static size_t arena_size, arena_used;
 static u8 *evict_buf;
 static size_t evict_size;
 static char machine[160];
+static char features[160];
+static char microcode[32] = "null";
+
+/* The microcode revision Linux reports ("microcode : 0x2b000603"), as a JSON string. */
+static void read_microcode(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char rev[24];
+
+		if (sscanf(line, "microcode : %23s", rev) == 1) {
+			snprintf(microcode, sizeof(microcode), "\"%s\"", rev);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
 
 static u64 now_ns(void)
 {
@@ -110,6 +132,69 @@ static void *arena_alloc(size_t bytes)
 	return arena + off;
 }
 
+/*
+ * NUMA placement through libnuma, loaded at run time so the build does not depend on it:
+ * one arena per node (numa_alloc_onnode), each given page frames, bump-allocated per case.
+ */
+#define MAX_NODES	BENCH_MAX_NODES
+
+static struct {
+	u8 *base;
+	size_t size, used;
+} node_arena[MAX_NODES];
+static unsigned int nr_nodes;
+
+static void *alloc_on(size_t bytes, unsigned int node)
+{
+	size_t align = bytes >= (2 << 20) ? (2 << 20) : 4096, off;
+
+	if (node >= nr_nodes)
+		return NULL;
+	off = (node_arena[node].used + align - 1) & ~(align - 1);
+	if (off + bytes > node_arena[node].size)
+		return NULL;
+	node_arena[node].used = off + bytes;
+	return node_arena[node].base + off;
+}
+
+static void numa_setup(size_t per_node)
+{
+	void *h = dlopen("libnuma.so.1", RTLD_NOW);
+	int (*available)(void);
+	int (*max_node)(void);
+	void *(*alloc_onnode)(size_t, int);
+
+	nr_nodes = 0;
+	if (!h) {
+		printf("# NUMA: libnuma.so.1 not installed (Debian: libnuma1): one node\n");
+		return;
+	}
+	available = (int (*)(void))dlsym(h, "numa_available");
+	max_node = (int (*)(void))dlsym(h, "numa_max_node");
+	alloc_onnode = (void *(*)(size_t, int))dlsym(h, "numa_alloc_onnode");
+	if (!available || !max_node || !alloc_onnode || available() < 0) {
+		printf("# NUMA: libnuma reports no NUMA support: one node\n");
+		return;
+	}
+	for (int n = 0; n <= max_node() && n < MAX_NODES; n++) {
+		u8 *p = alloc_onnode(per_node, n);
+		struct page *frames;
+
+		if (!p)
+			break;
+		memset(p, 0x5a, per_node);	/* fault in on that node */
+		frames = calloc(per_node >> PAGE_SHIFT, sizeof(*frames));
+		if (!frames || pgmap_add((uintptr_t)p >> PAGE_SHIFT, per_node >> PAGE_SHIFT, frames,
+					 (u16)n))
+			break;
+		node_arena[n].base = p;
+		node_arena[n].size = per_node;
+		nr_nodes++;
+	}
+	printf("# NUMA: libnuma found %u node%s%s\n", nr_nodes, nr_nodes == 1 ? "" : "s",
+	       nr_nodes > 1 ? ": the rfc preset runs every node pair" : "");
+}
+
 static bool make_folio(void *addr, unsigned long nr, struct folio *f)
 {
 	f->page = pfn_to_page((uintptr_t)addr >> PAGE_SHIFT);
@@ -155,6 +240,10 @@ static void host_dispatch(struct dispatch_caps *caps)
 	}
 	snprintf(machine, sizeof(machine), "hosted %s family 0x%x model 0x%x", vendor,
 		 id.family, id.model);
+	snprintf(features, sizeof(features), "%s%s%s%s%s%s", id.erms ? "erms," : "",
+		 id.fsrm ? "fsrm," : "", id.rep_good ? "rep_good," : "",
+		 caps->avx2 ? "avx2," : "", caps->avx512f ? "avx512f," : "",
+		 caps->clzero ? "clzero" : "");
 	printf("# %s: ERMS %s FSRM %s REP_GOOD %s; AVX2 %s AVX-512F %s CLZERO %s\n", machine,
 	       id.erms ? "yes" : "no", id.fsrm ? "yes" : "no", id.rep_good ? "yes" : "no",
 	       caps->avx2 ? "yes" : "no", caps->avx512f ? "yes" : "no",
@@ -366,6 +455,7 @@ int main(int argc, char **argv)
 	usleep(100000);
 	env.cycles_per_us = (cycles() - c0) * 1000 / (now_ns() - t0);
 	host_dispatch(&plat.caps);
+	read_microcode();
 	llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
 	evict_size = (size_t)(llc > 0 && 2 * (size_t)llc > (128u << 20) ? 2 * (size_t)llc :
 			      128u << 20);
@@ -383,14 +473,21 @@ int main(int argc, char **argv)
 		if (!frames || pgmap_add((uintptr_t)arena >> PAGE_SHIFT, n, frames, 0))
 			return 1;
 	}
+	numa_setup(64u << 20);
+	if (nr_nodes > 1) {
+		plat.alloc_node = alloc_on;
+		plat.nr_nodes = nr_nodes;
+	}
 	printf("# TSC %llu MHz; buffers %s; eviction buffer %zu MiB (LLC %ld KiB); %u runs each "
 	       "after %d warm-up runs\n", (unsigned long long)env.cycles_per_us,
 	       huge ? "on hugetlb pages" : "on THP (no hugetlb pages reserved)",
 	       evict_size >> 20, llc > 0 ? llc >> 10 : -1, plat.runs, BENCH_WARMUP);
 	if (json_out)
 		fprintf(json_out, "{\"schema\":1,\"kind\":\"machine\",\"machine\":\"%s\","
-			"\"tsc_mhz\":%llu,\"nodes\":1,\"hugetlb\":%s,\"evict_bytes\":%zu}\n",
-			machine, (unsigned long long)env.cycles_per_us, huge ? "true" : "false",
+			"\"features\":\"%s\",\"microcode\":%s,\"tsc_mhz\":%llu,\"nodes\":%u,"
+			"\"page_sizes\":\"%s\",\"evict_bytes\":%zu}\n", machine, features,
+			microcode, (unsigned long long)env.cycles_per_us,
+			nr_nodes ? nr_nodes : 1, huge ? "4K,2M (hugetlb)" : "4K,2M (THP)",
 			evict_size);
 	for (int i = 0; i < np; i++) {
 		int k;
@@ -413,6 +510,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		arena_used = 0;
+		for (unsigned int n = 0; n < nr_nodes; n++)
+			node_arena[n].used = 0;
 		bench_preset_run((enum bench_preset)k, &env, &plat);
 	}
 	if (json_out)
