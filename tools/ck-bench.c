@@ -11,8 +11,8 @@
  * Cache-cold runs stream an eviction buffer of 128 MiB or twice the last-level cache,
  * whichever is larger, or with --cold flush CLFLUSHOPT the case's source and destination.
  * The "perf" preset runs `perf bench mem` for memcpy (movsb, unrolled) and memset (stosb)
- * at 4 KiB, 2 MiB and 64 MiB and times the
- * project's routine the same way, so a reader sees what the harness adds: nothing, ideally.
+ * at 4 KiB, 2 MiB and 64 MiB and times the project's routine the same way, so a reader
+ * sees what the harness adds: nothing, ideally.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
