@@ -174,4 +174,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:         # the reader (head, less) went away: not an error
+        sys.stderr.close()
+        sys.exit(0)
