@@ -11,6 +11,7 @@
 #include "copy/ops.h"
 #include "copy/routines.h"
 #include "kernel/format.h"
+#include "kernel/string.h"
 
 #define CASE(a, p, b, f, c)						\
 	((struct bench_case){ .api = (a), .primitive = (p), .bytes = (b), .fn = (f), .ctx = (c) })
@@ -281,6 +282,26 @@ static bool can_run(const struct bench_platform *p, int needs)
 {
 	return needs == 0 || (needs == 1 && p->caps.avx2) || (needs == 2 && p->caps.avx512f) ||
 	       (needs == 3 && p->caps.clzero);
+}
+
+bool bench_primitive(const struct bench_env *env, const struct bench_platform *p,
+		     const char *name, void *dst, void *src, u64 bytes, unsigned int runs,
+		     struct bench_result *r)
+{
+	static struct prim_ctx ctx;
+	struct bench_case c;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(prims); i++) {
+		if (strcmp(prims[i].name, name))
+			continue;
+		if (!can_run(p, prims[i].needs))
+			return false;
+		ctx = (struct prim_ctx){ &prims[i], dst, src, bytes };
+		c = CASE("primitive", prims[i].name, bytes, run_prim, &ctx);
+		bench_run(env, &c, BENCH_HOT, runs, r);
+		return true;
+	}
+	return false;
 }
 
 static unsigned int prims_over(const struct bench_env *env, const struct bench_platform *p,

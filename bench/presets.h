@@ -34,6 +34,14 @@ struct bench_platform {
 enum bench_preset { PRESET_RFC, PRESET_V3, PRESET_CLEAR, PRESET_PRIMITIVES, NR_PRESETS };
 extern const char *const bench_preset_names[NR_PRESETS];
 
+/*
+ * Time the primitive named @name (as in the primitives preset) over @bytes of @src/@dst,
+ * cache-hot, @runs runs. False when there is no such primitive or this CPU cannot run it.
+ */
+bool bench_primitive(const struct bench_env *env, const struct bench_platform *p,
+		     const char *name, void *dst, void *src, u64 bytes, unsigned int runs,
+		     struct bench_result *r);
+
 /* Run one preset; returns the number of cases run (0 when none could). */
 unsigned int bench_preset_run(enum bench_preset p, const struct bench_env *env,
 			      const struct bench_platform *plat);

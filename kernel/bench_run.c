@@ -8,6 +8,7 @@
 #include "bench/presets.h"
 #include "copy/pages.h"
 #include "kernel/bench_run.h"
+#include "kernel/copy_setup.h"
 #include "kernel/cpu.h"
 #include "kernel/fpu.h"
 #include "kernel/numa.h"
@@ -94,22 +95,29 @@ static bool folio(void *addr, unsigned long nr, struct folio *f)
 	return f->page != NULL;
 }
 
+void bench_image_env(struct bench_env *env, struct bench_platform *plat)
+{
+	*env = (struct bench_env){ .now_ns = now_ns, .cycles = cycles, .evict = evict,
+				   .out = out, .machine = cpu()->vendor_str, .flush = flush,
+				   .cycles_per_us = tsc_info()->hz / 1000000 };
+	*plat = (struct bench_platform){ .alloc = alloc, .folio = folio, .alloc_node = alloc_node,
+					 .nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
+					 .runs = BENCH_DEFAULT_RUNS };
+	copy_caps(&plat->caps);
+}
+
 void bench_image_run(const struct ck_config *cfg)
 {
 	const struct cpu_ident *c = cpu();
-	struct bench_env env = { .now_ns = now_ns, .cycles = cycles, .evict = evict,
-				 .out = out, .machine = c->vendor_str, .flush = flush,
-				 .cold_flush = cfg->bench_cold == 1,
-				 .cycles_per_us = tsc_info()->hz / 1000000 };
-	struct bench_platform plat = {
-		.alloc = alloc, .folio = folio, .alloc_node = alloc_node,
-		.nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
-		.caps = { .avx2 = c->avx2 && fpu_state()->avx,
-			  .avx512f = c->avx512f && fpu_state()->avx512, .clzero = c->clzero },
-		.runs = cfg->bench_runs ? cfg->bench_runs : BENCH_DEFAULT_RUNS,
-		.tiny = cfg->bench_tiny,
-	};
+	struct bench_env env;
+	struct bench_platform plat;
 	u64 free = pmem_free_bytes();
+
+	bench_image_env(&env, &plat);
+	env.cold_flush = cfg->bench_cold == 1;
+	if (cfg->bench_runs)
+		plat.runs = cfg->bench_runs;
+	plat.tiny = cfg->bench_tiny;
 
 	if (!tsc_info()->hz) {
 		pr_err("bench: no TSC frequency: cannot time anything\n");

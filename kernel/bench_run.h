@@ -7,6 +7,11 @@
 
 #include "kernel/cmdline.h"
 
+struct bench_env;
+struct bench_platform;
+
+/* The image's clock, output, allocation and capabilities (cache-hot use needs nothing else). */
+void bench_image_env(struct bench_env *env, struct bench_platform *plat);
 void bench_image_run(const struct ck_config *cfg);
 
 #endif

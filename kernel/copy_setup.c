@@ -24,7 +24,7 @@ void copy_linux_choice(struct copy_dispatch *d)
 	dispatch_decide(&in, d);
 }
 
-static void caps(struct dispatch_caps *c)
+void copy_caps(struct dispatch_caps *c)
 {
 	c->avx2 = cpu()->avx2 && fpu_state()->avx;
 	c->avx512f = cpu()->avx512f && fpu_state()->avx512;
@@ -42,7 +42,7 @@ static const char *copy_mc_check(int impl)
 {
 	struct dispatch_caps c;
 
-	caps(&c);
+	copy_caps(&c);
 	return copy_mc_cannot_run((enum copy_mc_impl)impl, &c);
 }
 
@@ -50,7 +50,7 @@ static const char *clear_page_check(int impl)
 {
 	struct dispatch_caps c;
 
-	caps(&c);
+	copy_caps(&c);
 	return clear_page_cannot_run((enum clear_page_impl)impl, &c);
 }
 

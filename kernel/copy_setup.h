@@ -12,6 +12,8 @@
 
 /* Returns the number of overrides refused (the CPU cannot run them). */
 int copy_setup(const struct ck_config *cfg);
+/* What this CPU can run beyond the baseline, with the vector state the kernel enabled. */
+void copy_caps(struct dispatch_caps *c);
 /* The choice Linux's rules make on this CPU, before overrides. */
 void copy_linux_choice(struct copy_dispatch *d);
 void pages_setup(const struct boot_info *bi);

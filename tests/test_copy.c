@@ -9,8 +9,6 @@
 #include "copy/ops.h"
 #include "copy/routines.h"
 #include "kernel/copy_setup.h"
-#include "kernel/cpu.h"
-#include "kernel/fpu.h"
 #include "kernel/paging.h"
 #include "kernel/pmem.h"
 #include "kernel/traps.h"
@@ -91,19 +89,15 @@ static void sweep_one(struct ck_test *t, sweep_copy_fn fn, const char *name)
 	ck_diag("%s: %lu copies checked", name, r.runs);
 }
 
-static size_t w_memcpy_erms(void *d, const void *s, size_t n)
+static void memcpy_erms_sweep(struct ck_test *t)
 {
-	memcpy_erms(d, s, n);
-	return 0;
+	sweep_one(t, sweep_memcpy_erms, "memcpy_erms");
 }
 
-static size_t w_memcpy_orig(void *d, const void *s, size_t n)
+static void memcpy_orig_sweep(struct ck_test *t)
 {
-	return memcpy_orig(d, s, n) == d ? 0 : (size_t)-1;
+	sweep_one(t, sweep_memcpy_orig, "memcpy_orig");
 }
-
-static void memcpy_erms_sweep(struct ck_test *t) { sweep_one(t, w_memcpy_erms, "memcpy_erms"); }
-static void memcpy_orig_sweep(struct ck_test *t) { sweep_one(t, w_memcpy_orig, "memcpy_orig"); }
 static void copy_mc_fragile_sweep(struct ck_test *t)
 {
 	sweep_one(t, copy_mc_fragile, "copy_mc_fragile");
@@ -119,12 +113,18 @@ static void copy_mc_to_kernel_sweep(struct ck_test *t)
 
 static bool can_avx2(void)
 {
-	return cpu()->avx2 && fpu_state()->avx;
+	struct dispatch_caps c;
+
+	copy_caps(&c);
+	return c.avx2;
 }
 
 static bool can_avx512(void)
 {
-	return cpu()->avx512f && fpu_state()->avx512;
+	struct dispatch_caps c;
+
+	copy_caps(&c);
+	return c.avx512f;
 }
 
 static void copy_mc_avx2_nt_sweep(struct ck_test *t)
@@ -148,15 +148,18 @@ static void copy_mc_avx512_nt_sweep(struct ck_test *t)
 static void page_routines(struct ck_test *t)
 {
 	void (*const copies[])(void *, const void *) = { copy_page_rep, copy_page_unrolled };
-	void (*const clears[])(void *) = {
-		clear_page_erms, clear_page_rep, clear_page_unrolled, clear_page_nt,
-		cpu()->clzero ? clear_page_clzero : clear_page_nt,
+	struct dispatch_caps caps;
+	void (*clears[5])(void *) = {
+		clear_page_erms, clear_page_rep, clear_page_unrolled, clear_page_nt, clear_page_nt,
 	};
 	u8 *buf;
 	unsigned long bad = 0;
 
 	if (!get_env(t))
 		return;
+	copy_caps(&caps);
+	if (caps.clzero)
+		clears[4] = clear_page_clzero;
 	buf = env.dst;		/* pages 1..3 of dst: page 2 is the target, 1 and 3 guards */
 	for (unsigned int k = 0; k < ARRAY_SIZE(copies); k++) {
 		for (size_t i = 0; i < 4 * 4096; i++)

@@ -16,10 +16,10 @@
 #include "copy/pages.h"
 #include "copy/routines.h"
 #include "kernel/acpi.h"
+#include "kernel/copy_setup.h"
 #include "kernel/cpu.h"
 #include "kernel/desc.h"
 #include "kernel/fbcon.h"
-#include "kernel/fpu.h"
 #include "kernel/paging.h"
 #include "kernel/pmem.h"
 #include "kernel/printk.h"
@@ -281,13 +281,16 @@ static void emulated_sweep_one(struct ck_test *t, sweep_copy_fn fn, const char *
 
 static void emulated_poison_sweep(struct ck_test *t)
 {
+	struct dispatch_caps caps;
+
 	if (cannot_recover(t) || !get_env(t))
 		return;
+	copy_caps(&caps);
 	emulated_sweep_one(t, copy_mc_fragile, "copy_mc_fragile", 0);
 	emulated_sweep_one(t, copy_mc_fast_string, "copy_mc_fast_string", REP_MOVSB_SLACK);
-	if (cpu()->avx2 && fpu_state()->avx)
+	if (caps.avx2)
 		emulated_sweep_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt", 63);
-	if (cpu()->avx512f && fpu_state()->avx512)
+	if (caps.avx512f)
 		emulated_sweep_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt", 63);
 	mce_report(mce_last(), "    # last record: ");
 	mce_report_skip();	/* the other 1500-odd records say the same */

@@ -32,8 +32,13 @@
 #include "kernel/cpufeat.h"
 
 static FILE *json_out;
-static u8 *arena;
-static size_t arena_size, arena_used;
+/* Buffers are bump-allocated from arenas, reset between presets. */
+struct arena {
+	u8 *base;
+	size_t size, used;
+};
+
+static struct arena arena;
 static u8 *evict_buf;
 static size_t evict_size;
 static char machine[160];
@@ -121,15 +126,21 @@ static void *map_big(size_t bytes, bool *huge)
 	return p;
 }
 
-static void *arena_alloc(size_t bytes)
+/* @bytes from @a, 2 MiB aligned for 2 MiB and larger, else 4 KiB; NULL when it is full. */
+static void *arena_take(struct arena *a, size_t bytes)
 {
 	size_t align = bytes >= (2 << 20) ? (2 << 20) : 4096;
-	size_t off = (arena_used + align - 1) & ~(align - 1);
+	size_t off = (a->used + align - 1) & ~(align - 1);
 
-	if (off + bytes > arena_size)
+	if (!a->base || off + bytes > a->size)
 		return NULL;
-	arena_used = off + bytes;
-	return arena + off;
+	a->used = off + bytes;
+	return a->base + off;
+}
+
+static void *arena_alloc(size_t bytes)
+{
+	return arena_take(&arena, bytes);
 }
 
 /*
@@ -138,23 +149,12 @@ static void *arena_alloc(size_t bytes)
  */
 #define MAX_NODES	BENCH_MAX_NODES
 
-static struct {
-	u8 *base;
-	size_t size, used;
-} node_arena[MAX_NODES];
+static struct arena node_arena[MAX_NODES];
 static unsigned int nr_nodes;
 
 static void *alloc_on(size_t bytes, unsigned int node)
 {
-	size_t align = bytes >= (2 << 20) ? (2 << 20) : 4096, off;
-
-	if (node >= nr_nodes)
-		return NULL;
-	off = (node_arena[node].used + align - 1) & ~(align - 1);
-	if (off + bytes > node_arena[node].size)
-		return NULL;
-	node_arena[node].used = off + bytes;
-	return node_arena[node].base + off;
+	return node < nr_nodes ? arena_take(&node_arena[node], bytes) : NULL;
 }
 
 static void numa_setup(size_t per_node)
@@ -460,17 +460,17 @@ int main(int argc, char **argv)
 	evict_size = (size_t)(llc > 0 && 2 * (size_t)llc > (128u << 20) ? 2 * (size_t)llc :
 			      128u << 20);
 	evict_buf = map_big(evict_size, &huge);
-	arena_size = (size_t)(2 * plat.max_bytes + (256u << 20));
-	arena = map_big(arena_size, &huge);
-	if (!arena || !evict_buf) {
-		fprintf(stderr, "ck-bench: cannot map %zu MiB of buffers\n", arena_size >> 20);
+	arena.size = (size_t)(2 * plat.max_bytes + (256u << 20));
+	arena.base = map_big(arena.size, &huge);
+	if (!arena.base || !evict_buf) {
+		fprintf(stderr, "ck-bench: cannot map %zu MiB of buffers\n", arena.size >> 20);
 		return 1;
 	}
 	{
-		size_t n = arena_size >> PAGE_SHIFT;
+		size_t n = arena.size >> PAGE_SHIFT;
 		struct page *frames = calloc(n, sizeof(*frames));
 
-		if (!frames || pgmap_add((uintptr_t)arena >> PAGE_SHIFT, n, frames, 0))
+		if (!frames || pgmap_add((uintptr_t)arena.base >> PAGE_SHIFT, n, frames, 0))
 			return 1;
 	}
 	numa_setup(64u << 20);
@@ -498,7 +498,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(presets[i], "big")) {
-			arena_used = 0;
+			arena.used = 0;
 			preset_big(&env, &plat);
 			continue;
 		}
@@ -509,7 +509,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ck-bench: unknown preset '%s'\n", presets[i]);
 			return 2;
 		}
-		arena_used = 0;
+		arena.used = 0;
 		for (unsigned int n = 0; n < nr_nodes; n++)
 			node_arena[n].used = 0;
 		bench_preset_run((enum bench_preset)k, &env, &plat);

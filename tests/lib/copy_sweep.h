@@ -46,6 +46,10 @@ struct fault_result {
 	size_t max_slack;
 };
 
+/* memcpy_erms and memcpy_orig as sweep_copy_fn: 0 when they return dst as memcpy must. */
+size_t sweep_memcpy_erms(void *dst, const void *src, size_t len);
+size_t sweep_memcpy_orig(void *dst, const void *src, size_t len);
+
 u8 sweep_canary(size_t i);
 /* Fill src with a pseudo-random pattern and dst with canaries. */
 void sweep_fill(const struct sweep_env *env);
