@@ -185,6 +185,16 @@ def run_scenario(image, fn):
     return b, time.monotonic() - t0
 
 
+def keep_failure_log(build, b):
+    """Write a failed scenario's whole serial log where a person can read it after the run."""
+    where = os.path.join(build, "check-failures")
+    os.makedirs(where, exist_ok=True)
+    path = os.path.join(where, b.name + ".log")
+    with open(path, "w") as f:
+        f.write(b.log)
+    return path
+
+
 def qemu_tests(build, res, only):
     image = os.path.join(build, "copykernel.efi")
     todo = [f for f in boot_tests.SCENARIOS
@@ -195,6 +205,7 @@ def qemu_tests(build, res, only):
             b, secs = fut.result()
             details = list(b.problems)
             if b.problems:
+                details.append("whole serial log: " + keep_failure_log(build, b))
                 details.append("serial log tail:")
                 details += ["  " + l for l in b.log.splitlines()[-25:]]
             res.add("qemu/%s: %s" % (b.name, (f.__doc__ or "").strip()), not b.problems,
