@@ -39,11 +39,11 @@ NASMFLAGS := -f elf64 -g -F dwarf -I./
 LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefined -T linker.ld
 
 BOOT_SRC   := $(wildcard boot/*.c)
-KERNEL_SRC := $(wildcard kernel/*.c) $(wildcard copy/*.c) $(wildcard mce/*.c) \
-	$(wildcard tests/*.c) \
-	$(wildcard bench/*.c) \
-	$(wildcard tests/lib/*.c)
-ASM_SRC    := $(wildcard kernel/*.asm) $(wildcard copy/*.asm) $(wildcard mce/*.asm)
+# The layers, lowest first (README "Layout"; tools/layers.py checks every include edge).
+KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm copy mce \
+	bench tests tests/lib kernel
+KERNEL_SRC := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c))
+ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm)
 
 BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
 KERNEL_OBJ := $(patsubst %.c,$(B)/%.o,$(KERNEL_SRC))
@@ -114,9 +114,9 @@ $(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
 
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
-HOST_PURE := kernel/format.c kernel/cmdline.c kernel/extable.c kernel/ksyms.c kernel/cpufeat.c \
-	copy/dispatch.c copy/ops.c copy/pages.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
-	kernel/numa.c \
+HOST_PURE := kernel/lib/format.c kernel/cmdline.c kernel/lib/extable.c kernel/lib/ksyms.c kernel/platform/cpufeat.c \
+	copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
+	kernel/platform/numa.c \
 	bench/harness.c bench/presets.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
@@ -130,7 +130,7 @@ $(B)/host/%: tests/host/%.c $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) $(wildcard 
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
 
-FUZZ_PURE := kernel/format.c kernel/cmdline.c kernel/cpufeat.c copy/dispatch.c mce/einj.c
+FUZZ_PURE := kernel/lib/format.c kernel/cmdline.c kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE)
 	@mkdir -p $(dir $@)
@@ -147,7 +147,7 @@ qemu-tests: $(B)/copykernel.efi
 
 # The hosted benchmark: the same copy/ objects and bench/ harness in a Linux process.
 BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
-	copy/ops.c copy/pages.c kernel/format.c kernel/cpufeat.c
+	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(BENCH_SRC) $(HOST_ASM) \

@@ -4,7 +4,7 @@
  * only: throughputs are MB/s, ratios parts per thousand.
  */
 #include "bench/harness.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 
 const char *bench_mode_name(enum bench_mode m)
 {

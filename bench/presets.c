@@ -10,8 +10,8 @@
 #include "bench/presets.h"
 #include "copy/ops.h"
 #include "copy/routines.h"
-#include "kernel/format.h"
-#include "kernel/string.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
 
 #define CASE(a, p, b, f, c)						\
 	((struct bench_case){ .api = (a), .primitive = (p), .bytes = (b), .fn = (f), .ctx = (c) })

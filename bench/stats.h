@@ -9,7 +9,7 @@
 #ifndef CK_BENCH_STATS_H
 #define CK_BENCH_STATS_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 #define STATS_MAX	256
 

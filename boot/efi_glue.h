@@ -6,7 +6,7 @@
 #define CK_EFI_GLUE_H
 
 #include <efi.h>
-#include "kernel/boot_info.h"
+#include "kernel/include/boot_info.h"
 
 /*
  * Read the ASCII file @name from the directory the image was loaded from, into @buf

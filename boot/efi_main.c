@@ -13,7 +13,7 @@
 #include <efilib.h>
 
 #include "boot/efi_glue.h"
-#include "kernel/boot_info.h"
+#include "kernel/include/boot_info.h"
 
 #define CMDLINE_FILE	L"copykernel.cmdline"
 #define EBS_MAX_TRIES	8

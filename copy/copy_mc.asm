@@ -24,7 +24,7 @@
 
 default rel
 bits 64
-%include "kernel/extable.inc"
+%include "kernel/include/extable.inc"
 
 section .text
 

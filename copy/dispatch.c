@@ -4,7 +4,6 @@
  * derived features (see dispatch.h for the rules).
  */
 #include "copy/dispatch.h"
-#include "kernel/cpufeat.h"
 
 const char *const copy_page_impl_names[NR_COPY_PAGE_IMPL] = { "rep", "unrolled" };
 const char *const memcpy_impl_names[NR_MEMCPY_IMPL] = { "erms", "orig" };
@@ -86,14 +85,6 @@ void dispatch_decide(const struct dispatch_cpu *cpu, struct copy_dispatch *d)
 		d->clear_page = CLEAR_PAGE_UNROLLED;
 		d->clear_page_why = "no ERMS, no REP_GOOD";
 	}
-}
-
-void dispatch_cpu_from_ident(const struct cpu_ident *c, bool fragile, struct dispatch_cpu *out)
-{
-	out->rep_good = c->rep_good;
-	out->erms = c->erms_effective;
-	out->fsrm = c->fsrm;
-	out->fragile = fragile;
 }
 
 const char *copy_mc_cannot_run(enum copy_mc_impl impl, const struct dispatch_caps *c)

@@ -10,13 +10,13 @@
  *   clear_page()         rep stosb with ERMS, else rep stosq with REP_GOOD, else unrolled
  *   clear_pages()        the clear_page() primitive over the whole extent
  *
- * ERMS and REP_GOOD here are the values after Linux's derivation (kernel/cpufeat.c). Plain C,
+ * ERMS and REP_GOOD here are the values after Linux's derivation (kernel/platform/cpufeat.c). Plain C,
  * tested on the host with descriptions of real CPUs.
  */
 #ifndef CK_COPY_DISPATCH_H
 #define CK_COPY_DISPATCH_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 enum copy_page_impl { COPY_PAGE_REP, COPY_PAGE_UNROLLED, NR_COPY_PAGE_IMPL };
 enum memcpy_impl { MEMCPY_ERMS, MEMCPY_ORIG, NR_MEMCPY_IMPL };
@@ -45,9 +45,6 @@ struct copy_dispatch {
 
 void dispatch_decide(const struct dispatch_cpu *cpu, struct copy_dispatch *d);
 
-struct cpu_ident;
-/* The rule inputs from an identified CPU (after cpufeat_apply_rules). */
-void dispatch_cpu_from_ident(const struct cpu_ident *c, bool fragile, struct dispatch_cpu *out);
 
 /* What the CPU (and the state the kernel enabled) allows beyond the baseline. */
 struct dispatch_caps {

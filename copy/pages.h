@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pages.h - the image's page frames and the page-level APIs of the seed threads.
- *
- * struct page is a page frame: its pfn, NUMA node and flags (hwpoison). Frames live in
- * sections registered with pgmap_add(); a page's address is pfn << 12 (the identity map in
- * the image; on the host, a virtual page number). A folio is a run of pages.
+ * pages.h - the page-level APIs of the seed threads, over the frames of kernel/mm/page.h.
  *
  * Copies:
  *   copy_highpage / copy_highpages          one page (copy_page); a range as one memcpy (RFC)
@@ -22,53 +18,8 @@
 #ifndef CK_COPY_PAGES_H
 #define CK_COPY_PAGES_H
 
-#include "kernel/types.h"
-
-#define PAGE_SHIFT	12
-#define PAGE_SIZE	(1UL << PAGE_SHIFT)
-#define EFAULT		14
-#define EHWPOISON	133
-
-#define PG_HWPOISON	BIT(0)
-
-struct page {
-	u64 pfn;
-	u16 node;
-	u16 flags;
-	u32 reserved;
-};
-
-struct folio {
-	struct page *page;	/* first page; the rest follow in the same section */
-	unsigned long nr;
-};
-
-static inline u64 page_to_pfn(const struct page *p)
-{
-	return p->pfn;
-}
-
-static inline void *page_address(const struct page *p)
-{
-	return (void *)(uintptr_t)(p->pfn << PAGE_SHIFT);
-}
-
-static inline struct page *folio_page(const struct folio *f, unsigned long i)
-{
-	return f->page + i;
-}
-
-static inline bool page_hwpoison(const struct page *p)
-{
-	return p->flags & PG_HWPOISON;
-}
-
-#define PGMAP_MAX_SECTIONS	64
-
-/* Register frames for pfns [start, start + nr) in @storage. Returns -1 when full. */
-int pgmap_add(u64 start_pfn, u64 nr, struct page *storage, u16 node);
-void pgmap_reset(void);
-struct page *pfn_to_page(u64 pfn);
+#include "kernel/include/errno.h"
+#include "kernel/mm/page.h"
 
 /* Knobs that model the kernel configuration the seeds discuss. */
 struct page_api_cfg {
@@ -77,16 +28,6 @@ struct page_api_cfg {
 	void (*cond_resched)(void);	/* reschedule point between pages; may be NULL */
 };
 extern struct page_api_cfg page_api_cfg;
-
-/* memory_failure_queue(): pfns the copy APIs found poisoned, most recent last. */
-#define POISON_LOG_MAX	64
-struct poison_log {
-	u64 pfn[POISON_LOG_MAX];
-	unsigned int n;		/* entries held (at most POISON_LOG_MAX) */
-	u64 total;		/* queued since boot */
-};
-extern struct poison_log poison_log;
-void memory_failure_queue(u64 pfn);
 
 void copy_highpage(struct page *to, struct page *from);
 void copy_highpages(struct page *to, struct page *from, unsigned long nr);

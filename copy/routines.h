@@ -6,7 +6,7 @@
 #ifndef CK_COPY_ROUTINES_H
 #define CK_COPY_ROUTINES_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 void copy_page_rep(void *dst, const void *src);
 void copy_page_unrolled(void *dst, const void *src);

@@ -8,16 +8,11 @@
  */
 #include "copy/dispatch.h"
 #include "kernel/cmdline.h"
-#include "kernel/format.h"
-#include "kernel/string.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
 
-#define CK_SUITE_NAME(n) #n,
-const char *const ck_suite_names[CK_NR_SUITES] = { CK_SUITES(CK_SUITE_NAME) };
-#undef CK_SUITE_NAME
-
-/* Must match enum exit_method in kernel/exit.h. */
+/* Must match enum exit_method in kernel/arch/exit.h. */
 static const char *const exit_names[] = { "auto", "qemu", "reset", "shutdown", "halt" };
-static const char *const crash_names[] = { "none", "ud", "gp", "pf", "de", "bp", "df" };
 static const char *const ebs_names[] = { "normal", "stale" };
 static const char *const inject_names[] = { "emulate", "simulate", "qemu", "einj" };
 static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle" };
@@ -90,13 +85,20 @@ static void list_choices(char *buf, size_t size, const char *const *names, size_
 
 /* Each parser returns NULL on success or a short reason; it only writes @cfg on success. */
 
+static u32 all_suites(const struct ck_config *cfg)
+{
+	unsigned int n = cfg->names->nr_suites;
+
+	return n >= 32 ? ~0u : (1u << n) - 1;
+}
+
 static const char *parse_tests(struct span v, struct ck_config *cfg)
 {
 	u32 mask = 0;
 	size_t i = 0;
 
 	if (span_eq(v, "all")) {
-		cfg->tests = (1u << CK_NR_SUITES) - 1;
+		cfg->tests = all_suites(cfg);
 		return NULL;
 	}
 	if (span_eq(v, "none")) {
@@ -109,7 +111,7 @@ static const char *parse_tests(struct span v, struct ck_config *cfg)
 
 		while (i + item.n < v.n && v.p[i + item.n] != ',')
 			item.n++;
-		idx = choice_index(item, ck_suite_names, CK_NR_SUITES);
+		idx = choice_index(item, cfg->names->suites, cfg->names->nr_suites);
 		if (idx < 0)
 			return "unknown suite";
 		mask |= 1u << idx;
@@ -192,6 +194,8 @@ static const char *parse_bench_runs(struct span v, struct ck_config *cfg)
  *   OPT_CHOICE  the field holds the index of the name;
  *   OPT_IMPL    "auto" or a name: the field holds 0 or 1 + the index (copy/ overrides);
  *   OPT_CUSTOM  @parse does the work (tests=, console=).
+ * A row with @names_of takes its choices from the names the run registered (the suites and
+ * the crash kinds of tests/), so the parser itself knows no test.
  */
 enum opt_kind { OPT_CHOICE, OPT_IMPL, OPT_CUSTOM };
 
@@ -202,6 +206,7 @@ struct opt {
 	const char *const *choices;	/* for the message, and the names CHOICE/IMPL accept */
 	size_t nr_choices;
 	const char *(*parse)(struct span v, struct ck_config *cfg);	/* OPT_CUSTOM */
+	enum { NAMES_FIXED, NAMES_SUITES, NAMES_CRASHES } names_of;
 	const char *syntax;		/* words before the list in the message, or the whole */
 	const char *def;
 };
@@ -214,14 +219,14 @@ struct opt {
 	  .choices = names, .nr_choices = n, .syntax = "auto or", .def = "auto" }
 
 static const struct opt opts[] = {
-	{ .key = "tests", .kind = OPT_CUSTOM, .parse = parse_tests, .choices = ck_suite_names,
-	  .nr_choices = CK_NR_SUITES, .syntax = "all, none, or a comma-separated list of",
-	  .def = "all" },
+	{ .key = "tests", .kind = OPT_CUSTOM, .parse = parse_tests, .names_of = NAMES_SUITES,
+	  .syntax = "all, none, or a comma-separated list of", .def = "all" },
 	{ .key = "console", .kind = OPT_CUSTOM, .parse = parse_console,
 	  .syntax = "ttyS0..ttyS3[,baud] or uart,io,<port>[,baud]; "
 		    "baud 9600, 19200, 38400, 57600, 115200", .def = "ttyS0,115200" },
 	CHOICE("exit", exit, exit_names, "auto"),
-	CHOICE("crash", crash, crash_names, "none"),
+	{ .key = "crash", .kind = OPT_CHOICE, .field = offsetof(struct ck_config, crash),
+	  .names_of = NAMES_CRASHES, .def = "none" },
 	CHOICE("ebs", ebs_stale, ebs_names, "normal"),
 	IMPL("copy_page", copy_page, copy_page_impl_names, NR_COPY_PAGE_IMPL),
 	IMPL("memcpy", memcpy, memcpy_impl_names, NR_MEMCPY_IMPL),
@@ -239,10 +244,31 @@ static const struct opt opts[] = {
 	CHOICE("bench_cold", bench_cold, cold_names, "evict"),
 };
 
+static void choices_of(const struct opt *o, const struct ck_config *cfg,
+		       const char *const **names, size_t *n)
+{
+	switch (o->names_of) {
+	case NAMES_SUITES:
+		*names = cfg->names->suites;
+		*n = cfg->names->nr_suites;
+		break;
+	case NAMES_CRASHES:
+		*names = cfg->names->crashes;
+		*n = cfg->names->nr_crashes;
+		break;
+	default:
+		*names = o->choices;
+		*n = o->nr_choices;
+		break;
+	}
+}
+
 /* Apply @v to @o's field; NULL on success, else the reason. */
 static const char *apply(const struct opt *o, struct span v, struct ck_config *cfg)
 {
 	u8 *field = (u8 *)cfg + o->field;
+	const char *const *names;
+	size_t n;
 	int i;
 
 	if (o->kind == OPT_CUSTOM)
@@ -251,21 +277,23 @@ static const char *apply(const struct opt *o, struct span v, struct ck_config *c
 		*field = 0;
 		return NULL;
 	}
-	i = choice_index(v, o->choices, o->nr_choices);
+	choices_of(o, cfg, &names, &n);
+	i = choice_index(v, names, n);
 	if (i < 0)
 		return "not one of the choices";
 	*field = (u8)(o->kind == OPT_IMPL ? i + 1 : i);
 	return NULL;
 }
 
-void cmdline_defaults(struct ck_config *cfg)
+void cmdline_defaults(struct ck_config *cfg, const struct cmdline_names *names)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->tests = (1u << CK_NR_SUITES) - 1;
+	cfg->names = names;
+	cfg->tests = all_suites(cfg);
 	cfg->console_port = com_ports[0];
 	cfg->console_baud = SERIAL_BAUD_DEFAULT;
 	cfg->exit = 0;
-	cfg->crash = CRASH_NONE;
+	cfg->crash = 0;
 }
 
 static void report(cmdline_report_fn fn, void *ctx, const char *fmt, ...) __printf(3, 4);
@@ -348,16 +376,18 @@ int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn,
 		seen[o - opts] = true;
 		why = apply(o, val, cfg);
 		if (why) {
+			const char *const *names;
 			char valid[256];
+			size_t n;
 
-			if (o->choices) {
-				list_choices(valid, sizeof(valid), o->choices, o->nr_choices);
-			} else {
+			choices_of(o, cfg, &names, &n);
+			if (names)
+				list_choices(valid, sizeof(valid), names, n);
+			else
 				valid[0] = '\0';
-			}
 			report(fn, ctx, "cmdline: bad value '%.*s' for %s= (%s; valid: %s%s%s); "
 			       "using the default '%s'", shown_len(val.n), val.p, o->key, why,
-			       o->syntax ? o->syntax : "", o->syntax && o->choices ? " " : "",
+			       o->syntax ? o->syntax : "", o->syntax && names ? " " : "",
 			       valid, o->def);
 			apply(o, (struct span){ o->def, strlen(o->def) }, cfg);
 			errors++;
@@ -380,7 +410,8 @@ static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
 
 void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 {
-	u32 all = (1u << CK_NR_SUITES) - 1;
+	const struct cmdline_names *nm = cfg->names;
+	u32 all = all_suites(cfg);
 	size_t len = 0, tlen = 0;
 	char tests[256];
 	int ttys = -1;
@@ -390,10 +421,10 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 		append(tests, sizeof(tests), &tlen, "all");
 	else if (!cfg->tests)
 		append(tests, sizeof(tests), &tlen, "none");
-	for (int s = 0; s < CK_NR_SUITES && cfg->tests != all; s++)
+	for (unsigned int s = 0; s < nm->nr_suites && s < 32 && cfg->tests != all; s++)
 		if (cfg->tests & (1u << s))
 			append(tests, sizeof(tests), &tlen, "%s%s", tlen ? "," : "",
-			       ck_suite_names[s]);
+			       nm->suites[s]);
 	for (size_t p = 0; p < ARRAY_SIZE(com_ports); p++)
 		if (com_ports[p] == cfg->console_port)
 			ttys = (int)p;
@@ -407,7 +438,7 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 		       cfg->console_baud);
 	append(buf, size, &len, " exit=%s crash=%s",
 	       cfg->exit < ARRAY_SIZE(exit_names) ? exit_names[cfg->exit] : "?",
-	       cfg->crash < ARRAY_SIZE(crash_names) ? crash_names[cfg->crash] : "?");
+	       cfg->crash < nm->nr_crashes ? nm->crashes[cfg->crash] : "?");
 	if (cfg->ebs_stale)
 		append(buf, size, &len, " ebs=stale");
 	if (cfg->copy_page)

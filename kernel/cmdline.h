@@ -9,45 +9,34 @@
 #ifndef CK_CMDLINE_H
 #define CK_CMDLINE_H
 
-#include "kernel/types.h"
+#include "bench/image.h"
+#include "kernel/include/types.h"
+#include "tests/ctx.h"
 
-/* In-image test suites selectable with tests=; tests/suites.c registers one per name. */
-#define CK_SUITES(X)		\
-	X(cmdline)		\
-	X(extable)		\
-	X(traps)		\
-	X(paging)		\
-	X(tsc)			\
-	X(cpu)			\
-	X(mce)			\
-	X(copy)			\
-	X(pages)
-
-#define CK_SUITE_ENUM(n) CK_SUITE_##n,
-enum ck_suite_id { CK_SUITES(CK_SUITE_ENUM) CK_NR_SUITES };
-#undef CK_SUITE_ENUM
-
-extern const char *const ck_suite_names[CK_NR_SUITES];
-
-enum ck_crash {
-	CRASH_NONE, CRASH_UD, CRASH_GP, CRASH_PF, CRASH_DE, CRASH_BP, CRASH_DF,
+/*
+ * The names tests= and crash= accept: the suites and crash kinds tests/ registers, in run
+ * order. crashes[0] is "none". The image builds this from the registration sections; host
+ * programs pass their own.
+ */
+struct cmdline_names {
+	const char *const *suites;
+	unsigned int nr_suites;		/* at most 32: tests= is a bit mask */
+	const char *const *crashes;
+	unsigned int nr_crashes;
 };
 
-enum mce_inject { INJECT_EMULATE, INJECT_SIMULATE, INJECT_QEMU, INJECT_EINJ };
-enum mce_case { MCE_CASE_RECOVER, MCE_CASE_TWICE, MCE_CASE_PCC, MCE_CASE_IDLE };
-enum bench_sel { BENCH_NONE, BENCH_RFC, BENCH_V3, BENCH_CLEAR, BENCH_PRIMITIVES, BENCH_ALL };
-
 struct ck_config {
-	u32 tests;		/* bit per enum ck_suite_id */
+	const struct cmdline_names *names;
+	u32 tests;		/* bit per suite, in the order of names->suites */
 	u16 console_port;	/* I/O port of the 16550 */
 	u32 console_baud;
-	u8 exit;		/* enum exit_method (kernel/exit.h) */
-	u8 crash;		/* enum ck_crash */
+	u8 exit;		/* enum exit_method (kernel/arch/exit.h) */
+	u8 crash;		/* index into names->crashes; 0: none */
 	u8 ebs_stale;		/* test knob read by boot/: first ExitBootServices key spoiled */
 	/* Primitive overrides: 0 = Linux's choice, else 1 + the copy/dispatch.h enum value. */
 	u8 copy_page, memcpy, copy_mc, clear_page;
-	u8 inject;		/* enum mce_inject: the backend for a real #MC */
-	u8 mce_case;		/* enum mce_case: what the injected #MC should meet */
+	u8 inject;		/* enum mce_inject (tests/ctx.h): the backend for a real #MC */
+	u8 mce_case;		/* enum mce_case (tests/ctx.h): what the injected #MC meets */
 	u8 fb_off;		/* 1: no framebuffer console */
 	u16 exit_delay;		/* seconds to wait before leaving (summary stays on screen) */
 	u8 bench;		/* enum bench_sel: which preset(s) to run after the tests */
@@ -61,7 +50,8 @@ struct ck_config {
 
 typedef void (*cmdline_report_fn)(void *ctx, const char *msg);
 
-void cmdline_defaults(struct ck_config *cfg);
+/* Defaults; @names must outlive @cfg. */
+void cmdline_defaults(struct ck_config *cfg, const struct cmdline_names *names);
 
 /*
  * Parse @line into @cfg (which must hold the defaults or earlier values). Returns the number

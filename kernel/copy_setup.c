@@ -9,12 +9,13 @@
  */
 #include "copy/ops.h"
 #include "copy/pages.h"
+#include "kernel/arch/fpu.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/console/printk.h"
 #include "kernel/copy_setup.h"
-#include "kernel/cpu.h"
-#include "kernel/fpu.h"
-#include "kernel/numa.h"
-#include "kernel/pmem.h"
-#include "kernel/printk.h"
+#include "kernel/dispatch_cpu.h"
+#include "kernel/platform/cpu.h"
+#include "kernel/platform/numa.h"
 
 void copy_linux_choice(struct copy_dispatch *d)
 {
@@ -117,45 +118,4 @@ int copy_setup(const struct ck_config *cfg)
 	ck_snprintf(b, sizeof(b), "clear_pages: %s", clear_page_impl_desc(d.clear_page));
 	printk("dispatch: %-20s %-34s %-34s %s\n", "clear_highpage(s)", a, b, d.clear_page_why);
 	return refused;
-}
-
-struct frame_count {
-	u64 frames;
-	unsigned int runs, dropped;
-};
-
-static void frames_for_run(u64 start, u64 end, void *ctx)
-{
-	struct frame_count *fc = ctx;
-	u64 nr = (end - start) >> PAGE_SHIFT;
-	u64 pa = pmem_alloc(nr * sizeof(struct page), SZ_4K);
-
-	if (!pa || pgmap_add(start >> PAGE_SHIFT, nr, (struct page *)(uintptr_t)pa, 0)) {
-		fc->dropped++;
-		return;
-	}
-	if (numa()->from_srat) {
-		struct page *pg = (struct page *)(uintptr_t)pa;
-
-		for (u64 i = 0; i < nr; i++) {
-			int node = numa_node_of(numa(), start + i * SZ_4K);
-
-			pg[i].node = node < 0 ? 0 : (u16)node;
-		}
-	}
-	fc->frames += nr;
-	fc->runs++;
-}
-
-/* Frames for every run of adjacent RAM entries; pages have node 0 until SRAT is read. */
-void pages_setup(const struct boot_info *bi)
-{
-	struct frame_count fc = { 0 };
-
-	pgmap_reset();
-	mem_for_each_ram_run(bi, frames_for_run, &fc);
-	printk("pages: %llu page frames in %u RAM runs (%llu KiB of struct page)%s\n",
-	       (unsigned long long)fc.frames, fc.runs,
-	       (unsigned long long)(fc.frames * sizeof(struct page)) >> 10,
-	       fc.dropped ? "; some runs have no frames (out of memory or sections)" : "");
 }

@@ -7,8 +7,8 @@
 #define CK_COPY_SETUP_H
 
 #include "copy/dispatch.h"
-#include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
+#include "kernel/include/boot_info.h"
 
 /* Returns the number of overrides refused (the CPU cannot run them). */
 int copy_setup(const struct ck_config *cfg);
@@ -16,6 +16,5 @@ int copy_setup(const struct ck_config *cfg);
 void copy_caps(struct dispatch_caps *c);
 /* The choice Linux's rules make on this CPU, before overrides. */
 void copy_linux_choice(struct copy_dispatch *d);
-void pages_setup(const struct boot_info *bi);
 
 #endif

@@ -2,34 +2,36 @@
 /*
  * main.c - what the kernel does once boot/ hands over: take the machine (console, GDT,
  * IDT, exception table, page tables, clock), say what it found, run the self-tests and
- * leave with a status that tells the outcome (kernel/exit.h).
+ * leave with a status that tells the outcome (kernel/include/status.h).
  *
  * Exit status precedence: panic > some test failed > bad command line > all passed.
  */
-#include "kernel/acpi.h"
-#include "kernel/bench_run.h"
-#include "kernel/boot_info.h"
+#include "bench/image.h"
+#include "kernel/arch/desc.h"
+#include "kernel/arch/exit.h"
+#include "kernel/arch/fpu.h"
+#include "kernel/arch/paging.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/arch/traps.h"
 #include "kernel/cmdline.h"
+#include "kernel/console/fbcon.h"
+#include "kernel/console/printk.h"
+#include "kernel/console/serial.h"
 #include "kernel/copy_setup.h"
-#include "kernel/cpu.h"
-#include "kernel/desc.h"
-#include "kernel/exit.h"
-#include "kernel/fbcon.h"
-#include "kernel/fpu.h"
-#include "kernel/ktap.h"
-#include "kernel/numa.h"
-#include "kernel/paging.h"
-#include "kernel/pmem.h"
-#include "kernel/printk.h"
+#include "kernel/include/boot_info.h"
+#include "kernel/include/version.h"
+#include "kernel/mm/page.h"
+#include "kernel/names.h"
+#include "kernel/platform/acpi.h"
+#include "kernel/platform/cpu.h"
+#include "kernel/platform/numa.h"
+#include "kernel/platform/tsc.h"
 #include "kernel/results.h"
-#include "kernel/serial.h"
 #include "kernel/summary.h"
-#include "kernel/traps.h"
-#include "kernel/tsc.h"
-#include "kernel/version.h"
 #include "mce/mce.h"
 #include "tests/crash.h"
-#include "tests/suites.h"
+#include "tests/ctx.h"
+#include "tests/ktap.h"
 
 __noreturn void kernel_main(struct boot_info *bi);
 
@@ -67,7 +69,10 @@ static void paging_report(void)
 __noreturn void kernel_main(struct boot_info *bi)
 {
 	struct ck_config cfg;
+	const struct ck_suite *const *suites;
+	unsigned int nr_suites;
 	struct ktap_totals tot;
+	struct ck_ctx ctx;
 	char desc[256];
 	int cmdline_errors;
 	enum ck_status status;
@@ -80,12 +85,12 @@ __noreturn void kernel_main(struct boot_info *bi)
 	printk("\ncopykernel %s: the machine is ours (ExitBootServices after %u attempt%s)\n",
 	       CK_VERSION, bi->ebs_attempts, bi->ebs_attempts == 1 ? "" : "s");
 	if (!extable_init())
-		ck_exit(CK_STATUS_PANIC);
+		machine_exit(CK_STATUS_PANIC);
 	printk("firmware: %s rev 0x%x; image at 0x%llx, %llu KiB\n", bi->fw_vendor,
 	       bi->fw_revision, (unsigned long long)bi->image_base,
 	       (unsigned long long)bi->image_size >> 10);
 
-	cmdline_defaults(&cfg);
+	cmdline_defaults(&cfg, ck_cmdline_names());
 	printk("cmdline: from %s: '%s'\n", bi->cmdline_source, bi->cmdline);
 	cmdline_errors = cmdline_parse(bi->cmdline, &cfg, cmdline_message, NULL);
 	cmdline_describe(&cfg, desc, sizeof(desc));
@@ -94,7 +99,6 @@ __noreturn void kernel_main(struct boot_info *bi)
 				"status)" : "");
 	take_console(&cfg);
 	exit_init(cfg.exit, bi->fw_reset);
-	exit_set_delay(cfg.exit_delay);
 	if (cfg.exit == EXIT_AUTO)
 		printk("exit: auto: %s\n", qemu_detected() ?
 		       "QEMU detected (fw_cfg), leaving through isa-debug-exit" :
@@ -105,7 +109,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	pmem_init(bi);
 	if (!paging_init(bi)) {
 		pr_err("paging: could not build the page tables (out of memory?)\n");
-		ck_exit(CK_STATUS_PANIC);
+		machine_exit(CK_STATUS_PANIC);
 	}
 	pmem_add_boot_services(bi);
 	acpi_map_tables();
@@ -125,16 +129,23 @@ __noreturn void kernel_main(struct boot_info *bi)
 		fbcon_init(&bi->fb);
 	cpu_report();
 	tsc_init();
+	exit_set_delay(cfg.exit_delay, tsc_info()->hz);
 	cmdline_errors += copy_setup(&cfg);
 	pages_setup(bi);
 	printk("memory: %llu MiB free for tests\n", (unsigned long long)pmem_free_bytes() >> 20);
 
-	if (cfg.crash != CRASH_NONE)
-		crash_now(cfg.crash);
+	if (cfg.crash) {
+		const struct ck_crash *const *crashes;
 
-	test_boot_info = bi;
-	test_config = &cfg;
-	ktap_run(ck_suites, CK_NR_SUITES, cfg.tests, &tot);
+		ck_crashes_get(&crashes);
+		crash_now(crashes[cfg.crash - 1]);
+	}
+
+	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg.inject, .mce_case = cfg.mce_case };
+	copy_caps(&ctx.caps);
+	copy_linux_choice(&ctx.linux_choice);
+	nr_suites = ck_suites_get(&suites);
+	ktap_run(suites, nr_suites, cfg.tests, &ctx, &tot);
 	results_set_tests(&tot, cmdline_errors);
 	if (tot.fail)
 		status = CK_STATUS_FAIL;
@@ -145,8 +156,13 @@ __noreturn void kernel_main(struct boot_info *bi)
 	printk("# copykernel-summary: result=%s suites=%u pass=%u fail=%u skip=%u "
 	       "cmdline_errors=%d\n", tot.fail ? "FAIL" : "PASS", tot.suites, tot.pass, tot.fail,
 	       tot.skip, cmdline_errors);
-	if (cfg.bench)
-		bench_image_run(&cfg);
+	if (cfg.bench) {
+		struct bench_image_opts bo = { .sel = cfg.bench, .runs = cfg.bench_runs,
+					       .tiny = cfg.bench_tiny, .cold_flush = cfg.bench_cold == 1 };
+
+		copy_caps(&bo.caps);
+		bench_image_run(&bo);
+	}
 	summary_show(status, &tot);
-	ck_exit(status);
+	machine_exit(status);
 }

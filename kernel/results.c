@@ -4,14 +4,15 @@
  */
 #include "copy/ops.h"
 #include "copy/pages.h"
-#include "kernel/cpu.h"
-#include "kernel/exit.h"
-#include "kernel/printk.h"
+#include "kernel/arch/exit.h"
+#include "kernel/console/printk.h"
+#include "kernel/include/status.h"
+#include "kernel/include/version.h"
+#include "kernel/include/x86.h"
+#include "kernel/lib/string.h"
+#include "kernel/platform/cpu.h"
+#include "kernel/platform/tsc.h"
 #include "kernel/results.h"
-#include "kernel/string.h"
-#include "kernel/tsc.h"
-#include "kernel/version.h"
-#include "kernel/x86.h"
 #include "mce/mce.h"
 
 static const struct boot_info *boot;
@@ -20,9 +21,17 @@ static bool tests_ran;
 static int cmdline_errs;
 static bool storing;
 
+static void results_on_exit(enum ck_status status)
+{
+	results_store((int)status);
+}
+
+static struct exit_notifier results_notifier = { .fn = results_on_exit };
+
 void results_init(const struct boot_info *bi)
 {
 	boot = bi;
+	register_exit_notifier(&results_notifier);
 }
 
 void results_set_tests(const struct ktap_totals *tot, int cmdline_errors)

@@ -11,8 +11,8 @@
 #ifndef CK_RESULTS_H
 #define CK_RESULTS_H
 
-#include "kernel/boot_info.h"
-#include "kernel/ktap.h"
+#include "kernel/include/boot_info.h"
+#include "tests/ktap.h"
 
 #define RESULTS_CHUNK		3968	/* payload per variable: fits OVMF's smallest limit */
 #define RESULTS_MAX_CHUNKS	8

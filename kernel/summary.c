@@ -7,19 +7,21 @@
  * JSON lines and drawn as bars; they are a sanity check, not the seeds' benchmarks, and
  * under an emulator they say nothing about hardware.
  */
+#include "bench/image.h"
 #include "bench/presets.h"
 #include "copy/ops.h"
 #include "copy/pages.h"
-#include "kernel/bench_run.h"
-#include "kernel/cpu.h"
-#include "kernel/fbcon.h"
-#include "kernel/pmem.h"
-#include "kernel/printk.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/console/fbcon.h"
+#include "kernel/console/printk.h"
+#include "kernel/copy_setup.h"
+#include "kernel/include/version.h"
+#include "kernel/names.h"
+#include "kernel/platform/cpu.h"
+#include "kernel/platform/tsc.h"
 #include "kernel/summary.h"
-#include "kernel/tsc.h"
-#include "kernel/version.h"
 #include "mce/mce.h"
-#include "tests/suites.h"
+#include "tests/ktap.h"
 
 #define QB_BYTES	(1UL << 20)
 #define QB_RUNS		5
@@ -55,9 +57,13 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 	size_t len = 0;
 	u64 rec = 0;
 
+	const struct cmdline_names *names = ck_cmdline_names();
+	struct dispatch_caps caps;
+
 	printk("summary: quick figures, 1 MiB cache-warm, median of %d (a sanity check, not the "
 	       "benchmarks; under an emulator they say nothing about hardware)\n", QB_RUNS);
-	bench_image_env(&env, &plat);
+	copy_caps(&caps);
+	bench_image_env(&env, &plat, &caps);
 	for (size_t i = 0; src && i < QB_BYTES; i++)
 		src[i] = (u8)i;
 	for (unsigned int i = 0; src && dst && tsc_info()->hz && i < ARRAY_SIZE(qb_names); i++) {
@@ -82,10 +88,11 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 	ck_snprintf(l[1], sizeof(l[1]), "tests: %u passed, %u failed, %u skipped in %u suites",
 		    tot->pass, tot->fail, tot->skip, tot->suites);
 	len = (size_t)ck_snprintf(l[2], sizeof(l[2]), "suites:");
-	for (int s = 0; s < CK_NR_SUITES && s < KTAP_MAX_SUITES && len < sizeof(l[2]); s++)
+	for (unsigned int s = 0; s < names->nr_suites && s < KTAP_MAX_SUITES && len < sizeof(l[2]);
+	     s++)
 		if (tot->result[s] != KTAP_NOT_RUN)
 			len += (size_t)ck_snprintf(l[2] + len, sizeof(l[2]) - len, " %s:%s",
-						   ck_suite_names[s],
+						   names->suites[s],
 						   tot->result[s] == KTAP_OK ? "ok" :
 						   tot->result[s] == KTAP_FAIL ? "FAIL" : "skip");
 	ck_snprintf(l[3], sizeof(l[3]), "dispatch: copy_page=%s memcpy=%s copy_mc=%s "

@@ -6,8 +6,8 @@
 #ifndef CK_SUMMARY_H
 #define CK_SUMMARY_H
 
-#include "kernel/exit.h"
-#include "kernel/ktap.h"
+#include "kernel/include/status.h"
+#include "tests/ktap.h"
 
 void summary_show(enum ck_status status, const struct ktap_totals *tot);
 

@@ -4,7 +4,7 @@
  * Codes": simple codes, and compound codes for TLB, memory controller, cache hierarchy and
  * bus errors; bit 12 is the correction-report filter flag and is ignored).
  */
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "mce/decode.h"
 #include "mce/mce_regs.h"
 

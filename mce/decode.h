@@ -6,7 +6,7 @@
 #ifndef CK_MCE_DECODE_H
 #define CK_MCE_DECODE_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 struct mce_addr {
 	bool valid;		/* usable as a physical address */

@@ -7,8 +7,8 @@
  * input value and WRITE_REGISTER_VALUE the entry's value, each as (v & mask) << bit_offset,
  * keeping the register's other bits when the PRESERVE flag is set.
  */
-#include "kernel/string.h"
-#include "kernel/unaligned.h"
+#include "kernel/include/unaligned.h"
+#include "kernel/lib/string.h"
 #include "mce/einj.h"
 
 #define ACPI_HDR_LEN		36

@@ -13,7 +13,7 @@
 #ifndef CK_MCE_EINJ_H
 #define CK_MCE_EINJ_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 enum einj_action {
 	EINJ_BEGIN_OPERATION = 0,

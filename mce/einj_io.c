@@ -3,9 +3,9 @@
  * einj_io.c - read and write EINJ registers for real. Width comes from the access size
  * (1..4 = 8..64 bits) or, when that is 0, the bit width; I/O ports take at most 32 bits.
  */
-#include "kernel/paging.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
+#include "kernel/arch/paging.h"
+#include "kernel/include/x86.h"
+#include "kernel/lib/string.h"
 #include "mce/einj_io.h"
 
 static unsigned int width(const struct einj_gas *g)

@@ -8,7 +8,7 @@
 #ifndef CK_MCE_GRADE_H
 #define CK_MCE_GRADE_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 enum mce_grade {
 	MCE_GRADE_NONE,		/* nothing to do (no valid error) */

@@ -2,25 +2,21 @@
 /*
  * handler.c - set up MCA and handle #MC: read, grade, clear, resume or stop. See mce.h.
  */
-#include "copy/pages.h"
-#include "kernel/cpu.h"
-#include "kernel/exit.h"
-#include "kernel/extable.h"
-#include "kernel/printk.h"
-#include "kernel/traps.h"
-#include "kernel/x86.h"
+#include "kernel/arch/exit.h"
+#include "kernel/arch/traps.h"
+#include "kernel/console/printk.h"
+#include "kernel/include/extable.h"
+#include "kernel/include/x86.h"
+#include "kernel/mm/page.h"
+#include "kernel/platform/cpu.h"
+#include "mce/core.h"
 #include "mce/decode.h"
 #include "mce/mce.h"
 #include "mce/mce_regs.h"
 #include "mce/msr.h"
 
-#define MCE_RING	16
-#define MCE_MAX_BANKS	64
-
-static struct mce_caps caps;
-static struct mce_record ring[MCE_RING];
-static u64 nr_records;
 static bool in_handler;
+static trap_handler_t prev_pf;
 
 static const struct mce_rule rule_software = {
 	.name = "software int $18: MCIP clear and no valid bank", .grade = MCE_GRADE_NONE,
@@ -38,72 +34,25 @@ static const struct mce_rule rule_no_fixup = {
 	.name = "recoverable by its bits, but no MCE-safe fixup at RIP", .grade = MCE_GRADE_PANIC,
 };
 
-const struct mce_caps *mce_caps(void)
-{
-	return &caps;
-}
-
-bool mce_can_recover(void)
-{
-	return caps.enabled && (caps.amd ? caps.succor : caps.ser_p);
-}
-
-u64 mce_count(void)
-{
-	return nr_records;
-}
-
-const struct mce_record *mce_get(u64 seq)
-{
-	if (seq >= nr_records || nr_records - seq > MCE_RING)
-		return NULL;
-	return &ring[seq % MCE_RING];
-}
-
-const struct mce_record *mce_last(void)
-{
-	return nr_records ? mce_get(nr_records - 1) : NULL;
-}
-
-u32 mce_bank_msr(unsigned int bank, int reg)
-{
-	if (caps.smca) {
-		static const u32 off[] = { 0, 1, 2, 3, 5, 6 };
-
-		return MSR_SMCA_CTL(bank) + off[reg];
-	}
-	return MSR_MC_CTL(bank) + (u32)reg;
-}
-
-
-static struct mce_record *new_record(struct pt_regs *regs, enum mce_kind kind)
-{
-	struct mce_record *r = &ring[nr_records % MCE_RING];
-
-	*r = (struct mce_record){ .seq = nr_records, .tsc = rdtsc(), .kind = kind,
-				  .rip = regs->rip, .frame = (u64)(uintptr_t)regs, .worst = -1 };
-	nr_records++;
-	return r;
-}
-
 static __noreturn void mce_panic(struct mce_record *r)
 {
 	r->would_panic = true;
 	printk("\nPANIC: machine check: %s\n", r->rule ? r->rule->name : "?");
 	mce_report(r, "  ");
-	ck_exit(CK_STATUS_PANIC);
+	panic();
 }
 
 /* The core: read through mce_rdmsr (real or simulated), grade, clear, decide. */
 static bool handle(struct pt_regs *regs, enum mce_kind kind)
 {
+	const struct mce_caps *caps = mce_caps();
 	const struct exception_table_entry *e = ex_lookup(regs->rip);
 	struct mce_record *r;
 	u64 mcg = 0, cap = 0, status;
 	unsigned int n;
 
 	if (in_handler || (mce_sim.active && mce_sim.nested)) {
-		r = new_record(regs, MCE_KIND_NESTED);
+		r = mce_record_new(regs->rip, (u64)(uintptr_t)regs, MCE_KIND_NESTED);
 		r->rule = &rule_nested;
 		r->grade = MCE_GRADE_PANIC;
 		mce_rdmsr(MSR_IA32_MCG_STATUS, &r->mcg_status);
@@ -113,7 +62,7 @@ static bool handle(struct pt_regs *regs, enum mce_kind kind)
 		return true;
 	}
 	in_handler = true;
-	r = new_record(regs, kind);
+	r = mce_record_new(regs->rip, (u64)(uintptr_t)regs, kind);
 	mce_rdmsr(MSR_IA32_MCG_STATUS, &mcg);
 	mce_rdmsr(MSR_IA32_MCG_CAP, &cap);
 	r->mcg_status = mcg;
@@ -137,12 +86,12 @@ static bool handle(struct pt_regs *regs, enum mce_kind kind)
 			mce_rdmsr(mce_bank_msr(b, MCE_REG_ADDR), &l->addr);
 		if (status & MCI_STATUS_MISCV)
 			mce_rdmsr(mce_bank_msr(b, MCE_REG_MISC), &l->misc);
-		if (caps.smca) {
+		if (caps->smca) {
 			mce_rdmsr(mce_bank_msr(b, MCE_REG_IPID), &l->ipid);
 			mce_rdmsr(mce_bank_msr(b, MCE_REG_SYND), &l->synd);
 		}
-		in = (struct mce_grade_in){ .status = status, .mcg_status = mcg, .amd = caps.amd,
-					    .ser = caps.amd ? caps.succor : caps.ser_p,
+		in = (struct mce_grade_in){ .status = status, .mcg_status = mcg, .amd = caps->amd,
+					    .ser = caps->amd ? caps->succor : caps->ser_p,
 					    .mce_safe_fixup = r->fixup_mce_safe };
 		if (mce_sim.active && mce_sim.vendor != SIM_VENDOR_REAL) {
 			in.amd = mce_sim.vendor == SIM_VENDOR_AMD;
@@ -155,7 +104,7 @@ static bool handle(struct pt_regs *regs, enum mce_kind kind)
 
 	if (r->worst >= 0) {
 		const struct mce_bank_log *w = &r->banks[r->worst];
-		struct mce_addr a = mce_decode_addr(w->status, w->addr, w->misc, caps.amd);
+		struct mce_addr a = mce_decode_addr(w->status, w->addr, w->misc, caps->amd);
 
 		r->rule = w->rule;
 		r->grade = w->rule->grade;
@@ -239,6 +188,7 @@ void mce_emulate_disarm(u64 page)
  */
 static bool mce_emulated_pf(struct pt_regs *regs)
 {
+	const struct mce_caps *caps = mce_caps();
 	const struct exception_table_entry *e = ex_lookup(regs->rip);
 	u64 cr2 = read_cr2();
 	struct mce_sim saved;
@@ -247,19 +197,19 @@ static bool mce_emulated_pf(struct pt_regs *regs)
 	for (int i = 0; i < EMU_MAX && !armed; i++)
 		armed = emu_pages[i] && (cr2 & ~0xfffULL) == emu_pages[i];
 	if (!armed || !e || !ex_type_mce_safe(ex_type(e)))
-		return false;
+		return prev_pf && prev_pf(regs);
 	/* What a memory controller would report for poison in that line, on bank 1. */
 	saved = mce_sim;
 	mce_sim_reset();
 	mce_sim.active = true;
 	mce_sim.no_panic = false;
-	mce_sim_set(MSR_IA32_MCG_CAP, (caps.mcg_cap & ~MCG_BANKCNT_MASK) | 2);
+	mce_sim_set(MSR_IA32_MCG_CAP, (caps->mcg_cap & ~MCG_BANKCNT_MASK) | 2);
 	mce_sim_set(MSR_IA32_MCG_STATUS, MCG_STATUS_RIPV | MCG_STATUS_EIPV | MCG_STATUS_MCIP);
 	mce_sim_set(mce_bank_msr(1, MCE_REG_STATUS),
 		    MCI_STATUS_VAL | MCI_STATUS_UC | MCI_STATUS_EN | MCI_STATUS_MISCV |
 		    MCI_STATUS_ADDRV | MCI_STATUS_S | MCI_STATUS_AR | MCACOD_DATA_LOAD);
 	mce_sim_set(mce_bank_msr(1, MCE_REG_ADDR),
-		    caps.amd ? (cr2 & ~0x3fULL) | (6ULL << 56) : cr2 & ~0x3fULL);
+		    caps->amd ? (cr2 & ~0x3fULL) | (6ULL << 56) : cr2 & ~0x3fULL);
 	mce_sim_set(mce_bank_msr(1, MCE_REG_MISC),
 		    (MCI_MISC_MODE_PHYS << 6) | 6);
 	ret = handle(regs, MCE_KIND_EMULATED);
@@ -267,57 +217,8 @@ static bool mce_emulated_pf(struct pt_regs *regs)
 	return ret;
 }
 
-/* ---- setup ---- */
-
-bool mce_init(void)
+void mce_handler_install(void)
 {
-	const struct cpu_ident *c = cpu();
-	u64 v;
-
-	caps = (struct mce_caps){ .mce = c->mce, .mca = c->mca };
-	trap_mce_hook = mce_exception;
-	trap_pf_hook = mce_emulated_pf;
-	if (!c->mce || !c->mca || rdmsr_safe(MSR_IA32_MCG_CAP, &v)) {
-		printk("MCE: no machine-check architecture on this CPU: #MC handling only\n");
-		if (c->mce)
-			write_cr4(read_cr4() | CR4_MCE);
-		return false;
-	}
-	caps.mcg_cap = v;
-	caps.nbanks = MIN((unsigned int)(v & MCG_BANKCNT_MASK), MCE_MAX_BANKS);
-	caps.ctl_p = v & MCG_CTL_P;
-	caps.ser_p = v & MCG_SER_P;
-	caps.lmce_p = v & MCG_LMCE_P;
-	caps.amd = c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
-	caps.smca = caps.amd && c->smca;
-	caps.succor = caps.amd && c->succor;
-	if (caps.ctl_p)
-		wrmsr_safe(MSR_IA32_MCG_CTL, ~0ULL);
-	for (unsigned int b = 0; b < caps.nbanks; b++) {
-		u64 status = 0, addr = 0, misc = 0;
-
-		if (!rdmsr_safe(mce_bank_msr(b, MCE_REG_STATUS), &status) &&
-		    (status & MCI_STATUS_VAL)) {
-			char bits[96];
-
-			rdmsr_safe(mce_bank_msr(b, MCE_REG_ADDR), &addr);
-			rdmsr_safe(mce_bank_msr(b, MCE_REG_MISC), &misc);
-			mce_status_bits(status, caps.amd, bits, sizeof(bits));
-			printk("MCE: bank %u left by firmware: STATUS 0x%016llx (%s) ADDR 0x%llx "
-			       "MISC 0x%llx; cleared\n", b, (unsigned long long)status, bits,
-			       (unsigned long long)addr, (unsigned long long)misc);
-			caps.stale++;
-		}
-		wrmsr_safe(mce_bank_msr(b, MCE_REG_CTL), ~0ULL);
-		wrmsr_safe(mce_bank_msr(b, MCE_REG_STATUS), 0);
-	}
-	write_cr4(read_cr4() | CR4_MCE);
-	caps.enabled = true;
-	printk("MCE: enabled: %u banks (%s), MCG_CAP 0x%llx, MCG_CTL %s, SER_P %s, LMCE_P %s%s%s, "
-	       "%u stale bank%s cleared\n", caps.nbanks, caps.smca ? "SMCA" : "legacy",
-	       (unsigned long long)v, caps.ctl_p ? "set" : "absent", caps.ser_p ? "yes" : "no",
-	       caps.lmce_p ? "yes" : "no", caps.amd ? ", SUCCOR " : "",
-	       caps.amd ? (caps.succor ? "yes" : "no") : "", caps.stale,
-	       caps.stale == 1 ? "" : "s");
-	return true;
+	trap_set_handler(X86_TRAP_MC, mce_exception);
+	prev_pf = trap_set_handler(X86_TRAP_PF, mce_emulated_pf);
 }

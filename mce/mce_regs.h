@@ -6,7 +6,7 @@
 #ifndef CK_MCE_REGS_H
 #define CK_MCE_REGS_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 #define MSR_IA32_MCG_CAP	0x179
 #define MSR_IA32_MCG_STATUS	0x17a

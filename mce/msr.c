@@ -6,7 +6,7 @@
 #include "mce/msr.h"
 
 #ifdef CK_KERNEL
-#include "kernel/x86.h"
+#include "kernel/include/x86.h"
 #endif
 
 struct mce_sim mce_sim;

@@ -7,7 +7,7 @@
 #ifndef CK_MCE_MSR_H
 #define CK_MCE_MSR_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 #define MCE_SIM_MAX	96
 

@@ -4,8 +4,8 @@
  * what the error code means, the address and its granularity, the rule that graded it and
  * what happened. Runs after the handler returned (or as the machine stops).
  */
-#include "kernel/ksyms.h"
-#include "kernel/printk.h"
+#include "kernel/console/printk.h"
+#include "kernel/lib/ksyms.h"
 #include "mce/decode.h"
 #include "mce/mce.h"
 #include "mce/mce_regs.h"

@@ -5,44 +5,85 @@
  * "df" overflows onto a not-present stack page: delivering the #UD then faults, delivering
  * that #PF faults again, and the CPU raises #DF, which arrives on its own IST stack.
  */
-#include "kernel/cmdline.h"
-#include "kernel/paging.h"
-#include "kernel/pmem.h"
-#include "kernel/printk.h"
+#include "kernel/arch/paging.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/console/printk.h"
 #include "tests/crash.h"
 
-void crash_now(enum ck_crash how)
-{
-	u64 page;
+extern const struct ck_crash *__start_ck_crashes[], *__stop_ck_crashes[];
 
-	printk("crash: raising an unexpected exception on purpose (crash=%d)\n", how);
-	switch (how) {
-	case CRASH_UD:
-		__asm__ volatile("ud2");
-		break;
-	case CRASH_GP:
-		/* A non-canonical address: #GP on hardware and emulators alike. */
-		(void)*(volatile u64 *)(uintptr_t)0x8000000000000000ULL;
-		break;
-	case CRASH_PF:
-		page = pmem_alloc(SZ_4K, SZ_4K);
-		pg_set_attr(page, page + SZ_4K, PG_CACHE(PG_CACHE_WB));
-		printk("crash: reading not-present page 0x%llx\n", (unsigned long long)page);
-		(void)*(volatile u64 *)(uintptr_t)(page + 0x10);
-		break;
-	case CRASH_DE:
-		__asm__ volatile("xor %%ecx, %%ecx; div %%ecx" : : : "rax", "rcx", "rdx");
-		break;
-	case CRASH_BP:
-		__asm__ volatile("int3");
-		break;
-	case CRASH_DF:
-		page = pmem_alloc(SZ_4K, SZ_4K);
-		pg_set_attr(page, page + SZ_4K, PG_CACHE(PG_CACHE_WB));
-		__asm__ volatile("mov %0, %%rsp; ud2" : : "r"(page + SZ_4K) : "memory");
-		break;
-	default:
-		return;
+unsigned int ck_crashes_get(const struct ck_crash *const **list)
+{
+	unsigned int n = (unsigned int)(__stop_ck_crashes - __start_ck_crashes);
+	static bool sorted;
+
+	for (unsigned int i = 1; i < n && !sorted; i++) {
+		const struct ck_crash *c = __start_ck_crashes[i];
+		unsigned int j = i;
+
+		for (; j > 0 && __start_ck_crashes[j - 1]->order > c->order; j--)
+			__start_ck_crashes[j] = __start_ck_crashes[j - 1];
+		__start_ck_crashes[j] = c;
 	}
+	sorted = true;
+	*list = (const struct ck_crash *const *)__start_ck_crashes;
+	return n;
+}
+
+void crash_now(const struct ck_crash *c)
+{
+	printk("crash: raising an unexpected exception on purpose (crash=%s)\n", c->name);
+	c->fn();
 	printk("crash: the exception did not happen\n");
 }
+
+/* A page that is mapped nowhere. */
+static u64 not_present_page(void)
+{
+	u64 page = pmem_alloc(SZ_4K, SZ_4K);
+
+	pg_set_attr(page, page + SZ_4K, PG_CACHE(PG_CACHE_WB));
+	return page;
+}
+
+static void crash_ud(void)
+{
+	__asm__ volatile("ud2");
+}
+CK_CRASH(ud, 1, crash_ud);
+
+static void crash_gp(void)
+{
+	/* A non-canonical address: #GP on hardware and emulators alike. */
+	(void)*(volatile u64 *)(uintptr_t)0x8000000000000000ULL;
+}
+CK_CRASH(gp, 2, crash_gp);
+
+static void crash_pf(void)
+{
+	u64 page = not_present_page();
+
+	printk("crash: reading not-present page 0x%llx\n", (unsigned long long)page);
+	(void)*(volatile u64 *)(uintptr_t)(page + 0x10);
+}
+CK_CRASH(pf, 3, crash_pf);
+
+static void crash_de(void)
+{
+	__asm__ volatile("xor %%ecx, %%ecx; div %%ecx" : : : "rax", "rcx", "rdx");
+}
+CK_CRASH(de, 4, crash_de);
+
+static void crash_bp(void)
+{
+	__asm__ volatile("int3");
+}
+CK_CRASH(bp, 5, crash_bp);
+
+static void crash_df(void)
+{
+	u64 page = not_present_page();
+
+	__asm__ volatile("mov %0, %%rsp; ud2" : : "r"(page + SZ_4K) : "memory");
+}
+CK_CRASH(df, 6, crash_df);

@@ -1,12 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * crash.h - deliberate unexpected exceptions for testing the panic path.
+ * crash.h - deliberate unexpected exceptions for testing the panic path (crash= on the
+ * command line). Each kind registers itself with CK_CRASH in the linker section ck_crashes.
  */
 #ifndef CK_CRASH_H
 #define CK_CRASH_H
 
-#include "kernel/cmdline.h"
+#include "kernel/include/types.h"
 
-void crash_now(enum ck_crash how);
+struct ck_crash {
+	const char *name;	/* the word crash= takes */
+	unsigned int order;	/* position in the list the command line shows */
+	void (*fn)(void);	/* raises the exception; returns only if it did not happen */
+};
+
+#define CK_CRASH(cname, corder, cfn)					\
+	static const struct ck_crash crash_desc_##cname = {		\
+		#cname, corder, cfn					\
+	};								\
+	static const struct ck_crash *crash_ptr_##cname			\
+		__attribute__((used, section("ck_crashes"), aligned(8))) =	\
+		&crash_desc_##cname
+
+/* The registered kinds, sorted by order on the first call; returns how many. */
+unsigned int ck_crashes_get(const struct ck_crash *const **list);
+/* Say what is about to happen, then raise @c's exception. */
+void crash_now(const struct ck_crash *c);
 
 #endif

@@ -8,12 +8,12 @@
  */
 #include "copy/ops.h"
 #include "copy/routines.h"
-#include "kernel/copy_setup.h"
-#include "kernel/paging.h"
-#include "kernel/pmem.h"
-#include "kernel/traps.h"
+#include "kernel/arch/paging.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/arch/traps.h"
+#include "tests/ctx.h"
+#include "tests/ktap.h"
 #include "tests/lib/copy_sweep.h"
-#include "tests/suites.h"
 
 static const u8 aligns[] = { 0, 1, 7, 8, 31, 63 };
 static struct sweep_env env;
@@ -62,7 +62,7 @@ static void dispatch_matches_linux(struct ck_test *t)
 	struct copy_dispatch linux_choice;
 	const struct copy_dispatch *d = &copy_ops.choice;
 
-	copy_linux_choice(&linux_choice);
+	linux_choice = t->ctx->linux_choice;
 	ck_diag("copy_page=%s memcpy=%s copy_mc=%s clear_page=%s",
 		copy_page_impl_names[d->copy_page], memcpy_impl_names[d->memcpy],
 		copy_mc_impl_names[d->copy_mc], clear_page_impl_names[d->clear_page]);
@@ -111,25 +111,19 @@ static void copy_mc_to_kernel_sweep(struct ck_test *t)
 	sweep_one(t, copy_mc_to_kernel, "copy_mc_to_kernel");
 }
 
-static bool can_avx2(void)
+static bool can_avx2(struct ck_test *t)
 {
-	struct dispatch_caps c;
-
-	copy_caps(&c);
-	return c.avx2;
+	return t->ctx->caps.avx2;
 }
 
-static bool can_avx512(void)
+static bool can_avx512(struct ck_test *t)
 {
-	struct dispatch_caps c;
-
-	copy_caps(&c);
-	return c.avx512f;
+	return t->ctx->caps.avx512f;
 }
 
 static void copy_mc_avx2_nt_sweep(struct ck_test *t)
 {
-	if (!can_avx2()) {
+	if (!can_avx2(t)) {
 		ck_skip(t, "no AVX2 on this CPU");
 		return;
 	}
@@ -138,7 +132,7 @@ static void copy_mc_avx2_nt_sweep(struct ck_test *t)
 
 static void copy_mc_avx512_nt_sweep(struct ck_test *t)
 {
-	if (!can_avx512()) {
+	if (!can_avx512(t)) {
 		ck_skip(t, "no AVX-512F on this CPU");
 		return;
 	}
@@ -157,7 +151,7 @@ static void page_routines(struct ck_test *t)
 
 	if (!get_env(t))
 		return;
-	copy_caps(&caps);
+	caps = t->ctx->caps;
 	if (caps.clzero)
 		clears[4] = clear_page_clzero;
 	buf = env.dst;		/* pages 1..3 of dst: page 2 is the target, 1 and 3 guards */
@@ -216,13 +210,13 @@ static void fault_one(struct ck_test *t, sweep_copy_fn fn, const char *name, boo
 
 static void nt_faults(struct ck_test *t)
 {
-	if (!can_avx2()) {
+	if (!can_avx2(t)) {
 		ck_skip(t, "no AVX2 on this CPU");
 		return;
 	}
 	fault_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt", false, 63, 1);
 	fault_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt", true, 0, 3);
-	if (can_avx512()) {
+	if (can_avx512(t)) {
 		fault_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt", false, 63, 1);
 		fault_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt", true, 0, 3);
 	}
@@ -248,7 +242,7 @@ static void fast_string_destination_fault(struct ck_test *t)
 	fault_one(t, copy_mc_fast_string, "copy_mc_fast_string", true, REP_MOVSB_SLACK, 1);
 }
 
-CK_SUITE(copy,
+CK_SUITE(copy, 80,
 	 CK_CASE(dispatch_matches_linux),
 	 CK_CASE(memcpy_erms_sweep),
 	 CK_CASE(memcpy_orig_sweep),

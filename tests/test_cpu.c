@@ -3,10 +3,11 @@
  * test_cpu.c - the CPU report is consistent with CPUID as read here, and the paging and
  * machine-check facts it states match what the rest of the kernel found.
  */
-#include "kernel/cpu.h"
-#include "kernel/paging.h"
-#include "kernel/x86.h"
-#include "tests/suites.h"
+#include "kernel/arch/paging.h"
+#include "kernel/include/x86.h"
+#include "kernel/platform/cpu.h"
+#include "tests/ctx.h"
+#include "tests/ktap.h"
 
 static void identity(struct ck_test *t)
 {
@@ -65,7 +66,7 @@ static void caches_described(struct ck_test *t)
 	ck_diag("largest cache %llu KiB", (unsigned long long)cpu_llc_size() >> 10);
 }
 
-CK_SUITE(cpu,
+CK_SUITE(cpu, 60,
 	 CK_CASE(identity),
 	 CK_CASE(features_match_cpuid),
 	 CK_CASE(machine_check_caps),

@@ -5,14 +5,15 @@
  * and every entry can be found; and
  * the machine-check rule: only *_MCE_SAFE entries apply to vector 18.
  */
-#include "kernel/cpu.h"
-#include "kernel/extable.h"
-#include "kernel/paging.h"
-#include "kernel/pmem.h"
-#include "kernel/probe.h"
-#include "kernel/traps.h"
-#include "kernel/x86.h"
-#include "tests/suites.h"
+#include "kernel/arch/paging.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/arch/traps.h"
+#include "kernel/include/extable.h"
+#include "kernel/include/probe.h"
+#include "kernel/include/x86.h"
+#include "kernel/platform/cpu.h"
+#include "tests/ctx.h"
+#include "tests/ktap.h"
 
 extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
 
@@ -130,7 +131,7 @@ static void mce_needs_mce_safe_entry(struct ck_test *t)
 	report(t, !ex_fixup(&r), "no entry, no fixup");
 }
 
-CK_SUITE(extable,
+CK_SUITE(extable, 20,
 	 CK_CASE(table_sorted_and_searchable),
 	 CK_CASE(ud_resumes),
 	 CK_CASE(gp_from_bad_msr),

@@ -7,10 +7,11 @@
  */
 #include "copy/ops.h"
 #include "copy/pages.h"
-#include "kernel/paging.h"
-#include "kernel/pmem.h"
-#include "kernel/string.h"
-#include "tests/suites.h"
+#include "kernel/arch/paging.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/lib/string.h"
+#include "tests/ctx.h"
+#include "tests/ktap.h"
 
 #define NPAGES	32
 
@@ -120,7 +121,7 @@ static void huge_orders_cover_every_subpage(struct ck_test *t)
 	}
 }
 
-CK_SUITE(pages,
+CK_SUITE(pages, 90,
 	 CK_CASE(folio_copies_agree),
 	 CK_CASE(poisoned_pfn_from_return_value),
 	 CK_CASE(huge_orders_cover_every_subpage));

@@ -5,12 +5,13 @@
  * W^X holds with NX and CR0.WP on; ranges can be split to 4 KiB and made not-present, UC
  * or WC through PAT; the MMIO the kernel uses is mapped uncached or write-combining.
  */
-#include "kernel/paging.h"
-#include "kernel/pmem.h"
-#include "kernel/probe.h"
-#include "kernel/traps.h"
-#include "kernel/x86.h"
-#include "tests/suites.h"
+#include "kernel/arch/paging.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/arch/traps.h"
+#include "kernel/include/probe.h"
+#include "kernel/include/x86.h"
+#include "tests/ctx.h"
+#include "tests/ktap.h"
 
 extern char _text[], _etext[];
 static u64 data_word = 0x5a5a5a5a;
@@ -31,9 +32,10 @@ __asm__(".pushsection .text.nx_probe, \"ax\"\n"
 extern char ck_nx_probe[];
 
 /* Runs of adjacent RAM entries, as paging_init maps them; calls @fn per run. */
-static void for_each_ram_run(void (*fn)(u64 start, u64 end, void *ctx), void *ctx)
+static void for_each_ram_run(struct ck_test *t, void (*fn)(u64 start, u64 end, void *ctx),
+			     void *ctx)
 {
-	mem_for_each_ram_run(test_boot_info, fn, ctx);
+	mem_for_each_ram_run(t->ctx->bi, fn, ctx);
 }
 
 struct ident_check {
@@ -71,7 +73,7 @@ static void ram_mapped_identity(struct ck_test *t)
 {
 	struct ident_check c = { 0 };
 
-	for_each_ram_run(check_run, &c);
+	for_each_ram_run(t, check_run, &c);
 	report(t, c.ranges > 0, "the map has RAM");
 	report(t, c.holes == 0, "%llu RAM pages not mapped (first at 0x%llx)",
 	       (unsigned long long)c.holes, (unsigned long long)c.first_bad);
@@ -112,7 +114,7 @@ static void page_sizes(struct ck_test *t)
 	u64 gig_ram = 0;
 
 	pg_stats(&st);
-	for_each_ram_run(find_fits, &f);
+	for_each_ram_run(t, find_fits, &f);
 	pg_walk(leaf_in_ram, &gig_ram);
 	ck_diag("1 GiB leaves %llu, 2 MiB leaves %llu, 4 KiB leaves %llu, %llu table pages, "
 		"pdpe1gb %s", (unsigned long long)st.leaves_1g, (unsigned long long)st.leaves_2m,
@@ -199,7 +201,7 @@ static void split_and_cache_types(struct ck_test *t)
 
 static void mmio_mapped(struct ck_test *t)
 {
-	const struct boot_info *bi = test_boot_info;
+	const struct boot_info *bi = t->ctx->bi;
 	struct pg_leaf l;
 
 	if (cpuid(1).edx & BIT(9)) {
@@ -219,7 +221,7 @@ static void mmio_mapped(struct ck_test *t)
 	       "nothing is mapped off-identity at the top of the physical space");
 }
 
-CK_SUITE(paging,
+CK_SUITE(paging, 40,
 	 CK_CASE(ram_mapped_identity),
 	 CK_CASE(page_sizes),
 	 CK_CASE(nx_and_wp),

@@ -3,10 +3,11 @@
  * test_traps.c - the kernel's own descriptors: GDT selectors and TSS loaded, all 32 IDT
  * gates present, and NMI and #MC really running on their IST stacks.
  */
-#include "kernel/desc.h"
-#include "kernel/traps.h"
-#include "kernel/x86.h"
-#include "tests/suites.h"
+#include "kernel/arch/desc.h"
+#include "kernel/arch/traps.h"
+#include "kernel/include/x86.h"
+#include "tests/ctx.h"
+#include "tests/ktap.h"
 
 struct idt_ptr {
 	u16 limit;
@@ -85,7 +86,7 @@ static void bp_resumes(struct ck_test *t)
 	       !on_ist(ex_last.frame, IST_DF), "#BP ran on the kernel stack");
 }
 
-CK_SUITE(traps,
+CK_SUITE(traps, 30,
 	 CK_CASE(selectors_are_ours),
 	 CK_CASE(idt_gates_present),
 	 CK_CASE(nmi_runs_on_ist),

@@ -3,10 +3,11 @@
  * test_tsc.c - the clock: the TSC frequency in use agrees with fresh measurements against
  * the ACPI PM timer (within 1%), the PIT agrees with the PM timer, and the TSC moves forward.
  */
-#include "kernel/acpi.h"
-#include "kernel/tsc.h"
-#include "kernel/x86.h"
-#include "tests/suites.h"
+#include "kernel/include/x86.h"
+#include "kernel/platform/acpi.h"
+#include "kernel/platform/tsc.h"
+#include "tests/ctx.h"
+#include "tests/ktap.h"
 
 static long ppm(u64 a, u64 b)
 {
@@ -73,7 +74,7 @@ static void monotonic(struct ck_test *t)
 	report(t, back == 0, "TSC went backwards %llu times", (unsigned long long)back);
 }
 
-CK_SUITE(tsc,
+CK_SUITE(tsc, 50,
 	 CK_CASE(frequency_known),
 	 CK_CASE(agrees_with_pm_timer),
 	 CK_CASE(pit_agrees_with_pm_timer),

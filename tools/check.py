@@ -53,6 +53,7 @@ def host_tests(build, res):
         name = os.path.basename(b)
         diags = []
         cases = 0
+        failed_before = res.failed
         for line in p.stdout.splitlines():
             m = re.match(r"(not ok|ok) \d+ (\S+)", line)
             if m:
@@ -61,7 +62,9 @@ def host_tests(build, res):
                 diags = []
             elif line.startswith("# ") and ":" in line and "CHECK(" in line:
                 diags.append(line[2:])
-        if p.returncode != 0 and not res.failures:
+        # A binary that died (sanitizer, signal) after its last reported case still fails,
+        # whatever earlier binaries did.
+        if p.returncode != 0 and res.failed == failed_before:
             res.add("host/%s exit status" % name, False, p.stdout.splitlines()[-20:])
         if cases == 0:
             res.add("host/%s ran cases" % name, False, p.stdout.splitlines()[-20:])
@@ -144,6 +147,32 @@ def build_checks(build, res):
             p.returncode == 0, p.stdout.splitlines())
 
 
+def layer_checks(build, res):
+    """tools/layers.py on the tree, and once on a scratch tree with an upward include."""
+    tool = [sys.executable, os.path.join(ROOT, "tools", "layers.py")]
+    for what in ("includes", "calls"):
+        p = subprocess.run(tool + [what, "--build", build], cwd=ROOT, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        res.add("layers: %s point down, no cycles" % what, p.returncode == 0,
+                [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
+                note=(p.stdout.splitlines() or ["?"])[-1])
+    with tempfile.TemporaryDirectory(prefix="ck-layers-") as tmp:
+        os.makedirs(os.path.join(tmp, "kernel", "lib"))
+        os.makedirs(os.path.join(tmp, "kernel", "console"))
+        os.makedirs(os.path.join(tmp, "build"))
+        with open(os.path.join(tmp, "kernel", "console", "printk.h"), "w") as f:
+            f.write("/* console */\n")
+        with open(os.path.join(tmp, "kernel", "lib", "format.c"), "w") as f:
+            f.write("/* lib */\n#include \"kernel/console/printk.h\"\n")
+        with open(os.path.join(tmp, "build", "format.d"), "w") as f:
+            f.write("build/format.o: kernel/lib/format.c kernel/console/printk.h\n")
+        p = subprocess.run(tool + ["includes"], cwd=tmp, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        res.add("layers: an upward include (lib -> console) fails the check with file and line",
+                p.returncode == 1 and "kernel/lib/format.c:2:" in p.stdout and
+                "may not include kernel/console/printk.h" in p.stdout, p.stdout.splitlines())
+
+
 def tools_checks(res):
     """The report tool on the stored sample log (tests/data/bench-sample.log)."""
     tool = [sys.executable, os.path.join(ROOT, "tools", "ck-report.py")]
@@ -216,7 +245,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--fuzz-seconds", type=int, default=10)
-    ap.add_argument("--groups", default="host,fuzz,build,tools,qemu")
+    ap.add_argument("--groups", default="host,fuzz,build,layers,tools,qemu")
     ap.add_argument("--only", action="append", default=[], help="QEMU scenario name part")
     args = ap.parse_args()
     groups = args.groups.split(",")
@@ -229,6 +258,8 @@ def main():
         fuzz(args.build, args.fuzz_seconds, res)
     if "build" in groups:
         build_checks(args.build, res)
+    if "layers" in groups:
+        layer_checks(args.build, res)
     if "tools" in groups:
         tools_checks(res)
     if "qemu" in groups:

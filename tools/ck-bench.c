@@ -29,7 +29,8 @@
 #include "bench/presets.h"
 #include "copy/ops.h"
 #include "copy/routines.h"
-#include "kernel/cpufeat.h"
+#include "kernel/dispatch_cpu.h"
+#include "kernel/platform/cpufeat.h"
 
 static FILE *json_out;
 /* Buffers are bump-allocated from arenas, reset between presets. */

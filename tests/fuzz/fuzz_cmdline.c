@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernel/cmdline.h"
+#include "tests/host/cmdline_names.h"
 
 static void sink(void *ctx, const char *msg)
 {
@@ -28,10 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size = sizeof(line) - 1;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	cmdline_defaults(&a);
+	cmdline_defaults(&a, &host_names);
 	cmdline_parse(line, &a, sink, NULL);
 	cmdline_describe(&a, desc, sizeof(desc));
-	cmdline_defaults(&b);
+	cmdline_defaults(&b, &host_names);
 	if (cmdline_parse(desc, &b, sink, NULL) != 0)
 		abort();
 	if (memcmp(&a, &b, sizeof(a)) != 0)

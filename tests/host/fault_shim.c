@@ -8,7 +8,7 @@
 #include <string.h>
 #include <ucontext.h>
 
-#include "kernel/extable.h"
+#include "kernel/include/extable.h"
 #include "tests/host/fault_shim.h"
 
 extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];

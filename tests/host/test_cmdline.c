@@ -5,6 +5,7 @@
  */
 #include "copy/dispatch.h"
 #include "kernel/cmdline.h"
+#include "tests/host/cmdline_names.h"
 #include "tests/host/host_test.h"
 
 static char msgs[16][600];
@@ -20,7 +21,7 @@ static void collect(void *ctx, const char *msg)
 static int parse(const char *line, struct ck_config *cfg)
 {
 	nmsgs = 0;
-	cmdline_defaults(cfg);
+	cmdline_defaults(cfg, &host_names);
 	return cmdline_parse(line, cfg, collect, NULL);
 }
 
@@ -38,9 +39,9 @@ static void test_defaults(void)
 	char d[256];
 
 	CHECK(parse("", &c) == 0 && nmsgs == 0, "empty line: %d messages", nmsgs);
-	CHECK(c.tests == (1u << CK_NR_SUITES) - 1, "tests default all: 0x%x", c.tests);
+	CHECK(c.tests == (1u << NR_HOST_SUITES) - 1, "tests default all: 0x%x", c.tests);
 	CHECK(c.console_port == 0x3f8 && c.console_baud == 115200, "console default");
-	CHECK(c.exit == 0 && c.crash == CRASH_NONE, "exit=auto crash=none");
+	CHECK(c.exit == 0 && c.crash == HC_none, "exit=auto crash=none");
 	cmdline_describe(&c, d, sizeof(d));
 	CHECK(!strcmp(d, "tests=all console=ttyS0,115200 exit=auto crash=none"), "describe: %s", d);
 	CHECK(parse(NULL, &c) == 0, "NULL line is empty");
@@ -55,7 +56,7 @@ static void test_good_values(void)
 	CHECK(parse("tests=none exit=qemu", &c) == 0, "%s", msgs[0]);
 	CHECK(c.tests == 0 && c.exit == 1, "tests=none exit=qemu");
 	CHECK(parse("tests=paging,extable", &c) == 0, "%s", msgs[0]);
-	CHECK(c.tests == ((1u << CK_SUITE_paging) | (1u << CK_SUITE_extable)), "mask 0x%x",
+	CHECK(c.tests == ((1u << HS_paging) | (1u << HS_extable)), "mask 0x%x",
 	      c.tests);
 	CHECK(parse("console=ttyS1,9600", &c) == 0 && c.console_port == 0x2f8 &&
 	      c.console_baud == 9600, "ttyS1,9600");
@@ -63,7 +64,7 @@ static void test_good_values(void)
 	      c.console_baud == 115200, "ttyS3 keeps the default baud");
 	CHECK(parse("console=uart,io,0x3e8,57600", &c) == 0 && c.console_port == 0x3e8 &&
 	      c.console_baud == 57600, "uart,io form");
-	CHECK(parse("exit=halt crash=pf", &c) == 0 && c.exit == 4 && c.crash == CRASH_PF,
+	CHECK(parse("exit=halt crash=pf", &c) == 0 && c.exit == 4 && c.crash == HC_pf,
 	      "exit=halt crash=pf");
 	CHECK(parse("ebs=stale", &c) == 0 && c.ebs_stale == 1, "ebs=stale");
 	cmdline_describe(&c, d, sizeof(d));
@@ -103,7 +104,7 @@ static void test_errors(void)
 	CHECK(any_msg_has("bad value 'later' for exit=") &&
 	      any_msg_has("valid: auto, qemu, reset, shutdown, halt") &&
 	      any_msg_has("using the default 'auto'"), "exit message: %s", msgs[0]);
-	CHECK(parse("tests=paging,nosuch", &c) == 1 && c.tests == (1u << CK_NR_SUITES) - 1,
+	CHECK(parse("tests=paging,nosuch", &c) == 1 && c.tests == (1u << NR_HOST_SUITES) - 1,
 	      "bad suite resets to all");
 	CHECK(any_msg_has("extable") && any_msg_has("default 'all'"), "suite list named: %s",
 	      msgs[0]);
@@ -117,7 +118,7 @@ static void test_errors(void)
 	CHECK(parse("console=ttyS0,99999999999", &c) == 1, "baud overflow");
 	CHECK(parse("justaword", &c) == 1 && any_msg_has("is not key=value"), "no '='");
 	CHECK(parse("=value", &c) == 1, "empty key");
-	CHECK(parse("crash=everything", &c) == 1 && c.crash == CRASH_NONE, "bad crash");
+	CHECK(parse("crash=everything", &c) == 1 && c.crash == HC_none, "bad crash");
 	CHECK(parse("ebs=sometimes", &c) == 1 && c.ebs_stale == 0, "bad ebs");
 	CHECK(parse("copy_mc=avx9", &c) == 1 && c.copy_mc == 0 &&
 	      any_msg_has("valid: auto or fragile, erms, memcpy"), "bad copy_mc: %s", msgs[0]);

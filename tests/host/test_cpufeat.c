@@ -3,7 +3,7 @@
  * test_cpufeat.c - Linux's derived CPU features and the CPUID-stated TSC frequency, fed
  * with the CPUID values of real parts.
  */
-#include "kernel/cpufeat.h"
+#include "kernel/platform/cpufeat.h"
 #include "tests/host/host_test.h"
 
 static void test_signatures(void)

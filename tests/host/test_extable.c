@@ -6,7 +6,7 @@
  */
 #include <stdint.h>
 
-#include "kernel/extable.h"
+#include "kernel/include/extable.h"
 #include "tests/host/host_test.h"
 
 #define N 1000

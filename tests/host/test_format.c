@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "tests/host/host_test.h"
 
 #pragma GCC diagnostic ignored "-Wformat-security"

@@ -4,7 +4,7 @@
  */
 #include <stdint.h>
 
-#include "kernel/ksyms.h"
+#include "kernel/lib/ksyms.h"
 #include "tests/host/host_test.h"
 
 static union {

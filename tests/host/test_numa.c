@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 
-#include "kernel/numa.h"
+#include "kernel/platform/numa.h"
 #include "tests/host/host_test.h"
 
 static unsigned char srat[512], slit[256];

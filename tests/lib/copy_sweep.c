@@ -3,7 +3,7 @@
  * copy_sweep.c - the sweeps of copy_sweep.h. Plain C over the environment's buffers.
  */
 #include "copy/routines.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "tests/lib/copy_sweep.h"
 
 size_t sweep_memcpy_erms(void *dst, const void *src, size_t len)

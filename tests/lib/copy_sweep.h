@@ -10,7 +10,7 @@
 #ifndef CK_COPY_SWEEP_H
 #define CK_COPY_SWEEP_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 #define SWEEP_GUARD	64
 #define SWEEP_BIG	(2UL << 20)

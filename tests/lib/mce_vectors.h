@@ -6,7 +6,7 @@
 #ifndef CK_MCE_VECTORS_H
 #define CK_MCE_VECTORS_H
 
-#include "kernel/types.h"
+#include "kernel/include/types.h"
 
 struct mce_vector {
 	const char *rule;	/* the row it must hit (its name) */

@@ -613,8 +613,8 @@ def make_crash_test(kind):
         b.status_is(PANIC)
         b.has(r"^PANIC: unexpected exception %d #%s " % (vec, mnem))
         if kind != "df":
-            b.has(r"^  error code 0x[0-9a-f]+, RIP [0-9a-f]{16} crash_now\+0x[0-9a-f]+$",
-                  "RIP not shown as crash_now+offset")
+            b.has(r"^  error code 0x[0-9a-f]+, RIP [0-9a-f]{16} crash_%s\+0x[0-9a-f]+$" % kind,
+                  "RIP not shown as crash_%s+offset" % kind)
         b.has(r"^  CR0 [0-9a-f]{16} CR2 [0-9a-f]{16} CR3 [0-9a-f]{16} CR4 [0-9a-f]{16}")
         for r in ("RAX", "RSI", "R8 ", "R12", "RFLAGS"):
             b.has(r"^  .*%s [0-9a-f]{16}" % r, "register %s missing" % r)

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * image.c - the image's side of the benchmarks: the TSC clock, buffers from the memory
+ * map (2 MiB aligned for large cases), an eviction buffer of 128 MiB or twice the largest
+ * cache, output on the console, interrupts off throughout (the image never enables them).
+ * Buffers are placed on NUMA nodes from the SRAT (kernel/platform/numa.c); without one, one node.
+ */
+#include "bench/image.h"
+#include "bench/presets.h"
+#include "copy/pages.h"
+#include "kernel/arch/fpu.h"
+#include "kernel/arch/paging.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/console/printk.h"
+#include "kernel/include/x86.h"
+#include "kernel/platform/cpu.h"
+#include "kernel/platform/numa.h"
+#include "kernel/platform/tsc.h"
+
+static u8 *evict_buf;
+static u64 evict_bytes;
+
+static u64 now_ns(void)
+{
+	return tsc_to_ns(rdtsc_ordered());
+}
+
+static u64 cycles(void)
+{
+	return rdtsc_ordered();
+}
+
+static void evict(void *ctx)
+{
+	volatile u64 sink = 0;
+
+	(void)ctx;
+	for (u64 i = 0; i < evict_bytes; i += 64)
+		sink += *(volatile u64 *)(evict_buf + i);
+	(void)sink;
+}
+
+/* Write back and drop every line of [addr, addr + bytes): CLFLUSHOPT where the CPU has it. */
+static void flush(const void *addr, u64 bytes)
+{
+	const u8 *p = (const u8 *)((uintptr_t)addr & ~63ULL), *end = (const u8 *)addr + bytes;
+
+	if (cpu()->clflushopt)
+		for (; p < end; p += 64)
+			__asm__ volatile("clflushopt %0" : "+m"(*(volatile u8 *)p));
+	else
+		for (; p < end; p += 64)
+			__asm__ volatile("clflush %0" : "+m"(*(volatile u8 *)p));
+	__asm__ volatile("mfence" ::: "memory");
+}
+
+static void out(const char *line)
+{
+	printk("%s\n", line);
+}
+
+/* 1 GiB cases get 1 GiB-aligned buffers, 2 MiB and up 2 MiB-aligned: the page sizes in use. */
+static u64 align_for(size_t bytes)
+{
+	return bytes >= SZ_1G ? SZ_1G : bytes >= SZ_2M ? SZ_2M : SZ_4K;
+}
+
+static void *alloc(size_t bytes)
+{
+	return (void *)(uintptr_t)pmem_alloc(bytes, align_for(bytes));
+}
+
+static void *alloc_node(size_t bytes, unsigned int node)
+{
+	const struct numa_info *n = numa();
+	u64 align = align_for(bytes);
+
+	for (unsigned int i = 0; i < n->nr_ranges; i++) {
+		u64 pa;
+
+		if (n->range[i].node != node)
+			continue;
+		pa = pmem_alloc_in(bytes, align, n->range[i].start, n->range[i].end);
+		if (pa)
+			return (void *)(uintptr_t)pa;
+	}
+	return NULL;
+}
+
+static bool folio(void *addr, unsigned long nr, struct folio *f)
+{
+	f->page = pfn_to_page((u64)(uintptr_t)addr >> PAGE_SHIFT);
+	f->nr = nr;
+	return f->page != NULL;
+}
+
+void bench_image_env(struct bench_env *env, struct bench_platform *plat,
+		     const struct dispatch_caps *caps)
+{
+	*env = (struct bench_env){ .now_ns = now_ns, .cycles = cycles, .evict = evict,
+				   .out = out, .machine = cpu()->vendor_str, .flush = flush,
+				   .cycles_per_us = tsc_info()->hz / 1000000 };
+	*plat = (struct bench_platform){ .alloc = alloc, .folio = folio, .alloc_node = alloc_node,
+					 .nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
+					 .runs = BENCH_DEFAULT_RUNS };
+	plat->caps = *caps;
+}
+
+void bench_image_run(const struct bench_image_opts *opts)
+{
+	const struct cpu_ident *c = cpu();
+	struct bench_env env;
+	struct bench_platform plat;
+	u64 free = pmem_free_bytes();
+
+	bench_image_env(&env, &plat, &opts->caps);
+	env.cold_flush = opts->cold_flush;
+	if (opts->runs)
+		plat.runs = opts->runs;
+	plat.tiny = opts->tiny;
+
+	if (!tsc_info()->hz) {
+		pr_err("bench: no TSC frequency: cannot time anything\n");
+		return;
+	}
+	evict_bytes = plat.tiny ? 4ULL << 20 : MAX(128ULL << 20, 2 * cpu_llc_size());
+	evict_buf = alloc(evict_bytes);
+	if (!evict_buf) {
+		pr_warn("bench: no room for a %llu MiB eviction buffer: cache-cold runs are warm\n",
+			(unsigned long long)evict_bytes >> 20);
+		env.evict = NULL;
+	}
+	/* Each case needs source and destination; leave a quarter of memory alone. */
+	plat.max_bytes = free / 2 > evict_bytes ? (free - evict_bytes) / 3 : 0;
+	printk("{\"schema\":1,\"kind\":\"machine\",\"machine\":\"%s\",\"family\":%u,\"model\":%u,"
+	       "\"stepping\":%u,\"microcode\":%u,\"features\":\"%s%s%s%s%s%s%s%s\",\"tsc_hz\":%llu,"
+	       "\"invariant_tsc\":%s,\"nodes\":%u,\"page_sizes\":\"4K,2M%s\",\"evict_bytes\":%llu,"
+	       "\"runs\":%u}\n", c->vendor_str, c->family, c->model, c->stepping, c->ucode_rev,
+	       c->erms_effective ? "erms," : "", c->fsrm ? "fsrm," : "",
+	       c->rep_good ? "rep_good," : "", c->avx2 ? "avx2," : "", c->avx512f ? "avx512f," : "",
+	       c->clflushopt ? "clflushopt," : "", c->clzero ? "clzero," : "",
+	       c->invtsc ? "invariant_tsc" : "", (unsigned long long)tsc_info()->hz,
+	       tsc_info()->invariant ? "true" : "false", plat.nr_nodes, pg_gbpages() ? ",1G" : "",
+	       (unsigned long long)evict_bytes, plat.runs);
+	printk("bench: %u NUMA node%s%s; %u runs per case after %d warm-up runs, interrupts off; "
+	       "cache-cold by %s%s\n", plat.nr_nodes, plat.nr_nodes == 1 ? "" : "s",
+	       numa()->from_srat ? " from the SRAT" : " (no SRAT)", plat.runs, BENCH_WARMUP,
+	       env.cold_flush ? (c->clflushopt ? "CLFLUSHOPT of source and destination" :
+				 "CLFLUSH of source and destination (no CLFLUSHOPT)") :
+	       "an eviction buffer", plat.tiny ? " (bench_tiny: test sizes)" : "");
+	if (!env.cold_flush)
+		printk("bench: eviction buffer %llu MiB\n", (unsigned long long)evict_bytes >> 20);
+	if (c->hypervisor)
+		printk("bench: running under a hypervisor: figures describe the emulation, not "
+		       "the hardware\n");
+	for (int p = 0; p < NR_PRESETS; p++) {
+		if (opts->sel != BENCH_ALL && opts->sel != (enum bench_sel)(p + 1))
+			continue;
+		printk("\n== preset %s ==\n", bench_preset_names[p]);
+		if (!bench_preset_run((enum bench_preset)p, &env, &plat))
+			printk("bench: preset %s ran no case (memory?)\n", bench_preset_names[p]);
+	}
+}

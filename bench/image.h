@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * image.h - run the bench= presets inside the image (the harness is bench/harness.h).
+ */
+#ifndef CK_BENCH_IMAGE_H
+#define CK_BENCH_IMAGE_H
+
+#include "copy/dispatch.h"
+
+enum bench_sel { BENCH_NONE, BENCH_RFC, BENCH_V3, BENCH_CLEAR, BENCH_PRIMITIVES, BENCH_ALL };
+
+struct bench_image_opts {
+	enum bench_sel sel;		/* which preset(s) */
+	unsigned int runs;		/* timed runs per case; 0: the default */
+	bool tiny;			/* test mode: smallest sizes, small eviction buffer */
+	bool cold_flush;		/* cache-cold by CLFLUSHOPT instead of an eviction buffer */
+	struct dispatch_caps caps;	/* what this CPU can run beyond the baseline */
+};
+
+struct bench_env;
+struct bench_platform;
+
+/* The image's clock, output, allocation and capabilities (cache-hot use needs nothing else). */
+void bench_image_env(struct bench_env *env, struct bench_platform *plat,
+		     const struct dispatch_caps *caps);
+void bench_image_run(const struct bench_image_opts *opts);
+
+#endif

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * paging.c - build and change the kernel's 4-level identity page tables.
+ *
+ * Levels are numbered as in the manuals' walk: 4 = PML4 (512 GiB per entry), 3 = PDPT
+ * (1 GiB), 2 = PD (2 MiB), 1 = PT (4 KiB). Tables are addressed through the identity map, so
+ * a table's physical address is also its pointer.
+ */
+#include "kernel/arch/paging.h"
+#include "kernel/arch/pmem.h"
+#include "kernel/console/printk.h"
+#include "kernel/include/x86.h"
+#include "kernel/lib/string.h"
+
+#define PTE_P		BIT(0)
+#define PTE_RW		BIT(1)
+#define PTE_PWT		BIT(3)
+#define PTE_PCD		BIT(4)
+#define PTE_PS		BIT(7)
+#define PTE_PAT_4K	BIT(7)
+#define PTE_PAT_BIG	BIT(12)
+#define PTE_NX		BIT(63)
+#define PTE_ADDR	0x000ffffffffff000ULL
+#define PTE_IDENT	BIT(9)	/* software bit: "this not-present leaf is an identity mapping" */
+
+static u64 *pml4;
+static bool gbpages, nx_ok;
+static u64 max_phys;
+static u64 nr_tables;
+
+static inline u64 level_size(int level)
+{
+	return 1ULL << (12 + 9 * (level - 1));
+}
+
+static inline unsigned int level_index(u64 va, int level)
+{
+	return (va >> (12 + 9 * (level - 1))) & 511;
+}
+
+bool pg_gbpages(void)
+{
+	return gbpages;
+}
+
+u64 pg_max_phys(void)
+{
+	return max_phys;
+}
+
+static u64 cache_bits(enum pg_cache c, int level)
+{
+	u64 pat = level == 1 ? PTE_PAT_4K : PTE_PAT_BIG;
+	u64 b = 0;
+
+	if (c & 1)
+		b |= PTE_PWT;
+	if (c & 2)
+		b |= PTE_PCD;
+	if (c & 4)
+		b |= pat;
+	return b;
+}
+
+static enum pg_cache cache_of(u64 pte, int level)
+{
+	u64 pat = level == 1 ? PTE_PAT_4K : PTE_PAT_BIG;
+
+	return (enum pg_cache)(((pte & PTE_PWT) ? 1 : 0) | ((pte & PTE_PCD) ? 2 : 0) |
+			       ((pte & pat) ? 4 : 0));
+}
+
+static u64 leaf_entry(u64 pa, u64 attr, int level)
+{
+	u64 e = (pa & PTE_ADDR) | cache_bits(PG_CACHE_OF(attr), level);
+
+	e |= (attr & PG_PRESENT) ? PTE_P : PTE_IDENT;
+	if (attr & PG_WRITE)
+		e |= PTE_RW;
+	if (!(attr & PG_EXEC) && nx_ok)
+		e |= PTE_NX;
+	if (level > 1)
+		e |= PTE_PS;
+	return e;
+}
+
+static u64 attr_of(u64 pte, int level)
+{
+	u64 a = PG_CACHE(cache_of(pte, level));
+
+	if (pte & PTE_P)
+		a |= PG_PRESENT;
+	if (pte & PTE_RW)
+		a |= PG_WRITE;
+	if (!(pte & PTE_NX))
+		a |= PG_EXEC;
+	return a;
+}
+
+static bool is_leaf(u64 e, int level)
+{
+	if (level == 1)
+		return e & (PTE_P | PTE_IDENT);
+	return (e & PTE_PS) && (e & (PTE_P | PTE_IDENT));
+}
+
+static bool is_table(u64 e, int level)
+{
+	return level > 1 && (e & PTE_P) && !(e & PTE_PS);
+}
+
+static u64 *alloc_table(void)
+{
+	u64 pa = pmem_alloc(SZ_4K, SZ_4K);
+
+	if (!pa)
+		return NULL;
+	memset((void *)(uintptr_t)pa, 0, SZ_4K);
+	nr_tables++;
+	return (u64 *)(uintptr_t)pa;
+}
+
+/* Replace the large leaf in *@slot by a table of 512 leaves one level down, same attributes. */
+static u64 *split_leaf(u64 *slot, int level)
+{
+	u64 attr = attr_of(*slot, level), base = *slot & PTE_ADDR & ~(level_size(level) - 1);
+	u64 *t = alloc_table();
+
+	if (!t)
+		return NULL;
+	if (!(*slot & PTE_P))
+		attr &= ~PG_PRESENT;
+	for (unsigned int i = 0; i < 512; i++)
+		t[i] = leaf_entry(base + i * level_size(level - 1), attr, level - 1);
+	*slot = (u64)(uintptr_t)t | PTE_P | PTE_RW;
+	return t;
+}
+
+static bool leaf_allowed(int level)
+{
+	return level == 1 || level == 2 || (level == 3 && gbpages);
+}
+
+static int map_level(u64 *table, int level, u64 start, u64 end, u64 attr)
+{
+	u64 size = level_size(level);
+
+	while (start < end) {
+		u64 base = start & ~(size - 1), next = base + size;
+		u64 *slot = &table[level_index(start, level)];
+		u64 *child;
+		int ret;
+
+		if (next > end || next < base)
+			next = end;
+		if (start == base && next == base + size && leaf_allowed(level) &&
+		    !is_table(*slot, level)) {
+			*slot = leaf_entry(base, attr, level);
+			start = next;
+			continue;
+		}
+		if (level == 1)
+			return -1;	/* unaligned 4 KiB range: caller's bug */
+		if (is_table(*slot, level))
+			child = (u64 *)(uintptr_t)(*slot & PTE_ADDR);
+		else if (is_leaf(*slot, level))
+			child = split_leaf(slot, level);
+		else if ((child = alloc_table()) != NULL)
+			*slot = (u64)(uintptr_t)child | PTE_P | PTE_RW;
+		if (!child)
+			return -1;
+		ret = map_level(child, level - 1, start, next, attr);
+		if (ret)
+			return ret;
+		start = next;
+	}
+	return 0;
+}
+
+int pg_map(u64 start, u64 end, u64 attr)
+{
+	start = ALIGN_DOWN(start, SZ_4K);
+	end = ALIGN_UP(end, SZ_4K);
+	if (end > max_phys)
+		end = max_phys;
+	if (start >= end)
+		return 0;
+	return map_level(pml4, 4, start, end, attr);
+}
+
+static void flush_tlb(void)
+{
+	write_cr3(read_cr3());
+}
+
+int pg_set_attr(u64 start, u64 end, u64 attr)
+{
+	struct pg_leaf before;
+	int ret;
+
+	bool type_change = pg_lookup(start, &before) && before.cache != PG_CACHE_OF(attr);
+	ret = pg_map(start, end, attr);
+	flush_tlb();
+	if (type_change)
+		wbinvd();
+	return ret;
+}
+
+bool pg_lookup(u64 va, struct pg_leaf *leaf)
+{
+	u64 *t = pml4;
+
+	for (int level = 4; level >= 1; level--) {
+		u64 e = t[level_index(va, level)];
+
+		if (is_leaf(e, level)) {
+			u64 size = level_size(level);
+
+			leaf->size = size;
+			leaf->va = va & ~(size - 1);
+			leaf->pa = e & PTE_ADDR & ~(size - 1);
+			leaf->pte = e;
+			leaf->present = e & PTE_P;
+			leaf->writable = e & PTE_RW;
+			leaf->exec = !(e & PTE_NX);
+			leaf->cache = cache_of(e, level);
+			return leaf->present;
+		}
+		if (!is_table(e, level))
+			return false;
+		t = (u64 *)(uintptr_t)(e & PTE_ADDR);
+	}
+	return false;
+}
+
+static bool walk_level(u64 *t, int level, u64 va_base,
+		       bool (*fn)(const struct pg_leaf *, void *), void *ctx)
+{
+	for (unsigned int i = 0; i < 512; i++) {
+		u64 e = t[i], va = va_base + i * level_size(level);
+
+		if (is_table(e, level)) {
+			if (!walk_level((u64 *)(uintptr_t)(e & PTE_ADDR), level - 1, va, fn, ctx))
+				return false;
+		} else if (is_leaf(e, level) && (e & PTE_P)) {
+			struct pg_leaf l = {
+				.va = va, .pa = e & PTE_ADDR & ~(level_size(level) - 1),
+				.size = level_size(level), .pte = e, .present = true,
+				.writable = e & PTE_RW, .exec = !(e & PTE_NX),
+				.cache = cache_of(e, level),
+			};
+			if (!fn(&l, ctx))
+				return false;
+		}
+	}
+	return true;
+}
+
+void pg_walk(bool (*fn)(const struct pg_leaf *leaf, void *ctx), void *ctx)
+{
+	walk_level(pml4, 4, 0, fn, ctx);
+}
+
+static bool count_leaf(const struct pg_leaf *l, void *ctx)
+{
+	struct pg_stats *st = ctx;
+
+	if (l->size == SZ_1G)
+		st->leaves_1g++;
+	else if (l->size == SZ_2M)
+		st->leaves_2m++;
+	else
+		st->leaves_4k++;
+	st->mapped_bytes += l->size;
+	return true;
+}
+
+void pg_stats(struct pg_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->tables = nr_tables;
+	pg_walk(count_leaf, st);
+}
+
+extern char ImageBase[], _text[], _etext[], _end[];
+
+/* Map RAM as one run per stretch of adjacent RAM entries, so large pages are not cut. */
+static void map_ram_run(u64 start, u64 end, void *ctx)
+{
+	int *err = ctx;
+
+	if (pg_map(start, end, PG_RAM))
+		*err = -1;
+}
+
+bool paging_init(const struct boot_info *bi)
+{
+	struct cpuid_regs r = cpuid(0x80000000);
+	u64 lapic;
+	int err = 0;
+
+	gbpages = false;
+	nx_ok = false;
+	max_phys = 1ULL << 36;
+	if (r.eax >= 0x80000001) {
+		struct cpuid_regs e = cpuid(0x80000001);
+
+		gbpages = e.edx & BIT(26);
+		nx_ok = e.edx & BIT(20);
+	}
+	if (r.eax >= 0x80000008)
+		max_phys = 1ULL << (cpuid(0x80000008).eax & 0xff);
+
+	pml4 = alloc_table();
+	if (!pml4)
+		return false;
+	mem_for_each_ram_run(bi, map_ram_run, &err);
+	if (err)
+		return false;
+	for (u32 i = 0; i < bi->nr_mem; i++) {
+		const struct mem_range *r = &bi->mem[i];
+		u64 end = r->base + r->pages * SZ_4K;
+
+		if (r->type == MEM_MMIO && pg_map(r->base, end, PG_MMIO))
+			return false;
+		if (r->type == MEM_RUNTIME_CODE && pg_map(r->base, end, PG_RAM | PG_EXEC))
+			return false;
+	}
+	if (bi->fb.format != FB_NONE &&
+	    pg_map(bi->fb.base, bi->fb.base + bi->fb.size,
+		   PG_PRESENT | PG_WRITE | PG_CACHE(PG_CACHE_WC)))
+		return false;
+	if (cpuid(1).edx & BIT(9)) {
+		lapic = rdmsr(MSR_IA32_APIC_BASE) & PTE_ADDR;
+		if (pg_map(lapic, lapic + SZ_4K, PG_MMIO))
+			return false;
+	}
+	/* The image: text read-only and executable, the rest (data, tables) no-execute. */
+	if (pg_map((u64)(uintptr_t)ImageBase, (u64)(uintptr_t)_text, PG_RAM) ||
+	    pg_map((u64)(uintptr_t)_text, ALIGN_UP((u64)(uintptr_t)_etext, SZ_4K),
+		   PG_PRESENT | PG_EXEC | PG_CACHE(PG_CACHE_WB)) ||
+	    pg_map(ALIGN_UP((u64)(uintptr_t)_etext, SZ_4K), bi->image_base + bi->image_size,
+		   PG_RAM))
+		return false;
+
+	wrmsr(MSR_IA32_PAT, PAT_LINUX);
+	if (nx_ok)
+		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
+	write_cr3((u64)(uintptr_t)pml4);
+	write_cr0(read_cr0() | CR0_WP);
+	wbinvd();
+	return true;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * paging.h - the kernel's identity page tables.
+ *
+ * All RAM of the firmware map and the MMIO the kernel touches are mapped 1:1 with the
+ * largest page the range and the CPU allow: 1 GiB where CPUID.80000001h:EDX[26] (pdpe1gb)
+ * is set, else 2 MiB, and 4 KiB only at unaligned edges or where a caller asked for it.
+ * NX and CR0.WP are on: the image's .text is read-only and executable, everything else
+ * no-execute, except UEFI runtime code.
+ */
+#ifndef CK_PAGING_H
+#define CK_PAGING_H
+
+#include "kernel/include/boot_info.h"
+
+/* Memory types, programmed into IA32_PAT in this order (Linux's layout). */
+enum pg_cache {
+	PG_CACHE_WB = 0,
+	PG_CACHE_WC = 1,
+	PG_CACHE_UC_MINUS = 2,
+	PG_CACHE_UC = 3,
+	PG_CACHE_WP = 5,
+	PG_CACHE_WT = 7,
+};
+
+/* Attributes for pg_map / pg_set_attr. */
+#define PG_PRESENT	BIT(0)
+#define PG_WRITE	BIT(1)
+#define PG_EXEC		BIT(2)
+#define PG_CACHE(c)	((u64)(c) << 8)
+#define PG_CACHE_OF(a)	(((a) >> 8) & 7)
+
+#define PG_RAM		(PG_PRESENT | PG_WRITE | PG_CACHE(PG_CACHE_WB))
+#define PG_MMIO		(PG_PRESENT | PG_WRITE | PG_CACHE(PG_CACHE_UC))
+
+#define PAT_LINUX	0x0407050600070106ULL
+
+struct pg_leaf {
+	u64 va, pa;
+	u64 size;		/* 4 KiB, 2 MiB or 1 GiB */
+	u64 pte;		/* raw entry */
+	bool present, writable, exec;
+	enum pg_cache cache;
+};
+
+struct pg_stats {
+	u64 leaves_1g, leaves_2m, leaves_4k;
+	u64 tables;		/* page-table pages in use */
+	u64 mapped_bytes;
+};
+
+/* Build the tables from the map and switch CR3 to them. Returns false on failure. */
+bool paging_init(const struct boot_info *bi);
+bool pg_gbpages(void);
+u64 pg_max_phys(void);
+
+/* Identity-map [start, end) (4 KiB aligned) with @attr, splitting larger pages as needed. */
+int pg_map(u64 start, u64 end, u64 attr);
+/* Same as pg_map for ranges already mapped, then flush the TLB (and caches on type change). */
+int pg_set_attr(u64 start, u64 end, u64 attr);
+
+/* The leaf that maps @va; false when no entry at any level is present. */
+bool pg_lookup(u64 va, struct pg_leaf *leaf);
+/* Call @fn for each present leaf in address order; stops when @fn returns false. */
+void pg_walk(bool (*fn)(const struct pg_leaf *leaf, void *ctx), void *ctx);
+void pg_stats(struct pg_stats *st);
+
+#endif

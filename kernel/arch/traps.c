@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * traps.c - decide what happens to an exception: a handler registered for the vector (#MC, #PF), an exception-table fixup, a
+ * counted NMI, or the unexpected-exception report and the panic exit status.
+ */
+#include "kernel/arch/exit.h"
+#include "kernel/arch/traps.h"
+#include "kernel/console/printk.h"
+#include "kernel/include/extable.h"
+#include "kernel/include/probe.h"
+#include "kernel/include/x86.h"
+#include "kernel/lib/ksyms.h"
+
+_Static_assert(sizeof(struct pt_regs) == 22 * 8, "pt_regs must match kernel/entry.asm");
+_Static_assert(offsetof(struct pt_regs, rax) == EX_REG_RAX * 8, "EX_REG_RAX");
+_Static_assert(offsetof(struct pt_regs, rsi) == EX_REG_RSI * 8, "EX_REG_RSI");
+_Static_assert(offsetof(struct pt_regs, rdi) == EX_REG_RDI * 8, "EX_REG_RDI");
+_Static_assert(offsetof(struct pt_regs, rcx) == EX_REG_RCX * 8, "EX_REG_RCX");
+
+extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
+
+struct ex_record ex_last;
+struct nmi_record nmi_last;
+static trap_handler_t handlers[32];
+u64 trap_last_mc_frame;
+static int die_depth;
+
+static const char *const names[32][2] = {
+	{ "DE", "divide error" },		{ "DB", "debug" },
+	{ "NMI", "non-maskable interrupt" },	{ "BP", "breakpoint" },
+	{ "OF", "overflow" },			{ "BR", "bound range exceeded" },
+	{ "UD", "invalid opcode" },		{ "NM", "device not available" },
+	{ "DF", "double fault" },		{ "CSO", "coprocessor segment overrun" },
+	{ "TS", "invalid TSS" },		{ "NP", "segment not present" },
+	{ "SS", "stack-segment fault" },	{ "GP", "general protection" },
+	{ "PF", "page fault" },			{ "15", "reserved" },
+	{ "MF", "x87 floating-point error" },	{ "AC", "alignment check" },
+	{ "MC", "machine check" },		{ "XM", "SIMD floating-point error" },
+	{ "VE", "virtualization exception" },	{ "CP", "control protection" },
+	{ "22", "reserved" }, { "23", "reserved" }, { "24", "reserved" }, { "25", "reserved" },
+	{ "26", "reserved" }, { "27", "reserved" },
+	{ "HV", "hypervisor injection" },	{ "VC", "VMM communication" },
+	{ "SX", "security exception" },		{ "31", "reserved" },
+};
+
+const char *trap_mnemonic(u64 vector)
+{
+	return vector < 32 ? names[vector][0] : "??";
+}
+
+const char *trap_name(u64 vector)
+{
+	return vector < 32 ? names[vector][1] : "unknown vector";
+}
+
+bool extable_init(void)
+{
+	long bad;
+
+	ex_sort(__start_ck_extable, __stop_ck_extable);
+	bad = ex_validate(__start_ck_extable, __stop_ck_extable);
+	if (bad >= 0) {
+		char sym[96];
+
+		ksym_format(ex_insn_addr(&__start_ck_extable[bad]), sym, sizeof(sym));
+		pr_err("exception table entry %ld (insn %s, data 0x%x) is invalid\n", bad, sym,
+		       (unsigned int)__start_ck_extable[bad].data);
+		return false;
+	}
+	return true;
+}
+
+unsigned long extable_size(void)
+{
+	return (unsigned long)(__stop_ck_extable - __start_ck_extable);
+}
+
+const struct exception_table_entry *ex_lookup(u64 rip)
+{
+	return ex_search(__start_ck_extable, __stop_ck_extable, rip);
+}
+
+bool ex_fixup(struct pt_regs *regs)
+{
+	const struct exception_table_entry *e;
+	unsigned int type;
+
+	e = ex_lookup(regs->rip);
+	if (!e)
+		return false;
+	type = ex_type(e);
+	/* Only code written to consume poison may continue after a machine check. */
+	if (regs->vector == X86_TRAP_MC && !ex_type_mce_safe(type))
+		return false;
+	ex_last.count++;
+	ex_last.vector = regs->vector;
+	ex_last.error_code = regs->error_code;
+	ex_last.rip = regs->rip;
+	ex_last.fixup = ex_fixup_addr(e);
+	ex_last.cr2 = regs->vector == X86_TRAP_PF ? read_cr2() : 0;
+	ex_last.frame = (u64)(uintptr_t)regs;
+	if (ex_type_sets_trapnr(type))
+		((u64 *)regs)[ex_reg(e)] = regs->vector;
+	regs->rip = ex_fixup_addr(e);
+	return true;
+}
+
+static void print_pf_error(u64 ec)
+{
+	printk("  page fault: %s %s in %s mode%s%s\n",
+	       ec & BIT(0) ? "protection violation on" : "not-present page on",
+	       ec & BIT(4) ? "instruction fetch" : ec & BIT(1) ? "write" : "read",
+	       ec & BIT(2) ? "user" : "kernel", ec & BIT(3) ? ", reserved bit set" : "",
+	       ec & BIT(5) ? ", protection key" : "");
+}
+
+__noreturn void die(struct pt_regs *regs)
+{
+	char sym[96];
+	u64 i, w;
+
+	if (++die_depth > 1) {
+		/* The report itself faulted: say the least and leave. */
+		static const char msg[] = "\nPANIC: exception while reporting an exception\n";
+
+		console_write(msg, sizeof(msg) - 1);
+		panic();
+	}
+	ksym_format(regs->rip, sym, sizeof(sym));
+	printk("\nPANIC: unexpected exception %llu #%s (%s)\n",
+	       (unsigned long long)regs->vector, trap_mnemonic(regs->vector),
+	       trap_name(regs->vector));
+	printk("  error code 0x%llx, RIP %016llx %s\n", (unsigned long long)regs->error_code,
+	       (unsigned long long)regs->rip, sym);
+	if (regs->vector == X86_TRAP_PF)
+		print_pf_error(regs->error_code);
+	printk("  CR0 %016llx CR2 %016llx CR3 %016llx CR4 %016llx\n",
+	       (unsigned long long)read_cr0(), (unsigned long long)read_cr2(),
+	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
+	printk("  RAX %016llx RBX %016llx RCX %016llx RDX %016llx\n",
+	       (unsigned long long)regs->rax, (unsigned long long)regs->rbx,
+	       (unsigned long long)regs->rcx, (unsigned long long)regs->rdx);
+	printk("  RSI %016llx RDI %016llx RBP %016llx RSP %016llx\n",
+	       (unsigned long long)regs->rsi, (unsigned long long)regs->rdi,
+	       (unsigned long long)regs->rbp, (unsigned long long)regs->rsp);
+	printk("  R8  %016llx R9  %016llx R10 %016llx R11 %016llx\n",
+	       (unsigned long long)regs->r8, (unsigned long long)regs->r9,
+	       (unsigned long long)regs->r10, (unsigned long long)regs->r11);
+	printk("  R12 %016llx R13 %016llx R14 %016llx R15 %016llx\n",
+	       (unsigned long long)regs->r12, (unsigned long long)regs->r13,
+	       (unsigned long long)regs->r14, (unsigned long long)regs->r15);
+	printk("  RFLAGS %016llx CS %04llx SS %04llx\n", (unsigned long long)regs->rflags,
+	       (unsigned long long)regs->cs, (unsigned long long)regs->ss);
+	printk("  stack:\n");
+	for (i = 0; i < 8; i++) {
+		u64 a = regs->rsp + i * 8;
+
+		if (probe_read64(a, &w)) {
+			printk("    %016llx: <unreadable>\n", (unsigned long long)a);
+			break;
+		}
+		if (ksym_format(w, sym, sizeof(sym)))
+			printk("    %016llx: %016llx %s\n", (unsigned long long)a,
+			       (unsigned long long)w, sym);
+		else
+			printk("    %016llx: %016llx\n", (unsigned long long)a,
+			       (unsigned long long)w);
+	}
+	panic();
+}
+
+trap_handler_t trap_set_handler(unsigned int vector, trap_handler_t fn)
+{
+	trap_handler_t prev;
+
+	if (vector >= ARRAY_SIZE(handlers))
+		return NULL;
+	prev = handlers[vector];
+	handlers[vector] = fn;
+	return prev;
+}
+
+void trap_dispatch(struct pt_regs *regs)
+{
+	trap_handler_t h = regs->vector < ARRAY_SIZE(handlers) ? handlers[regs->vector] : NULL;
+
+	if (regs->vector == X86_TRAP_MC)
+		trap_last_mc_frame = (u64)(uintptr_t)regs;
+	if (h && h(regs))
+		return;
+	if (regs->vector == X86_TRAP_NMI) {
+		/* NMIs come from outside (watchdogs, a BMC button): note and carry on. */
+		nmi_last.count++;
+		nmi_last.frame = (u64)(uintptr_t)regs;
+		printk("# note: NMI #%llu received at RIP 0x%llx, continuing\n",
+		       (unsigned long long)nmi_last.count, (unsigned long long)regs->rip);
+		return;
+	}
+	if (ex_fixup(regs))
+		return;
+	die(regs);
+}

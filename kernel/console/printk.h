@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * printk.h - kernel console output: formatted text to every registered console.
+ *
+ * Consoles (the 16550, the framebuffer) register themselves when they are ready; printk
+ * writes to each in registration order. Nothing here allocates or takes a lock.
+ */
+#ifndef CK_PRINTK_H
+#define CK_PRINTK_H
+
+#include "kernel/lib/format.h"
+
+struct console {
+	const char *name;
+	void (*write)(const char *s, size_t n);
+	struct console *next;
+};
+
+/* Add @con to the list (once; registering it again does nothing). */
+void register_console(struct console *con);
+
+int printk(const char *fmt, ...) __printf(1, 2);
+int vprintk(const char *fmt, va_list ap);
+void console_write(const char *s, size_t n);
+
+#define pr_info(fmt, ...)	printk(fmt, ##__VA_ARGS__)
+#define pr_err(fmt, ...)	printk("error: " fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	printk("warning: " fmt, ##__VA_ARGS__)
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * boot_info.h - the one structure boot/ hands to the kernel after ExitBootServices.
+ *
+ * boot/ is the only code that knows UEFI. It translates the firmware's memory map, tables,
+ * framebuffer and command line into the neutral types below; the kernel never sees an
+ * EFI type. The firmware callbacks at the end are the runtime services the kernel may use
+ * after boot services are gone, wrapped by boot/.
+ */
+#ifndef CK_BOOT_INFO_H
+#define CK_BOOT_INFO_H
+
+#include "kernel/include/types.h"
+
+enum mem_type {
+	MEM_RESERVED,		/* firmware reserved, never touched */
+	MEM_USABLE,		/* free RAM the kernel may allocate */
+	MEM_LOADER_CODE,	/* this image */
+	MEM_LOADER_DATA,	/* boot_info and other allocations made by boot/ */
+	MEM_BOOT_SERVICES,	/* firmware boot-services memory: RAM, free once we own it */
+	MEM_RUNTIME_CODE,	/* UEFI runtime services code: RAM, must stay executable */
+	MEM_RUNTIME_DATA,
+	MEM_ACPI_RECLAIM,
+	MEM_ACPI_NVS,
+	MEM_MMIO,		/* firmware-described MMIO (flash, etc.) */
+	MEM_PERSISTENT,
+	MEM_UNUSABLE,		/* RAM with errors */
+	MEM_TYPE_COUNT,
+};
+
+struct mem_range {
+	u64 base;
+	u64 pages;		/* 4 KiB pages */
+	u32 type;		/* enum mem_type */
+	u32 fw_type;		/* the firmware's own type number, for reports */
+};
+
+enum fb_format {
+	FB_NONE,
+	FB_BGRX,		/* blue in the low byte */
+	FB_RGBX,
+	FB_BITMASK,
+};
+
+struct framebuffer_info {
+	u64 base;
+	u64 size;
+	u32 width, height;
+	u32 stride;		/* pixels per scan line */
+	u32 format;		/* enum fb_format */
+};
+
+enum fw_reset_kind {
+	FW_RESET_COLD,
+	FW_RESET_SHUTDOWN,
+};
+
+#define BOOT_CMDLINE_MAX	1024
+#define BOOT_MEMMAP_MAX		512
+
+struct boot_info {
+	u64 image_base, image_size;
+	u64 rsdp;		/* physical address of the ACPI 2.0+ RSDP, 0 if none */
+	u64 rsdp1;		/* ACPI 1.0 RSDP, 0 if none */
+	struct framebuffer_info fb;
+	char cmdline[BOOT_CMDLINE_MAX];
+	const char *cmdline_source;	/* "LoadOptions", a file name, or "none" */
+	char fw_vendor[64];
+	u32 fw_revision;
+	u32 ebs_attempts;	/* ExitBootServices calls it took */
+	u32 memmap_entries_dropped;	/* firmware entries beyond BOOT_MEMMAP_MAX */
+	u32 nr_mem;
+	struct mem_range mem[BOOT_MEMMAP_MAX];
+	/* Runtime services, valid after ExitBootServices. */
+	void (*fw_reset)(enum fw_reset_kind kind);
+	/*
+	 * Store @size bytes as the non-volatile UEFI variable @name (ASCII) under the project's
+	 * vendor GUID (README, "Results that survive a reboot"). Returns 0 or the firmware's
+	 * error code (its low bits).
+	 */
+	int (*fw_set_var)(const char *name, const void *data, size_t size);
+};
+
+/* The kernel's entry point: never returns. boot/ calls it on the firmware's stack. */
+__noreturn void kernel_start(struct boot_info *bi);
+
+#endif

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * format.c - the kernel's printf engine. Pure C with no state, no allocation and no calls
+ * outside this file, so the host unit test can compare it with the C library's snprintf.
+ */
+#include "kernel/lib/format.h"
+
+struct out {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+static void put(struct out *o, char c)
+{
+	if (o->len + 1 < o->size)
+		o->buf[o->len] = c;
+	o->len++;
+}
+
+static void pad(struct out *o, char c, int n)
+{
+	while (n-- > 0)
+		put(o, c);
+}
+
+enum {
+	F_LEFT = 1, F_PLUS = 2, F_SPACE = 4, F_ALT = 8, F_ZERO = 16,
+};
+
+static void put_number(struct out *o, u64 v, bool neg, unsigned int base, bool upper,
+		       int flags, int width, int prec)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char tmp[24];
+	int n = 0, len, zeros = 0;
+	char sign = 0;
+	const char *prefix = "";
+	int plen;
+
+	while (v) {
+		tmp[n++] = digits[v % base];
+		v /= base;
+	}
+	if (prec < 0 && n == 0)
+		tmp[n++] = '0';
+	if (prec >= 0 && prec > n)
+		zeros = prec - n;
+	if (neg)
+		sign = '-';
+	else if (flags & F_PLUS)
+		sign = '+';
+	else if (flags & F_SPACE)
+		sign = ' ';
+	if ((flags & F_ALT) && base == 16 && n && !(n == 1 && tmp[0] == '0'))
+		prefix = upper ? "0X" : "0x";
+	if ((flags & F_ALT) && base == 8 && zeros == 0 && (n == 0 || tmp[n - 1] != '0'))
+		zeros = 1;
+	plen = (int)(prefix[0] ? 2 : 0);
+	len = n + zeros + (sign ? 1 : 0) + plen;
+	if ((flags & F_ZERO) && !(flags & F_LEFT) && prec < 0 && width > len) {
+		zeros += width - len;
+		len = width;
+	}
+	if (!(flags & F_LEFT))
+		pad(o, ' ', width - len);
+	if (sign)
+		put(o, sign);
+	while (*prefix)
+		put(o, *prefix++);
+	pad(o, '0', zeros);
+	while (n)
+		put(o, tmp[--n]);
+	if (flags & F_LEFT)
+		pad(o, ' ', width - len);
+}
+
+static void put_string(struct out *o, const char *s, int flags, int width, int prec)
+{
+	int n = 0;
+
+	if (!s)
+		s = "(null)";
+	while (s[n] && (prec < 0 || n < prec))
+		n++;
+	if (!(flags & F_LEFT))
+		pad(o, ' ', width - n);
+	for (int i = 0; i < n; i++)
+		put(o, s[i]);
+	if (flags & F_LEFT)
+		pad(o, ' ', width - n);
+}
+
+int ck_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct out o = { .buf = buf, .size = size, .len = 0 };
+
+	while (*fmt) {
+		int flags = 0, width = 0, prec = -1, lng = 0;
+		unsigned int base = 10;
+		bool is_signed = false, upper = false;
+		u64 uv;
+		s64 sv;
+
+		if (*fmt != '%') {
+			put(&o, *fmt++);
+			continue;
+		}
+		fmt++;
+		for (;; fmt++) {
+			if (*fmt == '-')
+				flags |= F_LEFT;
+			else if (*fmt == '+')
+				flags |= F_PLUS;
+			else if (*fmt == ' ')
+				flags |= F_SPACE;
+			else if (*fmt == '#')
+				flags |= F_ALT;
+			else if (*fmt == '0')
+				flags |= F_ZERO;
+			else
+				break;
+		}
+		if (*fmt == '*') {
+			width = va_arg(ap, int);
+			if (width < 0) {
+				flags |= F_LEFT;
+				width = -width;
+			}
+			fmt++;
+		} else {
+			while (*fmt >= '0' && *fmt <= '9')
+				width = width * 10 + (*fmt++ - '0');
+		}
+		if (*fmt == '.') {
+			fmt++;
+			prec = 0;
+			if (*fmt == '*') {
+				prec = va_arg(ap, int);
+				if (prec < 0)
+					prec = -1;
+				fmt++;
+			} else {
+				while (*fmt >= '0' && *fmt <= '9')
+					prec = prec * 10 + (*fmt++ - '0');
+			}
+		}
+		/* lng: -2 hh, -1 h, 0 int, 1 long, 2 long long (z, t, j are 64-bit too). */
+		if (*fmt == 'h') {
+			lng = -1;
+			if (*++fmt == 'h') {
+				lng = -2;
+				fmt++;
+			}
+		} else if (*fmt == 'l') {
+			lng = 1;
+			if (*++fmt == 'l') {
+				lng = 2;
+				fmt++;
+			}
+		} else if (*fmt == 'z' || *fmt == 't' || *fmt == 'j') {
+			lng = 2;
+			fmt++;
+		}
+		switch (*fmt) {
+		case 'd':
+		case 'i':
+			is_signed = true;
+			break;
+		case 'u':
+			break;
+		case 'x':
+			base = 16;
+			break;
+		case 'X':
+			base = 16;
+			upper = true;
+			break;
+		case 'o':
+			base = 8;
+			break;
+		case 'p':
+			put_number(&o, (u64)(uintptr_t)va_arg(ap, void *), false, 16, false,
+				   flags | F_ALT, width, prec);
+			fmt++;
+			continue;
+		case 'c':
+			pad(&o, ' ', (flags & F_LEFT) ? 0 : width - 1);
+			put(&o, (char)va_arg(ap, int));
+			pad(&o, ' ', (flags & F_LEFT) ? width - 1 : 0);
+			fmt++;
+			continue;
+		case 's':
+			put_string(&o, va_arg(ap, const char *), flags, width, prec);
+			fmt++;
+			continue;
+		case '%':
+			put(&o, '%');
+			fmt++;
+			continue;
+		case '\0':
+			continue;	/* a lone '%' at the end prints nothing */
+		default:
+			put(&o, '%');
+			put(&o, *fmt++);
+			continue;
+		}
+		fmt++;
+		if (is_signed) {
+			if (lng >= 1)
+				sv = lng == 1 ? va_arg(ap, long) : va_arg(ap, long long);
+			else
+				sv = va_arg(ap, int);
+			if (lng == -1)
+				sv = (short)sv;
+			else if (lng == -2)
+				sv = (signed char)sv;
+			uv = sv < 0 ? (u64)0 - (u64)sv : (u64)sv;
+			put_number(&o, uv, sv < 0, base, upper, flags, width, prec);
+		} else {
+			if (lng >= 1)
+				uv = lng == 1 ? va_arg(ap, unsigned long)
+					      : va_arg(ap, unsigned long long);
+			else
+				uv = va_arg(ap, unsigned int);
+			if (lng == -1)
+				uv = (unsigned short)uv;
+			else if (lng == -2)
+				uv = (unsigned char)uv;
+			put_number(&o, uv, false, base, upper, flags & ~(F_PLUS | F_SPACE),
+				   width, prec);
+		}
+	}
+	if (size)
+		buf[o.len < size ? o.len : size - 1] = '\0';
+	return (int)o.len;
+}
+
+int ck_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = ck_vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * format.h - freestanding printf-style formatting (plain C, also built and tested on the host).
+ *
+ * Supported: flags "-+ #0", width and precision (numbers or '*'), length modifiers hh h l ll z
+ * t j, conversions d i u x X o c s p %. Output is always NUL-terminated when size > 0; the
+ * return value is the length the full output would have had, as C's snprintf.
+ */
+#ifndef CK_FORMAT_H
+#define CK_FORMAT_H
+
+#include <stdarg.h>
+#include "kernel/include/types.h"
+
+int ck_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int ck_snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
+
+#endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * page.h - page frames: struct page (pfn, NUMA node, flags), the sections that hold them, and
+ * memory_failure_queue() with its poison list.
+ *
+ * Frames live in sections registered with pgmap_add(); a page's address is pfn << 12 (the
+ * identity map in the image; on the host, a virtual page number). A folio is a run of pages
+ * in one section. Plain C: built into the image and into host tests.
+ */
+#ifndef CK_MM_PAGE_H
+#define CK_MM_PAGE_H
+
+#include "kernel/include/types.h"
+
+#define PAGE_SHIFT	12
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+
+#define PG_HWPOISON	BIT(0)
+
+struct page {
+	u64 pfn;
+	u16 node;
+	u16 flags;
+	u32 reserved;
+};
+
+struct folio {
+	struct page *page;	/* first page; the rest follow in the same section */
+	unsigned long nr;
+};
+
+static inline u64 page_to_pfn(const struct page *p)
+{
+	return p->pfn;
+}
+
+static inline void *page_address(const struct page *p)
+{
+	return (void *)(uintptr_t)(p->pfn << PAGE_SHIFT);
+}
+
+static inline struct page *folio_page(const struct folio *f, unsigned long i)
+{
+	return f->page + i;
+}
+
+static inline bool page_hwpoison(const struct page *p)
+{
+	return p->flags & PG_HWPOISON;
+}
+
+#define PGMAP_MAX_SECTIONS	64
+
+/* Register frames for pfns [start, start + nr) in @storage. Returns -1 when full. */
+int pgmap_add(u64 start_pfn, u64 nr, struct page *storage, u16 node);
+void pgmap_reset(void);
+struct page *pfn_to_page(u64 pfn);
+
+/*
+ * memory_failure_queue(): pfns found poisoned (by the #MC handler or the copy APIs), most
+ * recent last; the page gets PG_HWPOISON when it has a frame.
+ */
+#define POISON_LOG_MAX	64
+struct poison_log {
+	u64 pfn[POISON_LOG_MAX];
+	unsigned int n;		/* entries held (at most POISON_LOG_MAX) */
+	u64 total;		/* queued since boot */
+};
+extern struct poison_log poison_log;
+void memory_failure_queue(u64 pfn);
+
+#ifdef CK_KERNEL
+struct boot_info;
+/* Frames for every run of adjacent RAM in the firmware map, with their NUMA node. */
+void pages_setup(const struct boot_info *bi);
+#endif
+
+#endif

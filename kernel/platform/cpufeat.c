@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cpufeat.c - Linux's rules for the string-operation features, in plain C.
+ *
+ * REP_GOOD ("rep movsq/stosq are fast here") is not a CPUID bit: Linux sets it for AMD
+ * (and Hygon) family 0x10 and later, for AMD K8 (family 0xf) from revision C on (CPUID 1
+ * signature 0x0f48..0x0f4f or 0x0f58 and above), and for Intel family 6. On Intel, when
+ * IA32_MISC_ENABLE's fast-strings bit is clear, Linux clears both REP_GOOD and ERMS.
+ */
+#include "kernel/lib/string.h"
+#include "kernel/platform/cpufeat.h"
+
+void cpufeat_decode_signature(u32 eax, u32 *family, u32 *model, u32 *stepping)
+{
+	u32 fam = (eax >> 8) & 0xf, mod = (eax >> 4) & 0xf;
+
+	if (fam == 0xf)
+		fam += (eax >> 20) & 0xff;
+	if (fam >= 0x6)
+		mod += ((eax >> 16) & 0xf) << 4;
+	*family = fam;
+	*model = mod;
+	*stepping = eax & 0xf;
+}
+
+enum cpu_vendor cpufeat_vendor(const char vendor[12])
+{
+	if (!memcmp(vendor, "GenuineIntel", 12))
+		return VENDOR_INTEL;
+	if (!memcmp(vendor, "AuthenticAMD", 12))
+		return VENDOR_AMD;
+	if (!memcmp(vendor, "HygonGenuine", 12))
+		return VENDOR_HYGON;
+	return VENDOR_OTHER;
+}
+
+void cpufeat_apply_rules(struct cpu_ident *c)
+{
+	c->rep_good = false;
+	c->erms_effective = c->erms;
+	c->rep_good_why = "not set for this vendor";
+	switch (c->vendor) {
+	case VENDOR_AMD:
+	case VENDOR_HYGON:
+		if (c->family >= 0x10) {
+			c->rep_good = true;
+			c->rep_good_why = "AMD family >= 0x10";
+		} else if (c->family == 0xf) {
+			c->rep_good = (c->signature >= 0x0f48 && c->signature < 0x0f50) ||
+				      c->signature >= 0x0f58;
+			c->rep_good_why = c->rep_good ? "AMD K8 revision C or later" :
+					  "AMD K8 before revision C";
+		} else {
+			c->rep_good_why = "AMD family < 0xf";
+		}
+		break;
+	case VENDOR_INTEL:
+		c->rep_good = c->family == 6;
+		c->rep_good_why = c->rep_good ? "Intel family 6" : "Intel family is not 6";
+		if (c->misc_enable_valid && !c->fast_strings) {
+			c->rep_good = false;
+			c->erms_effective = false;
+			c->rep_good_why = "fast strings disabled in IA32_MISC_ENABLE";
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+u64 cpufeat_tsc_hz(u32 max_leaf, u32 eax15, u32 ebx15, u32 ecx15, u32 eax16,
+		   enum tsc_cpuid_source *src)
+{
+	*src = TSC_CPUID_NONE;
+	if (max_leaf < 0x15 || !eax15 || !ebx15)
+		return 0;		/* leaf absent, or no ratio enumerated */
+	if (ecx15) {
+		*src = TSC_CPUID_15H;
+		return (u64)ecx15 * ebx15 / eax15;
+	}
+	if (max_leaf >= 0x16 && (eax16 & 0xffff)) {
+		*src = TSC_CPUID_16H;
+		return (u64)(eax16 & 0xffff) * 1000000ULL;
+	}
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * numa.h - NUMA nodes from the ACPI SRAT (memory and processor affinity) and the SLIT
+ * (relative distances). A node with memory and no processors is how CXL memory appears.
+ * The parsers are plain C, host-tested; numa_init() runs them on the firmware's tables.
+ */
+#ifndef CK_NUMA_H
+#define CK_NUMA_H
+
+#include "kernel/include/types.h"
+
+#define NUMA_MAX_NODES	8
+#define NUMA_MAX_RANGES	32
+
+struct numa_range {
+	u64 start, end;
+	u8 node;
+	bool hotplug, nonvolatile;
+};
+
+struct numa_info {
+	unsigned int nr_nodes;
+	u32 domain[NUMA_MAX_NODES];	/* proximity domain of node i */
+	unsigned int cpus[NUMA_MAX_NODES];
+	u64 bytes[NUMA_MAX_NODES];
+	unsigned int nr_ranges;
+	struct numa_range range[NUMA_MAX_RANGES];
+	bool have_slit;
+	u8 distance[NUMA_MAX_NODES][NUMA_MAX_NODES];
+	bool from_srat;
+};
+
+/* Parse an SRAT (@len bytes from its ACPI header). Returns 0, or -1 with @why. */
+int numa_parse_srat(const void *srat, size_t len, struct numa_info *out, const char **why);
+/* Parse a SLIT into @io (nodes already known from the SRAT). */
+int numa_parse_slit(const void *slit, size_t len, struct numa_info *io, const char **why);
+/* The node holding physical address @pa, or -1. */
+int numa_node_of(const struct numa_info *n, u64 pa);
+
+#ifdef CK_KERNEL
+/* Read SRAT and SLIT (one node covering everything when there is no SRAT); print them. */
+void numa_init(void);
+const struct numa_info *numa(void);
+#endif
+
+#endif

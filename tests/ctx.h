@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ctx.h - what an in-image test case may look at, handed to it as t->ctx by the runner.
+ *
+ * The run (kernel/main.c) fills it once before the suites run; cases read it instead of
+ * globals or calls into the run, so tests/ depends only on the layers below it.
+ */
+#ifndef CK_TESTS_CTX_H
+#define CK_TESTS_CTX_H
+
+#include "copy/dispatch.h"
+#include "kernel/include/boot_info.h"
+
+/* inject=: the backend that raises a real #MC in the mce suite. */
+enum mce_inject { INJECT_EMULATE, INJECT_SIMULATE, INJECT_QEMU, INJECT_EINJ };
+/* mce_case=: what the injected #MC should meet. */
+enum mce_case { MCE_CASE_RECOVER, MCE_CASE_TWICE, MCE_CASE_PCC, MCE_CASE_IDLE };
+
+struct ck_ctx {
+	const struct boot_info *bi;
+	struct dispatch_caps caps;		/* what this CPU can run beyond the baseline */
+	struct copy_dispatch linux_choice;	/* Linux's rules on this CPU, before overrides */
+	enum mce_inject inject;
+	enum mce_case mce_case;
+};
+
+#endif

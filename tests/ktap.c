@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktap.c - the registered in-image test suites: sort them, run them and print KTAP version 1: the top level lists suites,
+ * each suite is a subtest indented by four spaces, diagnostics start with "# ".
+ */
+#include "kernel/console/printk.h"
+#include "kernel/lib/string.h"
+#include "tests/ktap.h"
+
+static void print_indented_line(const char *text)
+{
+	printk("    # %s\n", text);
+}
+
+bool ck_report(struct ck_test *t, bool cond, const char *file, int line, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	t->checks++;
+	if (cond)
+		return true;
+	t->failed = true;
+	va_start(ap, fmt);
+	ck_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk("    # %s:%d: FAIL: %s\n", file, line, msg);
+	return false;
+}
+
+void ck_skip(struct ck_test *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	t->skipped = true;
+	va_start(ap, fmt);
+	ck_vsnprintf(t->skip_reason, sizeof(t->skip_reason), fmt, ap);
+	va_end(ap);
+}
+
+void ck_params_begin(struct ck_test *t, const char *case_name, unsigned int n)
+{
+	(void)t;
+	printk("        KTAP version 1\n        # Subtest: %s\n        1..%u\n", case_name, n);
+}
+
+void ck_param_result(struct ck_test *t, unsigned int idx, bool ok, const char *name)
+{
+	t->checks++;
+	if (!ok)
+		t->failed = true;
+	printk("        %s %u %s\n", ok ? "ok" : "not ok", idx, name);
+}
+
+void ck_diag(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	ck_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	print_indented_line(msg);
+}
+
+extern const struct ck_suite *__start_ck_suites[], *__stop_ck_suites[];
+
+unsigned int ck_suites_get(const struct ck_suite *const **list)
+{
+	unsigned int n = (unsigned int)(__stop_ck_suites - __start_ck_suites);
+	static bool sorted;
+
+	/* Insertion sort by order, then name: a handful of entries, once. */
+	for (unsigned int i = 1; i < n && !sorted; i++) {
+		const struct ck_suite *s = __start_ck_suites[i];
+		unsigned int j = i;
+
+		for (; j > 0; j--) {
+			const struct ck_suite *p = __start_ck_suites[j - 1];
+
+			if (p->order < s->order ||
+			    (p->order == s->order && strcmp(p->name, s->name) <= 0))
+				break;
+			__start_ck_suites[j] = p;
+		}
+		__start_ck_suites[j] = s;
+	}
+	sorted = true;
+	*list = (const struct ck_suite *const *)__start_ck_suites;
+	return n;
+}
+
+void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
+	      const struct ck_ctx *ctx, struct ktap_totals *tot)
+{
+	unsigned int selected = 0, n = 0;
+
+	*tot = (struct ktap_totals){ 0 };
+	for (unsigned int s = 0; s < nr; s++)
+		selected += !!(mask & (1u << s));
+	printk("KTAP version 1\n1..%u\n", selected);
+	for (unsigned int s = 0; s < nr; s++) {
+		const struct ck_suite *suite = suites[s];
+		unsigned int failed = 0, skipped = 0;
+
+		if (!(mask & (1u << s)))
+			continue;
+		printk("    KTAP version 1\n    # Subtest: %s\n    1..%u\n", suite->name,
+		       suite->nr_cases);
+		for (unsigned int c = 0; c < suite->nr_cases; c++) {
+			struct ck_test t = { .ctx = ctx };
+
+			suite->cases[c].fn(&t);
+			tot->cases++;
+			if (t.failed) {
+				failed++;
+				tot->fail++;
+				printk("    not ok %u %s\n", c + 1, suite->cases[c].name);
+			} else if (t.skipped) {
+				skipped++;
+				tot->skip++;
+				printk("    ok %u %s # SKIP %s\n", c + 1, suite->cases[c].name,
+				       t.skip_reason);
+			} else {
+				tot->pass++;
+				printk("    ok %u %s\n", c + 1, suite->cases[c].name);
+			}
+		}
+		tot->suites++;
+		n++;
+		if (failed)
+			printk("not ok %u %s\n", n, suite->name);
+		else if (skipped == suite->nr_cases)
+			printk("ok %u %s # SKIP all cases skipped\n", n, suite->name);
+		else
+			printk("ok %u %s\n", n, suite->name);
+		if (s < KTAP_MAX_SUITES)
+			tot->result[s] = failed ? KTAP_FAIL :
+					 skipped == suite->nr_cases ? KTAP_SKIP : KTAP_OK;
+	}
+	printk("# Totals: pass:%u fail:%u skip:%u total:%u\n", tot->pass, tot->fail, tot->skip,
+	       tot->cases);
+}

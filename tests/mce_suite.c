@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mce_suite.c - state and helpers the mce suite's files share (mce_suite.h).
+ */
+#include "kernel/mm/page.h"
+#include "tests/mce_suite.h"
+
+struct mce_verdict mce_suite_verdict;
+
+bool on_poison_list(u64 pfn)
+{
+	for (unsigned int i = 0; i < poison_log.n; i++)
+		if (poison_log.pfn[i] == pfn)
+			return true;
+	return false;
+}

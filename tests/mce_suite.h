@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mce_suite.h - what the two files of the mce suite (test_mce.c, mce_inject.c) share.
+ */
+#ifndef CK_TESTS_MCE_SUITE_H
+#define CK_TESTS_MCE_SUITE_H
+
+#include "tests/ktap.h"
+
+/* What the bring-up verdict at the end of the suite says about each backend. */
+struct mce_verdict {
+	bool sim_ok, emulate_ok, qemu_ran, qemu_ok, einj_present;
+};
+extern struct mce_verdict mce_suite_verdict;
+
+/* Whether @pfn is on the poison list. */
+bool on_poison_list(u64 pfn);
+
+void qemu_injection(struct ck_test *t);
+void einj_table(struct ck_test *t);
+void einj_plumbing(struct ck_test *t);
+
+#endif
