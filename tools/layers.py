@@ -7,8 +7,8 @@ Two checks, both run by `make check` (tools/check.py) and runnable by hand:
   tools/layers.py includes [--build build]
       Every file the compiler or NASM read for the image (the -MMD/-MD dependency files under
       build/) and every host program's source is scanned for its direct #include/%include
-      lines; each edge must be allowed by ALLOWED below. A violation names the file, the line
-      and both rooms.
+      lines; each edge must be allowed by ALLOWED below, and no two files may include each
+      other through any chain. A violation names the file, the line and both rooms.
 
   tools/layers.py calls [--build build]
       From the image's object files (nm), which file defines each symbol another file uses:
@@ -125,6 +125,7 @@ def check_includes(build):
         return 2
     bad = 0
     edges = 0
+    graph = {}
     for f in sorted(files):
         src = room_of(f)
         if src is None:
@@ -134,6 +135,7 @@ def check_includes(build):
         for line, inc in includes_of(f):
             dst = room_of(inc)
             edges += 1
+            graph.setdefault(f, set()).add(inc)
             if dst is None:
                 print("layers: %s:%d: includes %s, which is in no room" % (f, line, inc))
                 bad += 1
@@ -142,6 +144,9 @@ def check_includes(build):
                       "down only (allowed from %s: %s)" % (f, line, f, src, inc, dst, src,
                                                           ", ".join(ALLOWED[src]) or "nothing"))
                 bad += 1
+    for comp in find_cycles(graph):
+        print("layers: include cycle between files: " + " -> ".join(comp))
+        bad += 1
     print("layers: %d files, %d include edges checked, %d violation%s" %
           (len(files), edges, bad, "" if bad == 1 else "s"))
     return 1 if bad else 0
