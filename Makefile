@@ -115,12 +115,13 @@ $(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
 HOST_PURE := kernel/lib/format.c kernel/cmdline.c kernel/lib/extable.c kernel/lib/ksyms.c kernel/platform/cpufeat.c \
-	copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
+	copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c kernel/arch/mtrr.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
 	kernel/platform/numa.c \
 	bench/harness.c bench/presets.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
-HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c
+HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
+	tests/oracle/linux_mce.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 
 $(B)/host/%: tests/host/%.c $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) $(wildcard tests/host/*.h) \

@@ -9,6 +9,7 @@
 #include "bench/presets.h"
 #include "copy/pages.h"
 #include "kernel/arch/fpu.h"
+#include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
 #include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
@@ -65,9 +66,34 @@ static u64 align_for(size_t bytes)
 	return bytes >= SZ_1G ? SZ_1G : bytes >= SZ_2M ? SZ_2M : SZ_4K;
 }
 
+static unsigned int buffers_checked, buffers_not_wb;
+
+/*
+ * The effective memory type of a buffer: its MTRR type combined with its page attribute
+ * (PAT). Benchmark figures mean "write-back memory"; a buffer that is not WB all through is
+ * named, so a figure from a UC or WC range cannot pass unnoticed.
+ */
+static void *checked(u64 pa, size_t bytes)
+{
+	struct pg_leaf l;
+	u8 mt;
+
+	if (!pa)
+		return NULL;
+	buffers_checked++;
+	mt = mtrr_range_type(mtrr_read(), pa, pa + bytes);
+	if (!pg_lookup(pa, &l) || l.cache != PG_CACHE_WB || (mt != MTRR_WB && mt != MTRR_NONE)) {
+		buffers_not_wb++;
+		printk("bench: buffer 0x%llx..0x%llx is not write-back: MTRR %s, page type %s\n",
+		       (unsigned long long)pa, (unsigned long long)(pa + bytes),
+		       mtrr_type_name(mt), l.cache == PG_CACHE_WB ? "WB" : "not WB");
+	}
+	return (void *)(uintptr_t)pa;
+}
+
 static void *alloc(size_t bytes)
 {
-	return (void *)(uintptr_t)pmem_alloc(bytes, align_for(bytes));
+	return checked(pmem_alloc(bytes, align_for(bytes)), bytes);
 }
 
 static void *alloc_node(size_t bytes, unsigned int node)
@@ -82,7 +108,7 @@ static void *alloc_node(size_t bytes, unsigned int node)
 			continue;
 		pa = pmem_alloc_in(bytes, align, n->range[i].start, n->range[i].end);
 		if (pa)
-			return (void *)(uintptr_t)pa;
+			return checked(pa, bytes);
 	}
 	return NULL;
 }
@@ -160,4 +186,7 @@ void bench_image_run(const struct bench_image_opts *opts)
 		if (!bench_preset_run((enum bench_preset)p, &env, &plat))
 			printk("bench: preset %s ran no case (memory?)\n", bench_preset_names[p]);
 	}
+	printk("bench: memory type: %u of %u buffers write-back in the MTRRs and the page tables"
+	       "%s\n", buffers_checked - buffers_not_wb, buffers_checked,
+	       buffers_not_wb ? " (the others are named above: their figures are not WB's)" : "");
 }

@@ -11,8 +11,13 @@
 ; and end with vzeroupper.
 ;
 ; copy_mc_avx2_nt / copy_mc_avx512_nt return the bytes NOT copied, like copy_mc_fragile:
-;   - head bytes until the destination is 32 (64) byte aligned, and the last 0..63 bytes,
-;     go through copy_mc_fragile (exact counts);
+;   - head bytes until the SOURCE is 64-byte aligned, and the last 0..63 bytes, go through
+;     copy_mc_fragile (exact counts). Aligning the source keeps every block's loads inside
+;     one cache line, the property the fragile copy exists for: a load that straddles two
+;     lines can consume poison from the one the copy is not yet at. The non-temporal stores
+;     need the destination aligned to the store width (32 or 64 bytes) as well, so buffers
+;     whose addresses differ in those low bits go to copy_mc_fragile whole (page copies
+;     never do);
 ;   - the body moves 64-byte blocks: the loads of a block come first, MCE-safe; a fault on
 ;     one returns the count at the start of the block (the block's stores have not been
 ;     issued), so the count may overstate what is missing by less than 64 bytes: the same
@@ -38,20 +43,27 @@ section .text
 ;   NT_COPY_LEAVE        sfence, the tail through copy_mc_fragile, and the fault paths
 ;                        .load_fault / .store_fault / .head_fault, then restore and return.
 ; Registers in the frame: rbx = dst cursor, r12 = src cursor, r13 = bytes left, r14 = head.
+; Five pushes keep the stack 16-byte aligned at the calls into copy_mc_fragile, as the ABI
+; asks (r15 is saved only for that).
 
 %macro NT_COPY_ENTER 1
 	push rbx
 	push r12
 	push r13
 	push r14
+	push r15
 	mov rbx, rdi
 	mov r12, rsi
 	mov r13, rdx
 	cmp r13, 256
 	jb .tail			; short copies: fragile does it all
-	mov r14, rbx
+	mov rax, rbx
+	xor rax, r12
+	test rax, %1 - 1
+	jnz .tail			; dst and src differ in the store-alignment bits
+	mov r14, r12
 	neg r14
-	and r14, %1 - 1			; head bytes to align dst
+	and r14, 63			; head bytes to align src to a cache line
 	jz .body
 	mov rdx, r14
 	call copy_mc_fragile wrt ..plt
@@ -89,6 +101,7 @@ section .text
 	sub rax, r14
 .out:
 	vzeroupper
+	pop r15
 	pop r14
 	pop r13
 	pop r12
@@ -99,7 +112,7 @@ section .text
 ; size_t copy_mc_avx2_nt(void *dst, const void *src, size_t len)
 ; In:  rdi = dst, rsi = src, rdx = len
 ; Out: rax = bytes not copied
-; Clobbers: rcx, rdx, rsi, rdi, r8, r9, ymm0, ymm1 (rbx, r12-r14 saved)
+; Clobbers: rcx, rdx, rsi, rdi, r8, r9, ymm0, ymm1 (rbx, r12-r15 saved)
 ; Faults: .load0/.load1 -> .load_fault (MCE-safe); .store0/.store1 -> .store_fault;
 ;         head and tail: see copy_mc_fragile
 global copy_mc_avx2_nt
@@ -127,9 +140,9 @@ copy_mc_avx2_nt:
 	EXTABLE .store1, .store_fault, EX_TYPE_DEFAULT
 
 ; size_t copy_mc_avx512_nt(void *dst, const void *src, size_t len)
-; As copy_mc_avx2_nt with one 64-byte zmm load and one non-temporal store per block and the
-; destination aligned to 64 bytes.
-; Clobbers: rcx, rdx, rsi, rdi, r8, r9, zmm0 (rbx, r12-r14 saved)
+; As copy_mc_avx2_nt with one 64-byte zmm load and one non-temporal store per block; source
+; and destination both 64-byte aligned in the body.
+; Clobbers: rcx, rdx, rsi, rdi, r8, r9, zmm0 (rbx, r12-r15 saved)
 ; Faults: .load -> .load_fault (MCE-safe); .store -> .store_fault
 global copy_mc_avx512_nt
 copy_mc_avx512_nt:

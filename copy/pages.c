@@ -43,7 +43,7 @@ int copy_mc_highpage(struct page *to, struct page *from)
 		return -EHWPOISON;
 	left = copy_mc_to_kernel(page_address(to), page_address(from), PAGE_SIZE);
 	if (left) {
-		memory_failure_queue(page_to_pfn(from));
+		memory_failure_queue_copy(page_to_pfn(from), 1, page_to_pfn(from));
 		return -EFAULT;
 	}
 	return 0;
@@ -65,7 +65,8 @@ int copy_mc_highpages(struct page *to, struct page *from, unsigned long nr)
 	if (page_api_cfg.preemptible) {
 		left = copy_mc_to_kernel(page_address(to), page_address(from), len);
 		if (left) {
-			memory_failure_queue(page_to_pfn(from) + ((len - left) >> PAGE_SHIFT));
+			memory_failure_queue_copy(page_to_pfn(from), nr,
+						  page_to_pfn(from) + ((len - left) >> PAGE_SHIFT));
 			return -EHWPOISON;
 		}
 		return 0;
@@ -80,9 +81,11 @@ int copy_mc_highpages(struct page *to, struct page *from, unsigned long nr)
 
 void folio_copy_per_page(struct folio *dst, struct folio *src)
 {
+	/* Linux's folio_copy(): a reschedule point between pages, none after the last. */
 	for (unsigned long i = 0; i < src->nr; i++) {
 		copy_highpage(folio_page(dst, i), folio_page(src, i));
-		resched();
+		if (i + 1 < src->nr)
+			resched();
 	}
 }
 

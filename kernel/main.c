@@ -10,6 +10,7 @@
 #include "kernel/arch/desc.h"
 #include "kernel/arch/exit.h"
 #include "kernel/arch/fpu.h"
+#include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
 #include "kernel/arch/pmem.h"
 #include "kernel/arch/traps.h"
@@ -32,6 +33,7 @@
 #include "tests/crash.h"
 #include "tests/ctx.h"
 #include "tests/ktap.h"
+#include "tests/mce_suite.h"
 
 __noreturn void kernel_main(struct boot_info *bi);
 
@@ -53,6 +55,12 @@ static void take_console(const struct ck_config *cfg)
 	}
 }
 
+/* After each test case: the machine checks it left, decoded (tests/ktap.h). */
+static void report_new_mces(void)
+{
+	mce_report_new("    # ");
+}
+
 static void paging_report(void)
 {
 	struct pg_stats st;
@@ -64,6 +72,10 @@ static void paging_report(void)
 	       (unsigned long long)st.leaves_2m, (unsigned long long)st.leaves_4k,
 	       (unsigned long long)st.mapped_bytes >> 20, (unsigned long long)st.tables,
 	       cpu()->nx ? "on" : "unsupported");
+	if (st.mtrr_refused)
+		printk("paging: %llu large pages not used because their range holds more than one "
+		       "MTRR memory type (split into smaller pages)\n",
+		       (unsigned long long)st.mtrr_refused);
 }
 
 __noreturn void kernel_main(struct boot_info *bi)
@@ -86,6 +98,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	       CK_VERSION, bi->ebs_attempts, bi->ebs_attempts == 1 ? "" : "s");
 	if (!extable_init())
 		machine_exit(CK_STATUS_PANIC);
+	mce_early_init();
 	printk("firmware: %s rev 0x%x; image at 0x%llx, %llu KiB\n", bi->fw_vendor,
 	       bi->fw_revision, (unsigned long long)bi->image_base,
 	       (unsigned long long)bi->image_size >> 10);
@@ -98,6 +111,8 @@ __noreturn void kernel_main(struct boot_info *bi)
 	       cmdline_errors ? " (after errors above: the run ends with the bad-command-line "
 				"status)" : "");
 	take_console(&cfg);
+	if (cfg.inject == INJECT_QEMU && cfg.mce_case == MCE_CASE_EARLY)
+		mce_inject_early();
 	exit_init(cfg.exit, bi->fw_reset);
 	if (cfg.exit == EXIT_AUTO)
 		printk("exit: auto: %s\n", qemu_detected() ?
@@ -118,6 +133,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	fpu_init();
 	mce_init();
 	paging_report();
+	mtrr_report();
 	if (bi->fb.format != FB_NONE)
 		printk("framebuffer: %ux%u, stride %u, at 0x%llx\n", bi->fb.width, bi->fb.height,
 		       bi->fb.stride, (unsigned long long)bi->fb.base);
@@ -145,6 +161,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	copy_caps(&ctx.caps);
 	copy_linux_choice(&ctx.linux_choice);
 	nr_suites = ck_suites_get(&suites);
+	ktap_set_after_case(report_new_mces);
 	ktap_run(suites, nr_suites, cfg.tests, &ctx, &tot);
 	results_set_tests(&tot, cmdline_errors);
 	if (tot.fail)

@@ -8,7 +8,18 @@
 #include "mce/decode.h"
 #include "mce/mce_regs.h"
 
-struct mce_addr mce_decode_addr(u64 status, u64 addr, u64 misc, bool amd)
+static const char *amd_unusable(u64 status, const struct mce_addr_src *src)
+{
+	if (src->hygon)
+		return NULL;
+	if (!src->smca && src->bank == 4)
+		return ((status >> 16) & 0x1f) == 8 ? NULL :
+		       "northbridge bank 4 and not a DRAM ECC error: address not usable";
+	return status & MCI_STATUS_POISON ? NULL :
+	       "Poison clear: the address is not a usable system address";
+}
+
+struct mce_addr mce_decode_addr(u64 status, u64 addr, u64 misc, const struct mce_addr_src *src)
 {
 	struct mce_addr a = { .valid = false };
 
@@ -16,9 +27,12 @@ struct mce_addr mce_decode_addr(u64 status, u64 addr, u64 misc, bool amd)
 		a.why = "ADDRV clear: no address";
 		return a;
 	}
-	if (amd) {
+	if (src->amd) {
 		a.lsb = (unsigned int)((addr >> 56) & 0x3f);
 		a.phys = addr & ((1ULL << 56) - 1);
+		a.why = amd_unusable(status, src);
+		if (a.why)
+			return a;
 	} else {
 		if (!(status & MCI_STATUS_MISCV)) {
 			a.why = "MISCV clear: address granularity unknown";

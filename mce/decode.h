@@ -15,12 +15,22 @@ struct mce_addr {
 	const char *why;	/* why not valid, or the mode */
 };
 
+/* Whose banks these are: the address rules differ. */
+struct mce_addr_src {
+	bool amd;		/* AMD or Hygon layout: ADDR[55:0], LSB in ADDR[61:56] */
+	bool smca, hygon;
+	unsigned int bank;
+};
+
 /*
- * Intel: usable when ADDRV and MISCV are set, MISC's address mode is physical and its LSB
- * is at most 12; the address is ADDR with the bits below LSB cleared. AMD: ADDR[55:0] with
- * the LSB in ADDR[61:56], usable when ADDRV is set.
+ * Intel (and others): usable when ADDRV and MISCV are set, MISC's address mode is physical
+ * and its LSB is at most 12; the address is ADDR with the bits below LSB cleared. AMD, as
+ * Linux's amd_mce_usable_address(): with ADDRV, a legacy northbridge bank 4 address only for
+ * a DRAM ECC error (extended error code 8), any other bank's only with the Poison bit set
+ * (SMCA memory-controller banks log a normalised, not a system, address otherwise). Hygon:
+ * any ADDRV address. Then the LSB at most 12, as for Intel.
  */
-struct mce_addr mce_decode_addr(u64 status, u64 addr, u64 misc, bool amd);
+struct mce_addr mce_decode_addr(u64 status, u64 addr, u64 misc, const struct mce_addr_src *src);
 
 /* "VAL UC EN MISCV ADDRV S AR", space separated, into @buf. */
 void mce_status_bits(u64 status, bool amd, char *buf, size_t size);

@@ -31,7 +31,7 @@ static int rd(void *ctx, const struct einj_gas *g, u64 *v)
 	if (g->space_id == GAS_SYSTEM_IO) {
 		if (g->address > 0xffff || w > 32)
 			return -1;
-		*v = w == 8 ? inb((u16)g->address) : w == 16 ? (u64)inl((u16)g->address) & 0xffff :
+		*v = w == 8 ? inb((u16)g->address) : w == 16 ? inw((u16)g->address) :
 		     inl((u16)g->address);
 		return 0;
 	}

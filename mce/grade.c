@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * grade.c - the severity tables. Each row says which STATUS and MCG_STATUS bits must hold
- * which values, optionally an MCACOD pattern, and whether an MCE-safe fixup at RIP or the
- * CPU's recovery support is required. Rows are tried in order; the last row of each table
- * matches anything, so there is always an answer.
+ * grade.c - the severity tables and the decision after grading (see grade.h).
+ *
+ * Each row says which STATUS and MCG_STATUS bits must hold which values, optionally an
+ * MCACOD pattern (bit 12, the "filtered" flag, is never part of it), and what the context
+ * and the CPU's recovery features must be. Rows are tried in order; the last row of each
+ * table matches anything, so there is always an answer. The order is Linux v6.17's; the
+ * wording is ours.
  */
 #include "mce/grade.h"
 #include "mce/mce_regs.h"
@@ -17,69 +20,85 @@
 #define S_PCC	MCI_STATUS_PCC
 #define S_S	MCI_STATUS_S
 #define S_AR	MCI_STATUS_AR
+#define S_DEF	MCI_STATUS_DEFERRED
 #define G_RIPV	MCG_STATUS_RIPV
 #define G_EIPV	MCG_STATUS_EIPV
 #define G_MCIP	MCG_STATUS_MCIP
 
-#define RULE(n, g, m, v)	{ .name = n, .grade = MCE_GRADE_##g, .mask = m, .value = v }
+/* SRAR: uncorrected, signalled, action required, no overflow. */
+#define SRAR_MASK	(S_OVER | S_UC | S_S | S_AR)
+#define SRAR		(S_UC | S_S | S_AR)
+/* ... with an address whose granularity is known. */
+#define SRAR_A_MASK	(SRAR_MASK | S_ADDRV | S_MISCV)
+#define SRAR_A		(SRAR | S_ADDRV | S_MISCV)
+#define CODE		MCACOD_FILTER_MASK
+
+#define G(g)		.grade = MCE_GRADE_##g
+#define ST(m, v)	.mask = (m), .value = (v)
+#define MCG(m, v)	.mcg_mask = (m), .mcg_value = (v)
+#define COD(m, v)	.mcacod_mask = (m), .mcacod_value = (v)
+#define SER		.ser = COND_YES
+#define NOSER		.ser = COND_NO
+#define EXCP		.excp_only = true
 
 const struct mce_rule mce_rules_intel[] = {
-	RULE("no valid error", NONE, S_VAL, 0),
-	RULE("error reporting not enabled in the bank", NONE, S_EN, 0),
-	RULE("processor context corrupt (PCC)", PANIC, S_PCC, S_PCC),
-	{ .name = "MCIP clear: no machine check in progress", .grade = MCE_GRADE_PANIC,
-	  .mcg_mask = G_MCIP, .mcg_value = 0 },
-	{ .name = "neither RIPV nor EIPV: no reliable instruction pointer",
-	  .grade = MCE_GRADE_PANIC, .mcg_mask = G_RIPV | G_EIPV, .mcg_value = 0 },
-	RULE("corrected error", KEEP, S_UC, 0),
-	{ .name = "uncorrected error on a CPU without software error recovery (no SER_P)",
-	  .grade = MCE_GRADE_PANIC, .mask = S_UC, .value = S_UC, .ser = COND_NO },
-	{ .name = "action optional: memory scrubbing (SRAO)", .grade = MCE_GRADE_AO,
-	  .mask = S_UC | S_S | S_AR | S_ADDRV, .value = S_UC | S_S | S_ADDRV,
-	  .mcacod_mask = 0xfff0, .mcacod_value = 0x00c0 },
-	{ .name = "action optional: L3 explicit writeback (SRAO)", .grade = MCE_GRADE_AO,
-	  .mask = S_UC | S_S | S_AR | S_ADDRV, .value = S_UC | S_S | S_ADDRV,
-	  .mcacod_mask = 0xffff, .mcacod_value = 0x017a },
-	RULE("uncorrected, no action required (UCNA)", LOG, S_UC | S_S | S_AR, S_UC),
-	RULE("uncorrected but not signalled (S clear)", KEEP, S_S, 0),
-	RULE("action required with overflow (OVER): earlier error lost", PANIC, S_OVER | S_AR,
-	     S_OVER | S_AR),
-	{ .name = "data load in error-recoverable area of kernel", .grade = MCE_GRADE_RECOVER,
-	  .mask = S_UC | S_S | S_AR | S_ADDRV | S_MISCV | S_OVER,
-	  .value = S_UC | S_S | S_AR | S_ADDRV | S_MISCV,
-	  .mcg_mask = G_RIPV | G_EIPV, .mcg_value = G_RIPV | G_EIPV,
-	  .mcacod_mask = MCACOD_FILTER_MASK, .mcacod_value = MCACOD_DATA_LOAD,
-	  .fixup = COND_YES },
-	{ .name = "data load in unrecoverable area of kernel", .grade = MCE_GRADE_PANIC,
-	  .mask = S_S | S_AR, .value = S_S | S_AR,
-	  .mcacod_mask = MCACOD_FILTER_MASK, .mcacod_value = MCACOD_DATA_LOAD },
-	{ .name = "instruction fetch error in kernel", .grade = MCE_GRADE_PANIC,
-	  .mask = S_S | S_AR, .value = S_S | S_AR,
-	  .mcacod_mask = MCACOD_FILTER_MASK, .mcacod_value = MCACOD_INSN_FETCH },
-	RULE("action required, unknown error type", PANIC, S_S | S_AR, S_S | S_AR),
-	RULE("action optional, unknown error type", LOG, S_S | S_AR, S_S),
-	RULE("unclassified uncorrected error", PANIC, 0, 0),
+	{ "no valid error", G(NONE), ST(S_VAL, 0) },
+	{ "error reporting not enabled in the bank", G(NONE), ST(S_EN, 0), EXCP },
+	{ "processor context corrupt (PCC)", G(PANIC), ST(S_PCC, S_PCC) },
+	{ "MCIP clear: no machine check in progress", G(PANIC), MCG(G_MCIP, 0), EXCP },
+	{ "neither RIPV nor EIPV: no reliable instruction pointer", G(PANIC),
+	  MCG(G_RIPV | G_EIPV, 0), EXCP },
+	{ "in kernel and RIPV clear: no restart IP", G(PANIC), MCG(G_RIPV, 0), EXCP },
+	{ "corrected error", G(KEEP), ST(S_UC, 0), NOSER },
+	{ "action optional: memory scrubbing (SRAO)", G(AO), ST(S_UC | S_AR, S_UC),
+	  COD(0xeff0, 0x00c0), SER },
+	{ "action optional: L3 explicit writeback (SRAO)", G(AO), ST(S_UC | S_AR, S_UC),
+	  COD(CODE, 0x017a), SER },
+	{ "uncorrected, no action required (UCNA)", G(LOG), ST(S_UC | S_S | S_AR, S_UC), SER },
+	{ "illegal combination: UCNA with AR set", G(PANIC), ST(SRAR_MASK, S_UC | S_AR), SER },
+	{ "not signalled (S clear)", G(KEEP), ST(S_S, 0), SER },
+	{ "action required with overflow (OVER): earlier error lost", G(PANIC),
+	  ST(SRAR_MASK, SRAR_MASK), SER },
+	{ "action required, but RIPV without EIPV: the interrupted thread is unaffected",
+	  G(KEEP), ST(SRAR_A_MASK, SRAR_A), MCG(G_RIPV | G_EIPV, G_RIPV), SER },
+	{ "data load in error-recoverable area of kernel", G(RECOVER), ST(SRAR_A_MASK, SRAR_A),
+	  COD(CODE, MCACOD_DATA_LOAD), .recov = COND_YES, SER },
+	{ "data load in unrecoverable area of kernel", G(PANIC), ST(SRAR_A_MASK, SRAR_A),
+	  COD(CODE, MCACOD_DATA_LOAD), .recov = COND_NO, SER },
+	{ "instruction fetch error in kernel", G(PANIC), ST(SRAR_A_MASK, SRAR_A),
+	  COD(CODE, MCACOD_INSN_FETCH), .recov = COND_NO, SER },
+	{ "action required, unknown error type", G(PANIC), ST(SRAR_MASK, SRAR), SER },
+	{ "action optional, unknown error type", G(SOME), ST(SRAR_MASK, S_UC | S_S), SER },
+	{ "action optional with overflow (OVER)", G(SOME), ST(SRAR_MASK, S_OVER | S_UC | S_S),
+	  SER },
+	{ "uncorrected error with overflow (OVER)", G(PANIC), ST(S_OVER | S_UC, S_OVER | S_UC) },
+	{ "uncorrected error in kernel", G(PANIC), ST(S_UC, S_UC), .recov = COND_NO },
+	{ "uncorrected error at a machine-check-safe fixup", G(UC), ST(S_UC, S_UC) },
+	{ "no rule matched", G(SOME) },
 };
 
 const struct mce_rule mce_rules_amd[] = {
-	RULE("no valid error", NONE, S_VAL, 0),
-	RULE("processor context corrupt (PCC)", PANIC, S_PCC, S_PCC),
-	{ .name = "MCIP clear: no machine check in progress", .grade = MCE_GRADE_PANIC,
-	  .mcg_mask = G_MCIP, .mcg_value = 0 },
-	{ .name = "neither RIPV nor EIPV: no reliable instruction pointer",
-	  .grade = MCE_GRADE_PANIC, .mcg_mask = G_RIPV | G_EIPV, .mcg_value = 0 },
-	RULE("corrected error", KEEP, S_UC, 0),
-	RULE("deferred error (never raises #MC)", LOG, MCI_STATUS_DEFERRED, MCI_STATUS_DEFERRED),
-	{ .name = "uncorrected error and no SUCCOR: recovery not supported",
-	  .grade = MCE_GRADE_PANIC, .ser = COND_NO },
-	{ .name = "uncorrected error in kernel at a machine-check-safe fixup",
-	  .grade = MCE_GRADE_RECOVER, .mcg_mask = G_RIPV, .mcg_value = G_RIPV,
-	  .fixup = COND_YES },
-	RULE("uncorrected error in kernel without fixup", PANIC, 0, 0),
+	{ "no valid error", G(NONE), ST(S_VAL, 0) },
+	{ "processor context corrupt (PCC)", G(PANIC), ST(S_PCC, S_PCC) },
+	{ "deferred error", G(LOG), ST(S_DEF, S_DEF) },
+	{ "corrected error", G(KEEP), ST(S_UC, 0) },
+	{ "uncorrected error with overflow and no McaOverflowRecov", G(PANIC),
+	  ST(S_OVER, S_OVER), .ovf_recov = COND_NO },
+	{ "uncorrected error and no SUCCOR: recovery not supported", G(PANIC), NOSER },
+	{ "uncorrected error in kernel at a machine-check-safe fixup", G(RECOVER),
+	  .recov = COND_YES },
+	{ "uncorrected error in kernel without fixup", G(PANIC) },
 };
 
 const unsigned int mce_nr_rules_intel = ARRAY_SIZE(mce_rules_intel);
 const unsigned int mce_nr_rules_amd = ARRAY_SIZE(mce_rules_amd);
+
+bool mce_recov_context(const struct mce_grade_in *in)
+{
+	u64 both = MCG_STATUS_RIPV | MCG_STATUS_EIPV;
+
+	return !in->poll && (in->mcg_status & both) == both && in->mce_safe_fixup;
+}
 
 static bool cond_ok(enum mce_cond c, bool v)
 {
@@ -88,10 +107,14 @@ static bool cond_ok(enum mce_cond c, bool v)
 
 static bool matches(const struct mce_rule *r, const struct mce_grade_in *in)
 {
-	return (in->status & r->mask) == r->value &&
-	       (in->mcg_status & r->mcg_mask) == r->mcg_value &&
+	u64 mcg = in->poll ? 0 : in->mcg_status;
+
+	if (r->excp_only && in->poll)
+		return false;
+	return (in->status & r->mask) == r->value && (mcg & r->mcg_mask) == r->mcg_value &&
 	       ((in->status & MCI_STATUS_MCACOD) & r->mcacod_mask) == r->mcacod_value &&
-	       cond_ok(r->fixup, in->mce_safe_fixup) && cond_ok(r->ser, in->ser);
+	       cond_ok(r->recov, mce_recov_context(in)) && cond_ok(r->ser, in->ser) &&
+	       cond_ok(r->ovf_recov, in->ovf_recov);
 }
 
 const struct mce_rule *mce_grade(const struct mce_grade_in *in)
@@ -108,10 +131,117 @@ const struct mce_rule *mce_grade(const struct mce_grade_in *in)
 const char *mce_grade_name(enum mce_grade g)
 {
 	static const char *const names[] = {
-		[MCE_GRADE_NONE] = "none", [MCE_GRADE_KEEP] = "keep (corrected)",
-		[MCE_GRADE_LOG] = "log", [MCE_GRADE_AO] = "action optional",
+		[MCE_GRADE_NONE] = "none", [MCE_GRADE_LOG] = "log (UCNA/deferred)",
+		[MCE_GRADE_KEEP] = "keep (corrected)", [MCE_GRADE_SOME] = "log",
+		[MCE_GRADE_AO] = "action optional", [MCE_GRADE_UC] = "uncorrected",
 		[MCE_GRADE_RECOVER] = "recover via fixup", [MCE_GRADE_PANIC] = "panic",
 	};
 
 	return g <= MCE_GRADE_PANIC ? names[g] : "?";
+}
+
+/*
+ * Whether a poller (Linux's machine_check_poll from the timer or CMCI) would log the bank:
+ * corrected errors always; with software error recovery also uncorrected errors that are
+ * not enabled, or neither PCC nor signalled. AMD: Linux's ser flag is Intel's SER_P only.
+ */
+static bool poll_would_log(const struct mce_grade_in *in)
+{
+	u64 st = in->status;
+	bool ser_p = !in->amd && in->ser;
+
+	if (!(st & S_VAL))
+		return false;
+	if (!(st & S_UC))
+		return true;
+	if (!ser_p)
+		return false;
+	if (!(st & S_EN))
+		return true;
+	return !(st & (S_PCC | S_S));
+}
+
+void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r,
+		   struct mce_bank_fate *f)
+{
+	u64 signalled = !in->amd && in->ser ? S_S : S_UC;
+
+	*f = (struct mce_bank_fate){ 0 };
+	if (!(in->status & S_VAL))
+		return;
+	/*
+	 * The handler takes a signalled bank unless it is only "keep" or "log" (those, and
+	 * unsignalled banks, are the poller's); one it takes but grades "none" is cleared
+	 * unlogged, so no poller sees it either.
+	 */
+	if (r->grade == MCE_GRADE_PANIC ||
+	    ((in->status & signalled) && r->grade != MCE_GRADE_KEEP &&
+	     r->grade != MCE_GRADE_LOG)) {
+		f->logged = r->grade != MCE_GRADE_NONE;
+		f->queue_page = r->grade == MCE_GRADE_AO;
+	} else if (poll_would_log(in)) {
+		struct mce_grade_in p = *in;
+		enum mce_grade g;
+
+		p.poll = true;
+		g = mce_grade(&p)->grade;
+		f->queue_page = g == MCE_GRADE_AO || g == MCE_GRADE_LOG;
+	}
+}
+
+const struct mce_rule mce_rule_unknown_source = {
+	"broadcast machine check and no bank of this CPU claims it: unknown source", G(PANIC),
+};
+const struct mce_rule mce_rule_no_ripv = {
+	"RIPV clear: the interrupted code cannot be restarted", G(PANIC),
+};
+const struct mce_rule mce_rule_uc_no_ser = {
+	"uncorrected error without software error recovery: resuming would consume it again",
+	G(PANIC),
+};
+const struct mce_rule mce_rule_resume = {
+	"nothing fatal and nothing to recover: resume", G(KEEP),
+};
+const struct mce_rule mce_rule_recover = {
+	"action required in recoverable kernel context: resume at the fixup", G(RECOVER),
+};
+
+void mce_decision_init(struct mce_decision *d)
+{
+	*d = (struct mce_decision){ .fatal_idx = -1, .worst_idx = -1 };
+}
+
+void mce_decision_add(struct mce_decision *d, const struct mce_rule *r, bool logged, int idx)
+{
+	if (r->grade == MCE_GRADE_PANIC && !d->fatal) {
+		d->fatal = r;
+		d->fatal_idx = idx;
+	}
+	if (logged && (!d->worst || r->grade > d->worst->grade)) {
+		d->worst = r;
+		d->worst_idx = idx;
+	}
+}
+
+void mce_decide(struct mce_decision *d, u64 mcg_status, bool amd, bool mce_safe_fixup)
+{
+	bool local = amd || (mcg_status & MCG_STATUS_LMCES);
+	enum mce_grade worst = d->worst ? d->worst->grade : MCE_GRADE_NONE;
+
+	d->end = MCE_END_PANIC;
+	if (d->fatal) {
+		d->why = d->fatal;
+	} else if (!local && worst <= MCE_GRADE_KEEP) {
+		d->why = &mce_rule_unknown_source;
+	} else if (!(mcg_status & MCG_STATUS_RIPV)) {
+		d->why = &mce_rule_no_ripv;		/* deliberate: Linux would resume */
+	} else if (worst == MCE_GRADE_RECOVER && mce_safe_fixup) {
+		d->end = MCE_END_RECOVER;
+		d->why = d->worst;
+	} else if (worst == MCE_GRADE_UC) {
+		d->why = &mce_rule_uc_no_ser;		/* deliberate: Linux would resume */
+	} else {
+		d->end = MCE_END_RESUME;
+		d->why = d->worst ? d->worst : &mce_rule_resume;
+	}
 }

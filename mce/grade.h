@@ -1,20 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * grade.h - how bad is a machine-check bank: a table of rules, first match wins, in the
- * order Linux's severity tables use (../shared/REFERENCE.md section 4), one table for Intel
- * and one for AMD. Plain C, tested rule by rule on the host and, through the simulated-MSR
- * backend, inside the image.
+ * grade.h - how bad is a machine-check bank, and what the handler does about all of them.
+ *
+ * Grading is a table of rules, first match wins, in the order of Linux v6.17's severity
+ * logic (arch/x86/kernel/cpu/mce/severity.c): one table for Intel (and every non-AMD
+ * vendor), one for AMD and Hygon. The decision after grading every bank follows Linux's
+ * do_machine_check() (core.c): a fatal grade anywhere panics, a broadcast machine check
+ * nobody claims panics, an action-required error in kernel mode resumes at the
+ * machine-check-safe fixup, anything else resumes. README "Machine checks" lists the two
+ * places where the image deliberately differs. Plain C, checked on the host against an
+ * independent model of Linux (tests/oracle/).
  */
 #ifndef CK_MCE_GRADE_H
 #define CK_MCE_GRADE_H
 
 #include "kernel/include/types.h"
 
+/* In Linux's severity order, lowest first (UCNA and deferred share Linux's one level). */
 enum mce_grade {
-	MCE_GRADE_NONE,		/* nothing to do (no valid error) */
+	MCE_GRADE_NONE,		/* no valid error, or reporting not enabled */
+	MCE_GRADE_LOG,		/* uncorrected, no action required (UCNA, AMD deferred) */
 	MCE_GRADE_KEEP,		/* corrected or not signalled: log and continue */
-	MCE_GRADE_LOG,		/* uncorrected, no action required (UCNA, deferred) */
-	MCE_GRADE_AO,		/* action optional (scrubber, writeback): log the page */
+	MCE_GRADE_SOME,		/* signalled, nothing to do but log (unknown AO code) */
+	MCE_GRADE_AO,		/* action optional (scrubber, writeback): offline the page */
+	MCE_GRADE_UC,		/* uncorrected without recovery support, not in plain kernel */
 	MCE_GRADE_RECOVER,	/* action required, recoverable: resume at the fixup */
 	MCE_GRADE_PANIC,	/* cannot continue */
 };
@@ -27,24 +36,67 @@ struct mce_rule {
 	u64 mask, value;		/* on MCi_STATUS */
 	u64 mcg_mask, mcg_value;	/* on MCG_STATUS */
 	u16 mcacod_mask, mcacod_value;
-	enum mce_cond fixup;		/* an *_MCE_SAFE exception-table entry at RIP */
-	enum mce_cond ser;		/* MCG_CAP.SER_P (Intel) / SUCCOR (AMD) */
+	enum mce_cond recov;		/* context: RIPV, EIPV and an *_MCE_SAFE fixup at RIP */
+	enum mce_cond ser;		/* Intel: MCG_CAP.SER_P; AMD: SUCCOR */
+	enum mce_cond ovf_recov;	/* AMD: McaOverflowRecov */
+	bool excp_only;			/* only in the #MC handler, not when polled */
 };
 
 struct mce_grade_in {
 	u64 status, mcg_status;
-	bool amd;
+	bool amd;			/* AMD or Hygon rules */
 	bool ser;			/* Intel: SER_P; AMD: SUCCOR */
-	bool mce_safe_fixup;
+	bool ovf_recov;			/* AMD: McaOverflowRecov */
+	bool mce_safe_fixup;		/* an *_MCE_SAFE exception-table entry at RIP */
+	bool poll;			/* graded as a poller would (MCG_STATUS 0, no context) */
 };
 
 /* The first rule of the vendor's table that matches; never NULL (the last one always does). */
 const struct mce_rule *mce_grade(const struct mce_grade_in *in);
 const char *mce_grade_name(enum mce_grade g);
+/* "Recoverable kernel context": RIPV and EIPV set and an MCE-safe fixup at RIP. */
+bool mce_recov_context(const struct mce_grade_in *in);
 
 /* The tables, for tests that walk every row. */
 extern const struct mce_rule mce_rules_intel[];
 extern const struct mce_rule mce_rules_amd[];
 extern const unsigned int mce_nr_rules_intel, mce_nr_rules_amd;
+
+/*
+ * What the handler does with one graded bank: logged by the #MC handler (signalled and
+ * worse than "keep"), or left as a poller would find it; and whether its page goes to
+ * memory_failure_queue() when its address is usable (action optional, or UCNA/deferred that
+ * a poller would log), as Linux's handler and poller do. An action-required page is queued
+ * by the copy that consumed it, not here.
+ */
+struct mce_bank_fate {
+	bool logged;
+	bool queue_page;
+};
+void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r,
+		   struct mce_bank_fate *f);
+
+enum mce_end { MCE_END_RESUME, MCE_END_RECOVER, MCE_END_PANIC };
+
+/* Gathered over every valid bank, then decided once. */
+struct mce_decision {
+	const struct mce_rule *fatal;	/* the first bank graded panic, or NULL */
+	const struct mce_rule *worst;	/* the worst bank the handler logged, or NULL */
+	int fatal_idx, worst_idx;	/* their indexes as passed to mce_decision_add */
+	enum mce_end end;
+	const struct mce_rule *why;	/* the rule that decided end */
+};
+
+void mce_decision_init(struct mce_decision *d);
+void mce_decision_add(struct mce_decision *d, const struct mce_rule *r, bool logged, int idx);
+/*
+ * @mcg_status: MCG_STATUS as read; @amd: AMD/Hygon (machine checks always local);
+ * @mce_safe_fixup: an *_MCE_SAFE exception-table entry at RIP.
+ */
+void mce_decide(struct mce_decision *d, u64 mcg_status, bool amd, bool mce_safe_fixup);
+
+/* The handler's own rules (for reports and tests). */
+extern const struct mce_rule mce_rule_unknown_source, mce_rule_no_ripv, mce_rule_uc_no_ser,
+	mce_rule_resume, mce_rule_recover;
 
 #endif

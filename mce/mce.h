@@ -29,6 +29,10 @@ struct mce_bank_log {
 	u16 bank;
 	u64 status, addr, misc, ipid, synd;
 	const struct mce_rule *rule;
+	bool logged;			/* logged by the handler (else left as a poller finds it) */
+	bool queued;			/* its page went to memory_failure_queue() */
+	bool pfn_valid;			/* the address is a usable physical address */
+	u64 pfn;
 };
 
 struct mce_record {
@@ -37,13 +41,15 @@ struct mce_record {
 	u64 mcg_status, mcg_cap;
 	u64 rip, frame, resume_rip;
 	bool fixup_found, fixup_mce_safe;
-	const struct mce_rule *rule;	/* the worst bank's rule (or the handler's own) */
+	const struct mce_rule *rule;	/* the rule that decided (a bank's or the handler's) */
 	enum mce_grade grade;
-	int worst;			/* index into banks[], -1 when none */
-	unsigned int nr_banks;
+	int worst;			/* index into banks[] of the deciding bank, -1 when none */
+	unsigned int nr_banks;		/* banks[] in use */
+	unsigned int nr_valid;		/* valid banks graded and cleared (may exceed nr_banks) */
+	unsigned int queued;		/* pages queued, from every valid bank */
 	struct mce_bank_log banks[MCE_LOG_BANKS];
 	bool recovered, would_panic;
-	bool pfn_valid;
+	bool pfn_valid;			/* the deciding bank's address, when usable */
 	u64 pfn;
 };
 
@@ -51,7 +57,7 @@ struct mce_caps {
 	bool mce, mca, enabled;
 	u64 mcg_cap;
 	unsigned int nbanks;
-	bool ctl_p, ser_p, lmce_p, amd, smca, succor;
+	bool ctl_p, ser_p, lmce_p, amd, hygon, smca, succor, ovf_recov;
 	unsigned int stale;		/* banks found valid at boot (left by firmware) */
 };
 
@@ -59,6 +65,11 @@ enum mce_bank_reg {
 	MCE_REG_CTL, MCE_REG_STATUS, MCE_REG_ADDR, MCE_REG_MISC, MCE_REG_IPID, MCE_REG_SYND,
 };
 
+/*
+ * Take vector 18 before anything else can go wrong (right after the IDT is up): a machine
+ * check before mce_init still gets its banks read, decoded and reported.
+ */
+void mce_early_init(void);
 bool mce_init(void);
 /*
  * Whether this CPU can recover from poison consumed in the kernel: MCA enabled and SER_P
@@ -76,10 +87,10 @@ const struct mce_record *mce_last(void);
 
 /* Print one record decoded, each line starting with @prefix. */
 void mce_report(const struct mce_record *r, const char *prefix);
-/* Print every record not printed yet (at most the last 16). */
+/* Print every record not printed yet: the last 16 in full, one line for any before them. */
 void mce_report_new(const char *prefix);
-/* Count every record so far as printed. */
-void mce_report_skip(void);
+/* One line for every record not printed yet (a test that made hundreds on purpose). */
+void mce_report_skip(const char *prefix);
 
 /* inject=emulate: treat loads from @page (4 KiB) as consuming poison. */
 bool mce_emulate_arm(u64 page);

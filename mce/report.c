@@ -49,7 +49,9 @@ void mce_report(const struct mce_record *r, const char *p)
 	       "not machine-check safe (ignored for #MC)");
 	for (unsigned int i = 0; i < r->nr_banks; i++) {
 		const struct mce_bank_log *b = &r->banks[i];
-		struct mce_addr a = mce_decode_addr(b->status, b->addr, b->misc, c->amd);
+		struct mce_addr_src src = { .amd = c->amd, .smca = c->smca, .hygon = c->hygon,
+					    .bank = b->bank };
+		struct mce_addr a = mce_decode_addr(b->status, b->addr, b->misc, &src);
 
 		mce_status_bits(b->status, c->amd, bits, sizeof(bits));
 		mce_mcacod_desc((u16)(b->status & MCI_STATUS_MCACOD), code, sizeof(code));
@@ -68,25 +70,57 @@ void mce_report(const struct mce_record *r, const char *p)
 		if (c->smca)
 			printk("%s    IPID 0x%llx SYND 0x%llx\n", p, (unsigned long long)b->ipid,
 			       (unsigned long long)b->synd);
-		printk("%s    grade: %s, by rule \"%s\"\n", p, mce_grade_name(b->rule->grade),
-		       b->rule->name);
+		printk("%s    grade: %s, by rule \"%s\"; %s%s\n", p,
+		       mce_grade_name(b->rule->grade), b->rule->name,
+		       b->logged ? "logged by the handler" :
+		       b->rule->grade == MCE_GRADE_NONE ? "nothing to log" :
+		       "left as a poller would find it",
+		       b->queued ? "; page queued for offlining" : "");
 	}
+	if (r->nr_valid > r->nr_banks)
+		printk("%s  (%u more valid bank%s graded and cleared; the log holds %u)\n", p,
+		       r->nr_valid - r->nr_banks, r->nr_valid - r->nr_banks == 1 ? "" : "s",
+		       r->nr_banks);
 	printk("%s  verdict: %s, by rule \"%s\"; %s\n", p, mce_grade_name(r->grade),
 	       r->rule ? r->rule->name : "?", outcome(r));
 	if (r->recovered) {
 		ksym_format(r->resume_rip, sym, sizeof(sym));
 		printk("%s  resumed at %s\n", p, sym);
 	}
-	if (r->pfn_valid)
-		printk("%s  poisoned pfn 0x%llx (from the bank address) is on the poison list\n", p,
-		       (unsigned long long)r->pfn);
+	if (r->pfn_valid && r->recovered)
+		printk("%s  poisoned pfn 0x%llx (from the bank address): the copy that consumed it "
+		       "queues it\n", p, (unsigned long long)r->pfn);
 }
 
 static u64 reported;
 
-void mce_report_skip(void)
+/* One line for records [reported, upto): how many, and how they ended. */
+static void summarize(const char *prefix, u64 upto)
 {
-	reported = mce_count();
+	u64 rec = 0, pan = 0, seen = 0;
+
+	if (upto <= reported)
+		return;
+	for (u64 s = reported; s < upto; s++) {
+		const struct mce_record *r = mce_get(s);
+
+		if (!r)
+			continue;
+		seen++;
+		rec += r->recovered;
+		pan += r->would_panic;
+	}
+	printk("%smce: %llu record%s (#%llu..#%llu) not printed one by one; of the %llu still "
+	       "held: %llu recovered, %llu would have stopped the machine\n", prefix,
+	       (unsigned long long)(upto - reported), upto - reported == 1 ? "" : "s",
+	       (unsigned long long)reported, (unsigned long long)upto - 1,
+	       (unsigned long long)seen, (unsigned long long)rec, (unsigned long long)pan);
+	reported = upto;
+}
+
+void mce_report_skip(const char *prefix)
+{
+	summarize(prefix, mce_count());
 }
 
 void mce_report_new(const char *prefix)
@@ -94,7 +128,7 @@ void mce_report_new(const char *prefix)
 	u64 n = mce_count();
 
 	if (n - reported > 16)
-		reported = n - 16;
+		summarize(prefix, n - 16);
 	for (; reported < n; reported++) {
 		const struct mce_record *r = mce_get(reported);
 

@@ -12,6 +12,14 @@
 #include "mce/mce.h"
 #include "mce/mce_regs.h"
 
+void mce_early_init(void)
+{
+	mce_handler_install();
+	/* Without CR4.MCE a machine check shuts the processor down: take it from here on. */
+	if (cpuid(1).edx & BIT(7))
+		write_cr4(read_cr4() | CR4_MCE);
+}
+
 bool mce_init(void)
 {
 	const struct cpu_ident *c = cpu();
@@ -36,6 +44,8 @@ bool mce_init(void)
 	caps.amd = c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
 	caps.smca = caps.amd && c->smca;
 	caps.succor = caps.amd && c->succor;
+	caps.ovf_recov = caps.amd && c->mca_ovf_recov;
+	caps.hygon = c->vendor == VENDOR_HYGON;
 	if (caps.ctl_p)
 		wrmsr_safe(MSR_IA32_MCG_CTL, ~0ULL);
 	for (unsigned int b = 0; b < caps.nbanks; b++) {

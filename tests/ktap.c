@@ -65,6 +65,13 @@ void ck_diag(const char *fmt, ...)
 
 extern const struct ck_suite *__start_ck_suites[], *__stop_ck_suites[];
 
+static void (*after_case)(void);
+
+void ktap_set_after_case(void (*fn)(void))
+{
+	after_case = fn;
+}
+
 unsigned int ck_suites_get(const struct ck_suite *const **list)
 {
 	unsigned int n = (unsigned int)(__stop_ck_suites - __start_ck_suites);
@@ -111,6 +118,8 @@ void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
 			struct ck_test t = { .ctx = ctx };
 
 			suite->cases[c].fn(&t);
+			if (after_case)
+				after_case();
 			tot->cases++;
 			if (t.failed) {
 				failed++;

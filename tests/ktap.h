@@ -79,6 +79,12 @@ void ck_params_begin(struct ck_test *t, const char *case_name, unsigned int n);
 void ck_param_result(struct ck_test *t, unsigned int idx, bool ok, const char *name);
 void ck_diag(const char *fmt, ...) __printf(1, 2);
 
+/*
+ * Called after every case (the run prints the machine-check records the case left, so no
+ * #MC goes unreported, whoever raised it).
+ */
+void ktap_set_after_case(void (*fn)(void));
+
 /* The registered suites, sorted by order on the first call; returns how many. */
 unsigned int ck_suites_get(const struct ck_suite *const **list);
 

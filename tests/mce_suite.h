@@ -17,6 +17,9 @@ extern struct mce_verdict mce_suite_verdict;
 bool on_poison_list(u64 pfn);
 
 void qemu_injection(struct ck_test *t);
+/* Print the line the runner turns into QEMU's "mce" monitor command. */
+void mce_inject_request(u64 status, u64 addr);
+void mce_inject_early(void);
 void einj_table(struct ck_test *t);
 void einj_plumbing(struct ck_test *t);
 

@@ -214,10 +214,10 @@ static void nt_faults(struct ck_test *t)
 		ck_skip(t, "no AVX2 on this CPU");
 		return;
 	}
-	fault_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt", false, 63, 1);
+	fault_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt", false, 0, 1);
 	fault_one(t, copy_mc_avx2_nt, "copy_mc_avx2_nt", true, 0, 3);
 	if (can_avx512(t)) {
-		fault_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt", false, 63, 1);
+		fault_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt", false, 0, 1);
 		fault_one(t, copy_mc_avx512_nt, "copy_mc_avx512_nt", true, 0, 3);
 	}
 }

@@ -33,13 +33,14 @@ static void features_match_cpuid(struct ck_test *t)
 	report(t, c->pdpe1gb == pg_gbpages(), "pdpe1gb agrees with paging");
 	if (c->vendor == VENDOR_AMD)
 		report(t, c->rep_good == (c->family >= 0x10 ||
-					  (c->family == 0xf && c->signature >= 0x0f58)) ||
-		       (c->family == 0xf && c->signature >= 0x0f48 && c->signature < 0x0f50),
+					  (c->family == 0xf && c->signature >= 0x0f58) ||
+					  (c->family == 0xf && c->signature >= 0x0f48 &&
+					   c->signature < 0x0f50)),
 		       "AMD REP_GOOD rule");
 	if (c->vendor == VENDOR_INTEL)
-		report(t, c->rep_good == (c->family == 6 && (!c->misc_enable_valid ||
-							     c->fast_strings)),
-		       "Intel REP_GOOD rule");
+		report(t, c->rep_good == ((c->family > 6 || (c->family == 6 && c->model >= 0xd)) &&
+					  (!c->misc_enable_valid || c->fast_strings)),
+		       "Intel REP_GOOD rule (from Dothan on, fast strings on)");
 }
 
 static void machine_check_caps(struct ck_test *t)

@@ -5,6 +5,7 @@
  * W^X holds with NX and CR0.WP on; ranges can be split to 4 KiB and made not-present, UC
  * or WC through PAT; the MMIO the kernel uses is mapped uncached or write-combining.
  */
+#include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
 #include "kernel/arch/pmem.h"
 #include "kernel/arch/traps.h"
@@ -199,6 +200,80 @@ static void split_and_cache_types(struct ck_test *t)
 	}
 }
 
+/* What pg_set_attr's split phase left, seen from between its two steps. */
+static struct {
+	bool called, small, old_type;
+	u64 start;
+} split_seen;
+
+static void look_after_split(u64 start, u64 end)
+{
+	struct pg_leaf l;
+
+	split_seen.called = true;
+	split_seen.start = start;
+	split_seen.small = pg_lookup(start, &l) && l.size == SZ_4K &&
+			   pg_lookup(end, &l) && l.size == SZ_4K;
+	split_seen.old_type = pg_lookup(start, &l) && l.cache == PG_CACHE_WB;
+}
+
+/*
+ * Linux's order for changing part of a large page: split it with the old attributes, flush,
+ * then change the attributes and flush again. Between the two steps the range must already
+ * be 4 KiB pages that still have the old type.
+ */
+static void split_before_attribute_change(struct ck_test *t)
+{
+	u64 base = pmem_alloc(SZ_2M, SZ_2M), mid;
+	struct pg_leaf l;
+
+	if (!report(t, base, "allocate 2 MiB"))
+		return;
+	if (!pg_lookup(base, &l) || l.size < SZ_2M) {
+		ck_skip(t, "the buffer is not inside a large page here");
+		return;
+	}
+	mid = base + 9 * SZ_4K;
+	split_seen.called = false;
+	pg_after_split = look_after_split;
+	report(t, pg_set_attr(mid, mid + SZ_4K, PG_MMIO) == 0, "set one page UC");
+	pg_after_split = NULL;
+	report(t, split_seen.called && split_seen.start == mid,
+	       "pg_set_attr split before it changed anything");
+	report(t, split_seen.small, "after the split the edges are 4 KiB pages");
+	report(t, split_seen.old_type, "... which still have the old type (WB) until the change");
+	report(t, pg_lookup(mid, &l) && l.cache == PG_CACHE_UC, "then the page is UC");
+	pg_set_attr(mid, mid + SZ_4K, PG_RAM);
+}
+
+/* The MTRR map as firmware left it; every large leaf of the identity map is uniform in it. */
+static bool leaf_uniform(const struct pg_leaf *l, void *ctx)
+{
+	unsigned long *bad = ctx;
+
+	if (l->size > SZ_4K && mtrr_range_type(mtrr_read(), l->pa, l->pa + l->size) == MTRR_MIXED)
+		(*bad)++;
+	return true;
+}
+
+static void large_pages_mtrr_uniform(struct ck_test *t)
+{
+	const struct mtrr_state *s = mtrr_read();
+	unsigned long bad = 0;
+	struct pg_stats st;
+
+	if (!s->present) {
+		ck_skip(t, "no MTRRs on this CPU");
+		return;
+	}
+	pg_stats(&st);
+	pg_walk(leaf_uniform, &bad);
+	ck_diag("MTRR default %s, %llu large pages refused for mixed types",
+		mtrr_type_name(s->def_type), (unsigned long long)st.mtrr_refused);
+	report(t, bad == 0, "%lu large pages cover more than one MTRR type", bad);
+	report(t, mtrr_range_type(s, 0, SZ_4K) != MTRR_MIXED, "one page is always uniform");
+}
+
 static void mmio_mapped(struct ck_test *t)
 {
 	const struct boot_info *bi = t->ctx->bi;
@@ -226,4 +301,6 @@ CK_SUITE(paging, 40,
 	 CK_CASE(page_sizes),
 	 CK_CASE(nx_and_wp),
 	 CK_CASE(split_and_cache_types),
+	 CK_CASE(split_before_attribute_change),
+	 CK_CASE(large_pages_mtrr_uniform),
 	 CK_CASE(mmio_mapped));

@@ -11,6 +11,7 @@ the exit status is 1 when anything failed.
 import argparse
 import concurrent.futures
 import glob
+import importlib.util
 import os
 import re
 import shutil
@@ -23,6 +24,31 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import boot_tests  # noqa: E402
+
+
+def load_ktap_check():
+    spec = importlib.util.spec_from_file_location(
+        "ktap_check", os.path.join(ROOT, "tools", "ktap-check.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+KTAP_CHECK = load_ktap_check()
+ktap_streams = {"host": 0, "qemu": 0}
+
+
+def ktap_errors(text, name):
+    """tools/ktap-check.py's errors for one stream (names, nesting, plans, directives).
+
+    A run that panicked stops mid-document by design: there, only the lines it did print
+    are judged, not the results and plans it never reached."""
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    checker = KTAP_CHECK.check(lines)
+    cut = re.search(r"^copykernel: exit status 2 \(panic\)", text, re.M) is not None
+    return ["ktap-check: %s:%s: %s" % (name, line, msg)
+            for line, is_error, msg in checker.problems if is_error and
+            not (cut and re.search(r"end of the input|reached the end|ended after", msg))]
 
 
 class Results:
@@ -68,6 +94,10 @@ def host_tests(build, res):
             res.add("host/%s exit status" % name, False, p.stdout.splitlines()[-20:])
         if cases == 0:
             res.add("host/%s ran cases" % name, False, p.stdout.splitlines()[-20:])
+        errs = ktap_errors(p.stdout, "host/" + name)
+        ktap_streams["host"] += 1
+        if errs:
+            res.add("host/%s: its output is valid KTAP" % name, False, errs[:10])
 
 
 def fuzz(build, seconds, res):
@@ -204,6 +234,24 @@ def tools_checks(res):
                 p.stdout.splitlines()[-3:])
 
 
+def pytools_checks(res):
+    """The host tools' own tests (tests/tools: pytest with hypothesis, and unittest)."""
+    with tempfile.TemporaryDirectory(prefix="ck-pytest-") as tmp:
+        p = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-q", "-rA", "-p",
+                            "no:cacheprovider", "--basetemp", tmp, "tests/tools"], cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=900)
+    seen = 0
+    for line in p.stdout.splitlines():
+        m = re.match(r"(PASSED|FAILED|ERROR) (\S+)", line)
+        if m:
+            seen += 1
+            res.add("tools/" + m.group(2).split("/")[-1], m.group(1) == "PASSED",
+                    [] if m.group(1) == "PASSED" else [line])
+    if p.returncode != 0 or not seen:
+        res.add("tools: pytest tests/tools ran and passed", False, p.stdout.splitlines()[-20:])
+
+
 def run_scenario(image, fn):
     b = boot_tests.Boot(image, boot_tests.scenario_name(fn))
     t0 = time.monotonic()
@@ -232,6 +280,9 @@ def qemu_tests(build, res, only):
         futs = [ex.submit(run_scenario, image, f) for f in todo]
         for fut, f in zip(futs, todo):
             b, secs = fut.result()
+            if "KTAP version 1" in b.log:
+                ktap_streams["qemu"] += 1
+                b.problems += ktap_errors(b.log, b.name)[:10]
             details = list(b.problems)
             if b.problems:
                 details.append("whole serial log: " + keep_failure_log(build, b))
@@ -245,7 +296,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--fuzz-seconds", type=int, default=10)
-    ap.add_argument("--groups", default="host,fuzz,build,layers,tools,qemu")
+    ap.add_argument("--groups", default="host,fuzz,build,layers,tools,pytools,qemu")
     ap.add_argument("--only", action="append", default=[], help="QEMU scenario name part")
     args = ap.parse_args()
     groups = args.groups.split(",")
@@ -262,8 +313,15 @@ def main():
         layer_checks(args.build, res)
     if "tools" in groups:
         tools_checks(res)
+    if "pytools" in groups:
+        pytools_checks(res)
     if "qemu" in groups:
         qemu_tests(args.build, res, args.only)
+    if ("host" in groups or "qemu" in groups) and not args.only:
+        res.add("ktap: tools/ktap-check.py validated %d host and %d QEMU serial streams "
+                "(a failure is reported on the stream's own test)"
+                % (ktap_streams["host"], ktap_streams["qemu"]),
+                ktap_streams["host"] + ktap_streams["qemu"] > 0)
     print("1..%d" % (res.passed + res.failed))
     print("# make check took %.0f s" % (time.monotonic() - t0))
     for f in res.failures:

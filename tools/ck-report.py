@@ -3,7 +3,10 @@
 """ck-report.py - turn copykernel benchmark output into the seeds' tables, comparisons and plots.
 
 Input: a serial log of the image (make run CMDLINE='bench=rfc'), or the JSON-lines file of the
-hosted build (build/bench.jsonl); any line that is a JSON object with "schema" is read.
+hosted build (build/bench.jsonl); any line holding a JSON object that starts with "schema" is
+a record, every other line (console text, KTAP) is ignored. A record line that is cut off, is
+not UTF-8 or not JSON, or lacks a field its kind needs makes the whole input bad (status 3):
+a damaged file is not reported as if it were complete.
 
     ck-report.py LOG                      seed-style tables (baseline vs optimized, speedup)
     ck-report.py --compare A B            B against A per case, and whether the difference
@@ -13,25 +16,137 @@ hosted build (build/bench.jsonl); any line that is a JSON object with "schema" i
 """
 import argparse
 import json
+import math
 import os
+import re
 import sys
 from collections import defaultdict
 
+TOOL = "ck-report"
+EXIT_OK, EXIT_NO_RESULT, EXIT_USAGE, EXIT_BAD_INPUT = 0, 1, 2, 3
+EPILOG = """exit status:
+  0  tables (or the comparison) on stdout
+  1  no results: the input holds no record a table is made of (--compare: no case measured
+     in both A and B)
+  2  usage error (bad options, no input given)
+  3  bad input: a file is missing, unreadable or a directory; a record line is cut off, not
+     UTF-8, not JSON, of another schema, or lacks a field (or has one of the wrong type);
+     the --plot directory cannot be made
+every failure is one line on stderr: "ck-report: FILE: what is wrong (where)"."""
+
+MARK = b'{"schema"'
+STR, SIZE, NUM, BOOL = "a string", "an integer size", "a number", "true or false"
+# What each kind of record needs (kinds not listed are read and ignored).
+FIELDS = {
+    "result": {"api": STR, "primitive": STR, "size": SIZE, "mode": STR, "median_mbps": NUM,
+               "stddev_mbps": NUM, "cycles_per_byte_x1000": NUM},
+    "comparison": {"api": STR, "mode": STR, "baseline": STR, "candidate": STR, "size": SIZE,
+                   "ratio_x1000": NUM, "ci_lo_x1000": NUM, "ci_hi_x1000": NUM,
+                   "significant": BOOL},
+    "perf-compare": {"primitive": STR, "perf_function": STR, "size": SIZE, "ours_gibps": NUM,
+                     "perf_gibps": NUM},
+}
+OPTIONAL = {"result": {"src_node": STR, "dst_node": STR, "median_ns": NUM, "q1_ns": NUM,
+                       "q3_ns": NUM}}
+
+
+class BadInput(Exception):
+    """The input cannot be read as benchmark output (exit status 3)."""
+
+    def __init__(self, file, what, where=None):
+        super().__init__(what)
+        self.file, self.what, self.where = file, what, where
+
+    def line(self):
+        return "%s: %s: %s%s" % (TOOL, self.file, self.what,
+                                 " (%s)" % self.where if self.where else "")
+
+
+def os_problem(e):
+    if isinstance(e, FileNotFoundError):
+        return "no such file or directory"
+    if isinstance(e, IsADirectoryError):
+        return "is a directory, not a file"
+    if isinstance(e, NotADirectoryError):
+        return "a part of the path is not a directory"
+    return e.strerror or type(e).__name__
+
+
+def json_type(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return {str: "a string", int: "an integer", float: "a number", list: "a list",
+            dict: "an object", type(None): "null"}.get(type(v), type(v).__name__)
+
+
+def fits(v, want):
+    if want == STR:
+        return isinstance(v, str)
+    if want == BOOL:
+        return isinstance(v, bool)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    if want == SIZE:
+        return isinstance(v, int) and 0 <= v < 1 << 64
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False
+
+
+def check_record(obj, path, where):
+    """Raise BadInput unless @obj is a record this tool can use (or may ignore)."""
+    schema = obj.get("schema")
+    if type(schema) is not int or schema != 1:
+        raise BadInput(path, "record of schema %s; this tool reads schema 1" %
+                       json.dumps(schema), where)
+    kind = obj.get("kind")
+    if not isinstance(kind, str):
+        raise BadInput(path, "record without a \"kind\" string (%s)" % json_type(kind), where)
+    for table, required in ((FIELDS.get(kind, {}), True), (OPTIONAL.get(kind, {}), False)):
+        for key, want in table.items():
+            if key not in obj:
+                if required:
+                    raise BadInput(path, "%s record lacks \"%s\"" % (kind, key), where)
+                continue
+            if not fits(obj[key], want):
+                raise BadInput(path, "%s record: \"%s\" is %s, want %s" % (
+                    kind, key, json_type(obj[key]), want), where)
+
+
+def reject_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
 
 def records(path):
+    """The records of one input, checked; BadInput when the file or a record is damaged."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadInput(path, "cannot read: %s" % os_problem(e))
     out = []
-    with open(path, "rb") as f:
-        for raw in f:
-            line = raw.decode("ascii", "replace").strip().replace("\r", "")
-            start = line.find('{"schema"')
-            if start < 0:
-                continue
-            try:
-                obj = json.loads(line[start:])
-            except ValueError:
-                continue
-            if isinstance(obj, dict):
-                out.append(obj)
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        start = raw.find(MARK)
+        if start < 0:
+            continue
+        text = raw[start:].strip().replace(b"\r", b"")
+        try:
+            line = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BadInput(path, "record is not UTF-8 (byte %#04x)" % text[e.start],
+                           "line %d, column %d" % (n, start + e.start + 1))
+        try:
+            obj = json.loads(line, parse_constant=reject_constant)
+        except json.JSONDecodeError as e:
+            raise BadInput(path, "record is not valid JSON: %s" % e.msg,
+                           "line %d, column %d" % (n, start + e.pos + 1))
+        except ValueError as e:
+            raise BadInput(path, "record is not valid JSON: %s" % e, "line %d" % n)
+        except RecursionError:
+            raise BadInput(path, "record nested too deeply", "line %d" % n)
+        check_record(obj, path, "line %d" % n)
+        out.append(obj)
     return out
 
 
@@ -91,8 +206,10 @@ def seed_tables(recs, out):
 
 
 def noise(r):
-    """Relative interquartile range of a run's durations."""
-    return (r["q3_ns"] - r["q1_ns"]) / r["median_ns"] if r.get("median_ns") else 1.0
+    """Relative interquartile range of a run's durations (1, all noise, when unknown)."""
+    if not r.get("median_ns") or "q1_ns" not in r or "q3_ns" not in r:
+        return 1.0
+    return (r["q3_ns"] - r["q1_ns"]) / r["median_ns"]
 
 
 def compare(a_recs, b_recs, out):
@@ -117,6 +234,12 @@ def compare(a_recs, b_recs, out):
 
 def plot(recs, outdir):
     try:
+        os.makedirs(outdir, exist_ok=True)
+    except OSError as e:
+        raise BadInput(outdir, "cannot make the plot directory: %s" %
+                       ("a file of that name exists" if isinstance(e, FileExistsError)
+                        else os_problem(e)))
+    try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -124,7 +247,6 @@ def plot(recs, outdir):
         print("ck-report: plots need matplotlib (Debian: python3-matplotlib, run with "
               "/usr/bin/python3)", file=sys.stderr)
         return 0
-    os.makedirs(outdir, exist_ok=True)
     series = defaultdict(list)
     for r in recs:
         if r.get("kind") == "result":
@@ -143,7 +265,8 @@ def plot(recs, outdir):
         ax.set_title("%s, %s" % (api, mode))
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
-        base = os.path.join(outdir, "%s-%s" % (api, mode))
+        base = os.path.join(outdir, re.sub(r"[^A-Za-z0-9_.+-]", "_", "%s-%s" % (api, mode))
+                            .lstrip("."))
         fig.savefig(base + ".png", dpi=100)
         fig.savefig(base + ".svg")
         plt.close(fig)
@@ -152,30 +275,68 @@ def plot(recs, outdir):
     return made
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("input", nargs="?")
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("input", nargs="?", help="serial log or JSON-lines file")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"))
     ap.add_argument("--plot", metavar="DIR")
-    args = ap.parse_args()
-    if args.compare:
-        n = compare(records(args.compare[0]), records(args.compare[1]), sys.stdout)
-        return 0 if n else 1
-    if not args.input:
-        ap.error("give a log or JSON-lines file, or --compare A B")
-    recs = records(args.input)
-    n = seed_tables(recs, sys.stdout)
-    if args.plot:
-        plot(recs, args.plot)
+    args = ap.parse_args(argv)
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
+    try:
+        if args.compare:
+            a, b = args.compare
+            main.source = a
+            a_recs = records(a)
+            main.source = b
+            b_recs = records(b)
+            main.source = "%s, %s" % (a, b)
+            n = compare(a_recs, b_recs, sys.stdout)
+            if not n:
+                print("ck-report: %s, %s: no benchmark result measured in both (%d and %d "
+                      "results)" % (a, b, sum(r["kind"] == "result" for r in a_recs),
+                                    sum(r["kind"] == "result" for r in b_recs)),
+                      file=sys.stderr)
+                return EXIT_NO_RESULT
+            return EXIT_OK
+        if not args.input:
+            ap.error("give a log or JSON-lines file, or --compare A B")
+        main.source = args.input
+        recs = records(args.input)
+        n = seed_tables(recs, sys.stdout)
+        if args.plot:
+            main.source = args.plot
+            plot(recs, args.plot)
+    except BadInput as e:
+        sys.stdout.flush()
+        print(e.line(), file=sys.stderr)
+        return EXIT_BAD_INPUT
     if not n:
-        print("ck-report: no benchmark results in %s" % args.input, file=sys.stderr)
-        return 1
-    return 0
+        print("ck-report: %s: no benchmark results (%d records, none of a kind the tables "
+              "use)" % (args.input, len(recs)), file=sys.stderr)
+        return EXIT_NO_RESULT
+    return EXIT_OK
+
+
+main.source = "-"
+
+
+def run_main():
+    """main() with every failure as one line on stderr: no traceback, whatever happens."""
+    try:
+        return main()
+    except BrokenPipeError:             # the reader (head, less) went away: not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except Exception as e:              # a case this tool does not know: still one line
+        if os.environ.get("CK_TRACEBACK"):
+            raise
+        print("%s: %s: unexpected %s: %s (a bug in %s; CK_TRACEBACK=1 shows where)" % (
+            TOOL, main.source, type(e).__name__, e, TOOL), file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:         # the reader (head, less) went away: not an error
-        sys.stderr.close()
-        sys.exit(0)
+    sys.exit(run_main())

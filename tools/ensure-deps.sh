@@ -36,6 +36,8 @@ if [ "$what" = check ]; then
 	need libasan8 sh -c 'ls /usr/lib/x86_64-linux-gnu/libasan.so.*'
 	need libubsan1 sh -c 'ls /usr/lib/x86_64-linux-gnu/libubsan.so.*'
 	need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'
+	need python3-pytest /usr/bin/python3 -c 'import pytest'
+	need python3-hypothesis /usr/bin/python3 -c 'import hypothesis'
 fi
 [ -z "$missing" ] && exit 0
 

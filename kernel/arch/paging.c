@@ -6,6 +6,7 @@
  * (1 GiB), 2 = PD (2 MiB), 1 = PT (4 KiB). Tables are addressed through the identity map, so
  * a table's physical address is also its pointer.
  */
+#include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
 #include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
@@ -27,6 +28,8 @@ static u64 *pml4;
 static bool gbpages, nx_ok;
 static u64 max_phys;
 static u64 nr_tables;
+static u64 nr_mtrr_refused;	/* large leaves not used because MTRR types differ inside */
+void (*pg_after_split)(u64 start, u64 end);
 
 static inline u64 level_size(int level)
 {
@@ -141,6 +144,20 @@ static bool leaf_allowed(int level)
 	return level == 1 || level == 2 || (level == 3 && gbpages);
 }
 
+/*
+ * A large leaf must not cover more than one MTRR memory type: the SDM leaves the result
+ * undefined (Linux refuses such a huge mapping too). Smaller leaves are used instead.
+ */
+static bool mtrr_uniform(u64 base, int level)
+{
+	if (level == 1)
+		return true;
+	if (mtrr_range_type(mtrr_read(), base, base + level_size(level)) != MTRR_MIXED)
+		return true;
+	nr_mtrr_refused++;
+	return false;
+}
+
 static int map_level(u64 *table, int level, u64 start, u64 end, u64 attr)
 {
 	u64 size = level_size(level);
@@ -154,7 +171,7 @@ static int map_level(u64 *table, int level, u64 start, u64 end, u64 attr)
 		if (next > end || next < base)
 			next = end;
 		if (start == base && next == base + size && leaf_allowed(level) &&
-		    !is_table(*slot, level)) {
+		    !is_table(*slot, level) && mtrr_uniform(base, level)) {
 			*slot = leaf_entry(base, attr, level);
 			start = next;
 			continue;
@@ -193,12 +210,46 @@ static void flush_tlb(void)
 	write_cr3(read_cr3());
 }
 
+/* Split the large leaf around @addr, keeping its attributes, until @addr is a leaf edge. */
+static int split_at(u64 addr)
+{
+	for (;;) {
+		u64 *t = pml4, *slot = NULL;
+		int level;
+
+		for (level = 4; level >= 1; level--) {
+			slot = &t[level_index(addr, level)];
+			if (!is_table(*slot, level))
+				break;
+			t = (u64 *)(uintptr_t)(*slot & PTE_ADDR);
+		}
+		if (level <= 1 || !is_leaf(*slot, level) || !(addr & (level_size(level) - 1)))
+			return 0;
+		if (!split_leaf(slot, level))
+			return -1;
+	}
+}
+
 int pg_set_attr(u64 start, u64 end, u64 attr)
 {
 	struct pg_leaf before;
+	bool type_change;
 	int ret;
 
-	bool type_change = pg_lookup(start, &before) && before.cache != PG_CACHE_OF(attr);
+	start = ALIGN_DOWN(start, SZ_4K);
+	end = ALIGN_UP(end, SZ_4K);
+	type_change = pg_lookup(start, &before) && before.cache != PG_CACHE_OF(attr);
+	/*
+	 * As Linux does: first split the large leaves at the edges with their old attributes
+	 * and flush, then change the attributes and flush again. Changing size and attributes
+	 * in one step would leave TLB entries of two sizes and two types for one address,
+	 * which the SDM calls undefined.
+	 */
+	if (split_at(start) || split_at(end))
+		return -1;
+	flush_tlb();
+	if (pg_after_split)
+		pg_after_split(start, end);
 	ret = pg_map(start, end, attr);
 	flush_tlb();
 	if (type_change)
@@ -279,6 +330,7 @@ void pg_stats(struct pg_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->tables = nr_tables;
+	st->mtrr_refused = nr_mtrr_refused;
 	pg_walk(count_leaf, st);
 }
 
@@ -311,6 +363,7 @@ bool paging_init(const struct boot_info *bi)
 	if (r.eax >= 0x80000008)
 		max_phys = 1ULL << (cpuid(0x80000008).eax & 0xff);
 
+	mtrr_read();
 	pml4 = alloc_table();
 	if (!pml4)
 		return false;

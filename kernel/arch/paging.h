@@ -46,6 +46,7 @@ struct pg_leaf {
 struct pg_stats {
 	u64 leaves_1g, leaves_2m, leaves_4k;
 	u64 tables;		/* page-table pages in use */
+	u64 mtrr_refused;	/* large leaves not used: MTRR types differ inside */
 	u64 mapped_bytes;
 };
 
@@ -56,8 +57,14 @@ u64 pg_max_phys(void);
 
 /* Identity-map [start, end) (4 KiB aligned) with @attr, splitting larger pages as needed. */
 int pg_map(u64 start, u64 end, u64 attr);
-/* Same as pg_map for ranges already mapped, then flush the TLB (and caches on type change). */
+/*
+ * Same as pg_map for ranges already mapped: large leaves at the edges are split first with
+ * their old attributes and the TLB flushed, then the attributes change and the TLB (and the
+ * caches, on a type change) is flushed again.
+ */
 int pg_set_attr(u64 start, u64 end, u64 attr);
+/* Tests: called between the split-and-flush and the attribute change of pg_set_attr. */
+extern void (*pg_after_split)(u64 start, u64 end);
 
 /* The leaf that maps @va; false when no entry at any level is present. */
 bool pg_lookup(u64 va, struct pg_leaf *leaf);

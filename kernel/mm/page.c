@@ -13,6 +13,9 @@ static struct page_section sections[PGMAP_MAX_SECTIONS];
 static unsigned int nr_sections;
 
 struct poison_log poison_log;
+struct poison_naming poison_naming;
+static bool consumed_known;
+static u64 consumed_pfn;
 int pgmap_add(u64 start_pfn, u64 nr, struct page *storage, u16 node)
 {
 	if (nr_sections == PGMAP_MAX_SECTIONS)
@@ -52,4 +55,28 @@ void memory_failure_queue(u64 pfn)
 	}
 	poison_log.pfn[poison_log.n++] = pfn;
 	poison_log.total++;
+}
+
+void memory_failure_consumed(u64 pfn)
+{
+	consumed_pfn = pfn;
+	consumed_known = true;
+}
+
+u64 memory_failure_queue_copy(u64 first, u64 nr, u64 formula_pfn)
+{
+	struct poison_naming *n = &poison_naming;
+
+	n->copies++;
+	n->formula_pfn = formula_pfn;
+	n->bank_known = consumed_known;
+	n->bank_pfn = consumed_pfn;
+	n->queued_pfn = formula_pfn;
+	if (consumed_known && consumed_pfn - first < nr)
+		n->queued_pfn = consumed_pfn;
+	if (consumed_known && consumed_pfn != formula_pfn)
+		n->disagreements++;
+	consumed_known = false;
+	memory_failure_queue(n->queued_pfn);
+	return n->queued_pfn;
 }

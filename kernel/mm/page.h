@@ -69,6 +69,28 @@ struct poison_log {
 extern struct poison_log poison_log;
 void memory_failure_queue(u64 pfn);
 
+/*
+ * A copy that consumed poison queues the page it stopped at. Its return value can name the
+ * wrong page: rep movsb may stop up to 63 bytes before the poisoned byte, so a stop just
+ * after a page boundary's 63 bytes names the page before. The #MC handler therefore notes
+ * the page its bank named (memory_failure_consumed), and the copy queues through
+ * memory_failure_queue_copy(), which keeps the bank's page when it lies in the copied range.
+ * Linux (v3 of the seed patch) queues the return value's page; README says why we differ.
+ */
+struct poison_naming {
+	u64 copies;		/* copies that queued a page this way */
+	u64 disagreements;	/* ... where the return value named another page than the bank */
+	u64 formula_pfn;	/* the last copy's: what its return value names */
+	u64 bank_pfn;		/* what the bank named (valid when bank_known) */
+	bool bank_known;
+	u64 queued_pfn;		/* what was queued */
+};
+extern struct poison_naming poison_naming;
+
+void memory_failure_consumed(u64 pfn);
+/* The copy from pfns [@first, @first + @nr) stopped on poison at @formula_pfn. */
+u64 memory_failure_queue_copy(u64 first, u64 nr, u64 formula_pfn);
+
 #ifdef CK_KERNEL
 struct boot_info;
 /* Frames for every run of adjacent RAM in the firmware map, with their NUMA node. */

@@ -112,6 +112,7 @@ void cpu_init(void)
 	if (ident.vendor == VENDOR_AMD || ident.vendor == VENDOR_HYGON) {
 		ident.smca = e7.ebx & BIT(3);
 		ident.succor = e7.ebx & BIT(1);
+		ident.mca_ovf_recov = e7.ebx & BIT(0);
 	}
 
 	/* Microcode revision: write 0, run CPUID 1, read it back (Intel's SDM 9.11.7.1). */
@@ -201,7 +202,8 @@ void cpu_report(void)
 		       yn(c->mcg_cap & MCG_CTL_P), yn(c->mcg_cap & MCG_SER_P),
 		       yn(c->mcg_cap & MCG_LMCE_P));
 	if (c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON)
-		printk(", SMCA %s SUCCOR %s", yn(c->smca), yn(c->succor));
+		printk(", SMCA %s SUCCOR %s McaOverflowRecov %s", yn(c->smca), yn(c->succor),
+		       yn(c->mca_ovf_recov));
 	printk("\n");
 	printk("CPU: caches (%s):", caches.source);
 	for (unsigned int i = 0; i < caches.n; i++) {

@@ -2,10 +2,14 @@
 /*
  * cpufeat.c - Linux's rules for the string-operation features, in plain C.
  *
- * REP_GOOD ("rep movsq/stosq are fast here") is not a CPUID bit: Linux sets it for AMD
- * (and Hygon) family 0x10 and later, for AMD K8 (family 0xf) from revision C on (CPUID 1
- * signature 0x0f48..0x0f4f or 0x0f58 and above), and for Intel family 6. On Intel, when
- * IA32_MISC_ENABLE's fast-strings bit is clear, Linux clears both REP_GOOD and ERMS.
+ * REP_GOOD ("rep movsq/stosq are fast here") is not a CPUID bit. Linux v6.17 sets it for
+ * AMD family 0x10 and later and for AMD K8 (family 0xf) from revision C on (CPUID 1
+ * signature 0x0f48..0x0f4f or 0x0f58 and above); for every Hygon; for Centaur family 6
+ * model 0xf and later and family 7 and later; for Zhaoxin family 6 and later; and for Intel
+ * from the Pentium M Dothan on (family 6 model 0xd and later, and every later family: since
+ * v6.15, not family 6 alone) when IA32_MISC_ENABLE's fast-strings bit is set. When that bit
+ * is clear Linux clears both REP_GOOD and ERMS. tests/host/test_dispatch_oracle.c checks
+ * these rules against a table of Linux's results kept apart from this code.
  */
 #include "kernel/lib/string.h"
 #include "kernel/platform/cpufeat.h"
@@ -31,6 +35,10 @@ enum cpu_vendor cpufeat_vendor(const char vendor[12])
 		return VENDOR_AMD;
 	if (!memcmp(vendor, "HygonGenuine", 12))
 		return VENDOR_HYGON;
+	if (!memcmp(vendor, "CentaurHauls", 12))
+		return VENDOR_CENTAUR;
+	if (!memcmp(vendor, "  Shanghai  ", 12))
+		return VENDOR_ZHAOXIN;
 	return VENDOR_OTHER;
 }
 
@@ -40,8 +48,20 @@ void cpufeat_apply_rules(struct cpu_ident *c)
 	c->erms_effective = c->erms;
 	c->rep_good_why = "not set for this vendor";
 	switch (c->vendor) {
-	case VENDOR_AMD:
 	case VENDOR_HYGON:
+		c->rep_good = true;
+		c->rep_good_why = "Hygon";
+		break;
+	case VENDOR_CENTAUR:
+		c->rep_good = (c->family == 6 && c->model >= 0xf) || c->family >= 7;
+		c->rep_good_why = c->rep_good ? "Centaur family 6 model >= 0xf, or family >= 7" :
+				  "Centaur before family 6 model 0xf";
+		break;
+	case VENDOR_ZHAOXIN:
+		c->rep_good = c->family >= 6;
+		c->rep_good_why = c->rep_good ? "Zhaoxin family >= 6" : "Zhaoxin family < 6";
+		break;
+	case VENDOR_AMD:
 		if (c->family >= 0x10) {
 			c->rep_good = true;
 			c->rep_good_why = "AMD family >= 0x10";
@@ -55,8 +75,12 @@ void cpufeat_apply_rules(struct cpu_ident *c)
 		}
 		break;
 	case VENDOR_INTEL:
-		c->rep_good = c->family == 6;
-		c->rep_good_why = c->rep_good ? "Intel family 6" : "Intel family is not 6";
+		if (c->family < 6 || (c->family == 6 && c->model < 0xd)) {
+			c->rep_good_why = "Intel before Pentium M Dothan";
+			break;
+		}
+		c->rep_good = true;
+		c->rep_good_why = "Intel from Dothan (family 6 model >= 0xd) on, fast strings on";
 		if (c->misc_enable_valid && !c->fast_strings) {
 			c->rep_good = false;
 			c->erms_effective = false;

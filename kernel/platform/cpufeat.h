@@ -10,7 +10,8 @@
 
 #include "kernel/include/types.h"
 
-enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON };
+enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON, VENDOR_CENTAUR,
+		  VENDOR_ZHAOXIN };
 
 struct cpu_ident {
 	enum cpu_vendor vendor;
@@ -24,6 +25,7 @@ struct cpu_ident {
 	/* From CPUID, as the CPU reports them. */
 	bool erms, fsrm, fzrm, fsrs, pdpe1gb, nx, mce, mca, smca, succor, avx2, avx512f;
 	bool clflushopt, clzero, invtsc, hypervisor, osxsave, topoext, apic;
+	bool mca_ovf_recov;		/* AMD CPUID 8000_0007 EBX[0]: McaOverflowRecov */
 
 	/* IA32_MISC_ENABLE (Intel): readable, and its fast-strings bit. */
 	bool misc_enable_valid, fast_strings;

@@ -38,7 +38,7 @@ static inline int ht_run(const char *suite, const char *names, ht_fn *fns, int n
 	int failed = 0;
 
 	snprintf(buf, sizeof(buf), "%s", names);
-	printf("KTAP version 1\n# Subtest: %s\n1..%d\n", suite, n);
+	printf("KTAP version 1\n1..%d\n# host test program %s\n", n, suite);
 	name = strtok_r(buf, ", ", &save);
 	for (int i = 0; i < n; i++) {
 		ht_case_failed = 0;

@@ -31,7 +31,9 @@ static void test_signatures(void)
 	CHECK(cpufeat_vendor("GenuineIntel") == VENDOR_INTEL, "Intel");
 	CHECK(cpufeat_vendor("AuthenticAMD") == VENDOR_AMD, "AMD");
 	CHECK(cpufeat_vendor("HygonGenuine") == VENDOR_HYGON, "Hygon");
-	CHECK(cpufeat_vendor("CentaurHauls") == VENDOR_OTHER, "other");
+	CHECK(cpufeat_vendor("CentaurHauls") == VENDOR_CENTAUR, "Centaur");
+	CHECK(cpufeat_vendor("  Shanghai  ") == VENDOR_ZHAOXIN, "Zhaoxin");
+	CHECK(cpufeat_vendor("VIA VIA VIA ") == VENDOR_OTHER, "other");
 }
 
 static struct cpu_ident make(enum cpu_vendor v, unsigned int fam, bool erms, bool misc_valid,
@@ -75,13 +77,22 @@ static void test_rep_good_rules(void)
 	c = make(VENDOR_HYGON, 0x18, true, false, false);
 	CHECK(c.rep_good, "Hygon follows AMD");
 	c = make(VENDOR_INTEL, 6, true, true, true);
+	c.model = 0x55;
+	cpufeat_apply_rules(&c);
 	CHECK(c.rep_good && c.erms_effective, "Skylake-SP, fast strings on");
-	c = make(VENDOR_INTEL, 6, true, true, false);
+	c.fast_strings = false;
+	cpufeat_apply_rules(&c);
 	CHECK(!c.rep_good && !c.erms_effective, "fast strings off drops REP_GOOD and ERMS");
 	CHECK(c.erms, "the raw ERMS bit is kept for the report");
 	c = make(VENDOR_INTEL, 0xf, false, true, true);
-	CHECK(!c.rep_good, "Intel family 0xf: no REP_GOOD");
+	CHECK(c.rep_good, "Intel family 0xf (since v6.15): REP_GOOD");
+	c = make(VENDOR_INTEL, 6, false, true, true);
+	c.model = 0x9;
+	cpufeat_apply_rules(&c);
+	CHECK(!c.rep_good, "Intel before Dothan: no REP_GOOD");
 	c = make(VENDOR_INTEL, 6, true, false, false);
+	c.model = 0x55;
+	cpufeat_apply_rules(&c);
 	CHECK(c.rep_good && c.erms_effective, "MISC_ENABLE unreadable: nothing dropped");
 	c = make(VENDOR_OTHER, 6, true, false, false);
 	CHECK(!c.rep_good && c.erms_effective, "unknown vendor: no REP_GOOD");

@@ -91,7 +91,8 @@ static void test_folio_copy_forms(void)
 	reset();
 	folio_copy_per_page(&fdst, &fsrc);
 	CHECK(!memcmp(dst, src, NPAGES * 4096), "per-page folio_copy");
-	CHECK(resched_calls == NPAGES, "a reschedule point per page: %lu", resched_calls);
+	CHECK(resched_calls == NPAGES - 1, "Linux's folio_copy: a reschedule point between "
+	      "pages, none after the last: %lu", resched_calls);
 	reset();
 	folio_copy_batched(&fdst, &fsrc);
 	CHECK(!memcmp(dst, src, NPAGES * 4096), "batched folio_copy");
@@ -146,6 +147,60 @@ static void poisoned_source(const char *impl, bool preemptible)
 	CHECK(r == -EHWPOISON && dst_untouched(), "%s: marked source refused, nothing copied",
 	      impl);
 	page_api_cfg.preemptible = true;
+}
+
+/*
+ * rep movsb may stop up to 63 bytes before the poisoned byte. Poison at the very start of a
+ * page and a stop 40 bytes early make the v3 formula, first + (len - ret) >> PAGE_SHIFT,
+ * name the page before. The fake copy below plays both the CPU (the early stop) and the #MC
+ * handler (memory_failure_consumed with the bank's page); only the true page may be queued.
+ */
+static unsigned long early_bad, early_bank;
+
+static size_t early_stop_copy(void *d, const void *s, size_t len)
+{
+	size_t stop = early_bad * 4096 - 40;
+
+	memcpy(d, s, stop);
+	memory_failure_consumed(frames_src[0].pfn + early_bank);
+	return len - stop;
+}
+
+static void test_early_stop_names_the_true_page(void)
+{
+	size_t (*saved)(void *, const void *, size_t) = copy_ops.copy_mc;
+	u64 first = frames_src[0].pfn;
+	u64 before = poison_naming.disagreements;
+	int r;
+
+	reset();
+	early_bad = early_bank = 21;
+	copy_ops.copy_mc = early_stop_copy;
+	r = copy_mc_highpages(frames_dst, frames_src, NPAGES);
+	copy_ops.copy_mc = saved;
+	CHECK(r == -EHWPOISON, "-EHWPOISON, got %d", r);
+	CHECK(poison_naming.formula_pfn == first + early_bad - 1,
+	      "the return value names the page before: %#llx",
+	      (unsigned long long)poison_naming.formula_pfn);
+	CHECK(poison_naming.bank_known && poison_naming.bank_pfn == first + early_bad,
+	      "the bank names the poisoned page");
+	CHECK(poison_log.n == 1 && poison_log.pfn[0] == first + early_bad,
+	      "only the true page is queued (%u queued, first %#llx)", poison_log.n,
+	      poison_log.n ? (unsigned long long)poison_log.pfn[0] : 0ULL);
+	CHECK(!page_hwpoison(&frames_src[early_bad - 1]) && page_hwpoison(&frames_src[early_bad]),
+	      "the healthy page before it is not marked hwpoison");
+	CHECK(poison_naming.disagreements == before + 1, "the disagreement is counted");
+
+	/* Without a bank address (an emulator that gives none), the formula is all there is. */
+	reset();
+	copy_ops.copy_mc = early_stop_copy;
+	early_bad = 5;
+	early_bank = 40;	/* a page the bank names outside the 8 copied */
+	r = copy_mc_highpages(frames_dst, frames_src, 8);
+	copy_ops.copy_mc = saved;
+	CHECK(r == -EHWPOISON && poison_log.n == 1 && poison_log.pfn[0] == first + 4,
+	      "a bank page outside the copied range is not taken: queued %#llx",
+	      poison_log.n ? (unsigned long long)poison_log.pfn[0] : 0ULL);
 }
 
 static void test_copy_mc_highpages(void)
@@ -295,5 +350,6 @@ int main(void)
 	setup();
 	fault_shim_install();
 	return RUN_TESTS(test_pgmap, test_folio_copy_forms, test_copy_mc_highpages,
+			 test_early_stop_names_the_true_page,
 			 test_software_poison, test_clears, test_huge_orders, test_huge_apis);
 }
