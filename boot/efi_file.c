@@ -36,7 +36,7 @@ static UINTN image_dir(EFI_DEVICE_PATH *dp, CHAR16 *out, UINTN max)
 }
 
 BOOLEAN efi_read_file_beside_image(EFI_LOADED_IMAGE *li, const CHAR16 *name, char *buf,
-				   UINTN bufsz)
+				   UINTN bufsz, UINTN *lenp)
 {
 	CHAR16 path[PATH_MAX_CHARS];
 	EFI_FILE_HANDLE root, f;
@@ -44,6 +44,7 @@ BOOLEAN efi_read_file_beside_image(EFI_LOADED_IMAGE *li, const CHAR16 *name, cha
 	EFI_STATUS st;
 
 	buf[0] = '\0';
+	*lenp = 0;
 	root = LibOpenRoot(li->DeviceHandle);
 	if (!root)
 		return FALSE;
@@ -66,5 +67,6 @@ BOOLEAN efi_read_file_beside_image(EFI_LOADED_IMAGE *li, const CHAR16 *name, cha
 	if (EFI_ERROR(st))
 		len = 0;
 	buf[len] = '\0';
+	*lenp = len;
 	return !EFI_ERROR(st);
 }

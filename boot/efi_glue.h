@@ -9,12 +9,12 @@
 #include "kernel/include/boot_info.h"
 
 /*
- * Read the ASCII file @name from the directory the image was loaded from, into @buf
- * (NUL-terminated, truncated to @bufsz - 1). Returns FALSE when there is no such file or no
- * file system (PXE boots).
+ * Read the file @name from the directory the image was loaded from into @buf: at most
+ * @bufsz - 1 bytes, NUL-terminated, the count in *@len (bytes past a NUL included). Returns
+ * FALSE when there is no such file or no file system (PXE boots).
  */
 BOOLEAN efi_read_file_beside_image(EFI_LOADED_IMAGE *li, const CHAR16 *name, char *buf,
-				   UINTN bufsz);
+				   UINTN bufsz, UINTN *len);
 
 /* Keep the runtime-services table and fill in boot_info's firmware callbacks. */
 void efi_runtime_init(EFI_RUNTIME_SERVICES *rt, struct boot_info *bi);

@@ -14,6 +14,7 @@
 
 #include "boot/efi_glue.h"
 #include "kernel/include/boot_info.h"
+#include "kernel/lib/cmdline_text.h"
 
 #define CMDLINE_FILE	L"copykernel.cmdline"
 #define EBS_MAX_TRIES	8
@@ -27,29 +28,14 @@ static void fail(const CHAR16 *what, EFI_STATUS st)
 	Print(L"copykernel: boot: %s failed: %r\n", what, st);
 }
 
-/*
- * Turn UCS-2 text into ASCII. Returns false (and leaves @out empty) when the text holds
- * anything but printable ASCII and white space: firmware boot entries often pass binary
- * LoadOptions, which must not be taken as a command line.
- */
-static BOOLEAN ucs2_to_ascii(const CHAR16 *in, UINTN chars, char *out, UINTN outsz)
+/* The firmware vendor's name for reports: printable ASCII, anything else as '?'. */
+static void fw_vendor_ascii(const CHAR16 *in, char *out, UINTN size)
 {
-	UINTN i, n = 0;
+	UINTN n = 0;
 
-	out[0] = '\0';
-	for (i = 0; i < chars && in[i]; i++) {
-		CHAR16 c = in[i];
-
-		if (c == L'\t' || c == L'\r' || c == L'\n')
-			c = L' ';
-		if (c < 0x20 || c > 0x7e)
-			return FALSE;
-		if (n + 1 >= outsz)
-			break;
-		out[n++] = (char)c;
-	}
+	for (; in && in[n] && n + 1 < size; n++)
+		out[n] = in[n] >= 0x20 && in[n] <= 0x7e ? (char)in[n] : '?';
 	out[n] = '\0';
-	return TRUE;
 }
 
 static BOOLEAN word_is_image_name(const char *w, UINTN len)
@@ -108,14 +94,23 @@ static BOOLEAN blank(const char *s)
 	return TRUE;
 }
 
+/*
+ * LoadOptions first (the UEFI shell, iPXE, a boot entry with arguments), else the file
+ * beside the image. The text rules, and the notes for what could not be taken whole, are
+ * kernel/lib/cmdline_text.c's; the kernel prints the notes after the takeover.
+ */
 static void get_cmdline(EFI_LOADED_IMAGE *li, struct boot_info *bi)
 {
-	static char filebuf[BOOT_CMDLINE_MAX];
+	static char filebuf[BOOT_CMDLINE_FILE_MAX + 2];	/* one byte more tells "longer" */
+	struct boot_notes *notes = &bi->cmdline_notes;
+	UINTN len = 0;
+	BOOLEAN more = FALSE;
 
 	bi->cmdline_source = "none";
+	bi->cmdline[0] = '\0';
 	if (li->LoadOptionsSize >= 2 && li->LoadOptions) {
-		if (ucs2_to_ascii(li->LoadOptions, li->LoadOptionsSize / 2, bi->cmdline,
-				  sizeof(bi->cmdline))) {
+		if (cmdline_from_ucs2(li->LoadOptions, li->LoadOptionsSize / 2, bi->cmdline,
+				      sizeof(bi->cmdline), notes) >= 0) {
 			strip_image_name(bi->cmdline);
 			if (!blank(bi->cmdline)) {
 				bi->cmdline_source = "LoadOptions";
@@ -126,37 +121,13 @@ static void get_cmdline(EFI_LOADED_IMAGE *li, struct boot_info *bi)
 		}
 	}
 	bi->cmdline[0] = '\0';
-	if (efi_read_file_beside_image(li, CMDLINE_FILE, filebuf, sizeof(filebuf))) {
-		UINTN i, n = 0;
-
-		/* The file is ASCII: lines are joined with spaces, '#' starts a comment line. */
-		for (i = 0; filebuf[i]; i++) {
-			char c = filebuf[i];
-
-			if (c == '#' && (i == 0 || filebuf[i - 1] == '\n')) {
-				while (filebuf[i + 1] && filebuf[i + 1] != '\n')
-					i++;
-				continue;
-			}
-			if (c == '\n' || c == '\r' || c == '\t')
-				c = ' ';
-			if (c < 0x20 || c > 0x7e)
-				continue;
-			if (n + 1 < sizeof(bi->cmdline))
-				bi->cmdline[n++] = c;
-		}
-		while (n && bi->cmdline[n - 1] == ' ')
-			n--;
-		bi->cmdline[n] = '\0';
-		for (i = 0; bi->cmdline[i] == ' '; i++)
-			;
-		if (i) {
-			UINTN j;
-
-			for (j = 0; bi->cmdline[i + j]; j++)
-				bi->cmdline[j] = bi->cmdline[i + j];
-			bi->cmdline[j] = '\0';
-		}
+	if (efi_read_file_beside_image(li, CMDLINE_FILE, filebuf, sizeof(filebuf), &len)) {
+		/* One byte more than the limit was asked for: if it came, the file is longer. */
+		more = len > BOOT_CMDLINE_FILE_MAX;
+		if (more)
+			len = BOOT_CMDLINE_FILE_MAX;
+		cmdline_from_file((const u8 *)filebuf, len, more, bi->cmdline,
+				  sizeof(bi->cmdline), notes);
 		bi->cmdline_source = "copykernel.cmdline";
 	}
 }
@@ -281,8 +252,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 	bi->image_base = (u64)(UINTN)li->ImageBase;
 	bi->image_size = li->ImageSize;
-	ucs2_to_ascii(ST->FirmwareVendor, sizeof(bi->fw_vendor) - 1, bi->fw_vendor,
-		      sizeof(bi->fw_vendor));
+	fw_vendor_ascii(ST->FirmwareVendor, bi->fw_vendor, sizeof(bi->fw_vendor));
 	bi->fw_revision = ST->FirmwareRevision;
 
 	get_cmdline(li, bi);

@@ -8,6 +8,7 @@
 #include <efilib.h>
 
 #include "boot/efi_glue.h"
+#include "kernel/lib/format.h"
 
 static EFI_RUNTIME_SERVICES *runtime;
 
@@ -25,10 +26,33 @@ static int efi_set_var(const char *name, const void *data, size_t size)
 	for (i = 0; name[i] && i + 1 < 64; i++)
 		wname[i] = (CHAR16)name[i];
 	wname[i] = 0;
+	/* Size 0 deletes the variable; one that does not exist is not an error then. */
 	st = uefi_call_wrapper(runtime->SetVariable, 5, wname, &ck_vendor_guid,
 			       EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
 			       EFI_VARIABLE_RUNTIME_ACCESS, (UINTN)size, (void *)data);
+	if (!size && st == EFI_NOT_FOUND)
+		return 0;
 	return EFI_ERROR(st) ? (int)(st & 0xff) : 0;
+}
+
+/* The firmware clock as "2026-11-30T09:55:00", plus "+01:00"-style when it knows the zone. */
+static int efi_get_time(char *buf, size_t size)
+{
+	EFI_TIME t;
+	EFI_STATUS st = uefi_call_wrapper(runtime->GetTime, 2, &t, NULL);
+	int len;
+
+	if (EFI_ERROR(st) || t.Month < 1 || t.Month > 12 || t.Day < 1 || t.Day > 31)
+		return -1;
+	len = ck_snprintf(buf, size, "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day,
+			  t.Hour, t.Minute, t.Second);
+	/* UEFI: TimeZone is minutes to add to local time for UTC, 2047 when unspecified. */
+	if (t.TimeZone != EFI_UNSPECIFIED_TIMEZONE && t.TimeZone >= -1440 && t.TimeZone <= 1440)
+		ck_snprintf(buf + len, size > (size_t)len ? size - (size_t)len : 0,
+			    "%c%02d:%02d", t.TimeZone > 0 ? '-' : '+',
+			    (t.TimeZone < 0 ? -t.TimeZone : t.TimeZone) / 60,
+			    (t.TimeZone < 0 ? -t.TimeZone : t.TimeZone) % 60);
+	return 0;
 }
 
 static void efi_reset(enum fw_reset_kind kind)
@@ -43,4 +67,5 @@ void efi_runtime_init(EFI_RUNTIME_SERVICES *rt, struct boot_info *bi)
 	runtime = rt;
 	bi->fw_reset = efi_reset;
 	bi->fw_set_var = efi_set_var;
+	bi->fw_get_time = efi_get_time;
 }

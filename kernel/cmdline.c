@@ -317,7 +317,7 @@ static int shown_len(size_t n)
 
 int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn, void *ctx)
 {
-	bool seen[ARRAY_SIZE(opts)] = { false };
+	u8 seen[ARRAY_SIZE(opts)] = { 0 };
 	char keys[256];
 	int errors = 0;
 	size_t i = 0;
@@ -370,10 +370,11 @@ int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn,
 			errors++;
 			continue;
 		}
-		if (seen[o - opts])
+		if (seen[o - opts] == 1)	/* said once per key */
 			report(fn, ctx, "cmdline: note: %s= given more than once; the last one "
 			       "counts", o->key);
-		seen[o - opts] = true;
+		if (seen[o - opts] < 2)
+			seen[o - opts]++;
 		why = apply(o, val, cfg);
 		if (why) {
 			const char *const *names;

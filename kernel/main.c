@@ -88,6 +88,8 @@ __noreturn void kernel_main(struct boot_info *bi)
 	char desc[256];
 	int cmdline_errors;
 	enum ck_status status;
+	enum results_state state;
+	int store_err;
 
 	serial_init(SERIAL_DEFAULT_PORT, SERIAL_DEFAULT_BAUD);
 	gdt_init();
@@ -105,7 +107,13 @@ __noreturn void kernel_main(struct boot_info *bi)
 
 	cmdline_defaults(&cfg, ck_cmdline_names());
 	printk("cmdline: from %s: '%s'\n", bi->cmdline_source, bi->cmdline);
-	cmdline_errors = cmdline_parse(bi->cmdline, &cfg, cmdline_message, NULL);
+	for (u32 i = 0; i < bi->cmdline_notes.n; i++)
+		printk("cmdline: %s%s\n", bi->cmdline_notes.error[i] ? "" : "note: ",
+		       bi->cmdline_notes.text[i]);
+	if (bi->cmdline_notes.dropped)
+		printk("cmdline: ... and %u more such notes\n", bi->cmdline_notes.dropped);
+	cmdline_errors = cmdline_parse(bi->cmdline, &cfg, cmdline_message, NULL) +
+			 (int)bi->cmdline_notes.errors;
 	cmdline_describe(&cfg, desc, sizeof(desc));
 	printk("cmdline: in effect: %s%s\n", desc,
 	       cmdline_errors ? " (after errors above: the run ends with the bad-command-line "
@@ -170,9 +178,16 @@ __noreturn void kernel_main(struct boot_info *bi)
 		status = CK_STATUS_CMDLINE;
 	else
 		status = CK_STATUS_PASS;
+	/* Store first, so the summary line can say whether the result survives the reboot. */
+	results_store(status);
+	state = results_state(&store_err);
 	printk("# copykernel-summary: result=%s suites=%u pass=%u fail=%u skip=%u "
-	       "cmdline_errors=%d\n", tot.fail ? "FAIL" : "PASS", tot.suites, tot.pass, tot.fail,
-	       tot.skip, cmdline_errors);
+	       "cmdline_errors=%d results=%s", tot.fail ? "FAIL" : "PASS", tot.suites, tot.pass,
+	       tot.fail, tot.skip, cmdline_errors, state == RESULTS_STORED ? "stored" :
+	       state == RESULTS_NO_FIRMWARE ? "console-only" : "NOT-STORED");
+	if (state == RESULTS_FAILED)
+		printk("(error-%d)", store_err);
+	printk("\n");
 	if (cfg.bench) {
 		struct bench_image_opts bo = { .sel = cfg.bench, .runs = cfg.bench_runs,
 					       .tiny = cfg.bench_tiny, .cold_flush = cfg.bench_cold == 1 };

@@ -20,9 +20,22 @@ static struct ktap_totals totals;
 static bool tests_ran;
 static int cmdline_errs;
 static bool storing;
+static u32 run_id;
+static char started[40];
+static enum results_state state;
+static int store_err, stored_status = -1;
+
+enum results_state results_state(int *err)
+{
+	if (err)
+		*err = store_err;
+	return state;
+}
 
 static void results_on_exit(enum ck_status status)
 {
+	if (state == RESULTS_STORED && stored_status == (int)status)
+		return;		/* the same summary is there already */
 	results_store((int)status);
 }
 
@@ -31,6 +44,9 @@ static struct exit_notifier results_notifier = { .fn = results_on_exit };
 void results_init(const struct boot_info *bi)
 {
 	boot = bi;
+	run_id = (u32)rdtsc();
+	if (!bi->fw_get_time || bi->fw_get_time(started, sizeof(started)))
+		started[0] = '\0';
 	register_exit_notifier(&results_notifier);
 }
 
@@ -56,8 +72,14 @@ size_t results_json(int status, char *buf, size_t size)
 
 		recovered += r && r->recovered;
 	}
-	PUT("{\"schema\":1,\"version\":\"%s\",\"status\":%d,\"status_name\":\"%s\"", CK_VERSION,
-	    status, ck_status_name((enum ck_status)status));
+	PUT("{\"schema\":1,\"version\":\"%s\",\"run_id\":\"%08x\",\"started\":", CK_VERSION,
+	    run_id);
+	if (started[0])
+		PUT("\"%s\"", started);
+	else
+		PUT("null");
+	PUT(",\"status\":%d,\"status_name\":\"%s\"", status,
+	    ck_status_name((enum ck_status)status));
 	PUT(",\"tests\":{\"ran\":%s,\"suites\":%u,\"pass\":%u,\"fail\":%u,\"skip\":%u}",
 	    tests_ran ? "true" : "false", totals.suites, totals.pass, totals.fail, totals.skip);
 	PUT(",\"cmdline\":\"");
@@ -88,10 +110,13 @@ void results_store(int status)
 	static char json[RESULTS_CHUNK * RESULTS_MAX_CHUNKS];
 	static u8 var[12 + RESULTS_CHUNK];
 	size_t len, chunks;
-	u32 run_id = (u32)rdtsc();
 	int err = 0;
 
-	if (!boot || !boot->fw_set_var || storing)
+	if (!boot || !boot->fw_set_var) {
+		state = RESULTS_NO_FIRMWARE;
+		return;
+	}
+	if (storing)
 		return;
 	storing = true;		/* a fault in the firmware must not bring us back here */
 	len = results_json(status, json, sizeof(json));
@@ -114,9 +139,23 @@ void results_store(int status)
 		ck_snprintf(name, sizeof(name), "CopykernelResult%zu", i);
 		err = boot->fw_set_var(name, var, 12 + n);
 	}
+	/* Chunks of an older, longer summary would let a reader mix two runs: delete them. */
+	for (size_t i = chunks; i < RESULTS_MAX_CHUNKS && !err; i++) {
+		char name[24];
+		int e;
+
+		ck_snprintf(name, sizeof(name), "CopykernelResult%zu", i);
+		e = boot->fw_set_var(name, NULL, 0);
+		if (e)
+			printk("results: could not delete the stale variable %s (error %d)\n", name,
+			       e);
+	}
+	store_err = err;
+	state = err ? RESULTS_FAILED : RESULTS_STORED;
+	stored_status = status;
 	if (err)
-		printk("results: the firmware refused the UEFI variable (error %d): the summary "
-		       "is only on this console\n", err);
+		printk("results: NOT STORED: the firmware refused the UEFI variable (error %d; 9 "
+		       "is a full variable store): the summary is only on this console\n", err);
 	else
 		printk("results: summary stored in %zu UEFI variable%s CopykernelResult* "
 		       "(run id %08x, %zu bytes of JSON)\n", chunks, chunks == 1 ? "" : "s", run_id,

@@ -17,11 +17,24 @@
 #define RESULTS_CHUNK		3968	/* payload per variable: fits OVMF's smallest limit */
 #define RESULTS_MAX_CHUNKS	8
 
+enum results_state {
+	RESULTS_NOT_STORED,	/* not tried yet */
+	RESULTS_STORED,
+	RESULTS_NO_FIRMWARE,	/* no runtime services to store through */
+	RESULTS_FAILED,		/* the firmware refused (a full variable store, ...) */
+};
+
 void results_init(const struct boot_info *bi);
 void results_set_tests(const struct ktap_totals *tot, int cmdline_errors);
 /* Write the summary JSON for @status into @buf; returns its length. */
 size_t results_json(int status, char *buf, size_t size);
-/* Store it through the firmware (called on every exit path); prints what happened. */
+/*
+ * Store it through the firmware; prints what happened. Chunks an older, longer result left
+ * are deleted. The run stores before its summary line (which says whether it worked) and
+ * again on the way out when the status changed since.
+ */
 void results_store(int status);
+/* What the last store did, and the firmware's error when it failed. */
+enum results_state results_state(int *err);
 
 #endif

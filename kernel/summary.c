@@ -17,6 +17,7 @@
 #include "kernel/copy_setup.h"
 #include "kernel/include/version.h"
 #include "kernel/names.h"
+#include "kernel/results.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/tsc.h"
 #include "kernel/summary.h"
@@ -58,6 +59,7 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 	u64 rec = 0;
 
 	const struct cmdline_names *names = ck_cmdline_names();
+	int err;
 	struct dispatch_caps caps;
 
 	printk("summary: quick figures, 1 MiB cache-warm, median of %d (a sanity check, not the "
@@ -104,8 +106,20 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 		    "records, %llu recovered; poison list: %u page%s",
 		    (unsigned long long)mce_count(), (unsigned long long)rec, poison_log.n,
 		    poison_log.n == 1 ? "" : "s");
-	ck_snprintf(l[5], sizeof(l[5]), "results are also in UEFI variables CopykernelResult* "
-		    "(tools/ck-results.py)");
+	switch (results_state(&err)) {
+	case RESULTS_STORED:
+		ck_snprintf(l[5], sizeof(l[5]), "results are also in UEFI variables "
+			    "CopykernelResult* (tools/ck-results.py)");
+		break;
+	case RESULTS_FAILED:
+		ck_snprintf(l[5], sizeof(l[5]), "results NOT STORED: the firmware refused the UEFI "
+			    "variable (error %d); they are only on this screen and serial", err);
+		break;
+	default:
+		ck_snprintf(l[5], sizeof(l[5]), "results are only on this screen and serial (no "
+			    "firmware variable store)");
+		break;
+	}
 	for (int i = 0; i < 6; i++)
 		lines[i] = l[i];
 	fbcon_summary(verdict_of(status), status == CK_STATUS_PASS, lines, 6, bars, nb,

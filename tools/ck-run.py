@@ -218,6 +218,8 @@ def main():
                     help="start the image from OVMF's UEFI shell, command line as LoadOptions")
     ap.add_argument("--no-cmdline-file", action="store_true",
                     help="write no copykernel.cmdline (the image gets no command line)")
+    ap.add_argument("--cmdline-file", metavar="FILE",
+                    help="use FILE's bytes, as they are, as copykernel.cmdline")
     ap.add_argument("-q", "--quiet", action="store_true", help="do not echo the console")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("cmdline", nargs="*", help="kernel command line words")
@@ -229,6 +231,8 @@ def main():
     workdir = tempfile.mkdtemp(prefix="ck-run-")
     try:
         esp = make_esp(args.image, cmdline, workdir, shell=args.shell)
+        if args.cmdline_file:
+            shutil.copy(args.cmdline_file, os.path.join(esp, "EFI", "BOOT", "copykernel.cmdline"))
         if args.ipxe_args is not None:
             # The iPXE ROM runs a script given as the DHCP boot file: the way a boot server
             # passes a command line over the network.

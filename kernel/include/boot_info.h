@@ -55,7 +55,19 @@ enum fw_reset_kind {
 	FW_RESET_SHUTDOWN,
 };
 
-#define BOOT_CMDLINE_MAX	1024
+#define BOOT_CMDLINE_MAX	4096	/* the command line, after comments are dropped */
+#define BOOT_CMDLINE_FILE_MAX	16384	/* copykernel.cmdline as read, comments included */
+#define BOOT_NOTES_MAX		6
+#define BOOT_NOTE_LEN		200
+
+/* What boot/ could not take whole, for the kernel to print after the takeover. */
+struct boot_notes {
+	u32 n;			/* notes held */
+	u32 errors;		/* of all notes, how many make the command line bad */
+	u32 dropped;		/* notes beyond BOOT_NOTES_MAX */
+	bool error[BOOT_NOTES_MAX];
+	char text[BOOT_NOTES_MAX][BOOT_NOTE_LEN];
+};
 #define BOOT_MEMMAP_MAX		512
 
 struct boot_info {
@@ -65,6 +77,7 @@ struct boot_info {
 	struct framebuffer_info fb;
 	char cmdline[BOOT_CMDLINE_MAX];
 	const char *cmdline_source;	/* "LoadOptions", a file name, or "none" */
+	struct boot_notes cmdline_notes;
 	char fw_vendor[64];
 	u32 fw_revision;
 	u32 ebs_attempts;	/* ExitBootServices calls it took */
@@ -75,10 +88,12 @@ struct boot_info {
 	void (*fw_reset)(enum fw_reset_kind kind);
 	/*
 	 * Store @size bytes as the non-volatile UEFI variable @name (ASCII) under the project's
-	 * vendor GUID (README, "Results that survive a reboot"). Returns 0 or the firmware's
-	 * error code (its low bits).
+	 * vendor GUID (README, "Results that survive a reboot"); @size 0 deletes it. Returns 0
+	 * or the firmware's error code (its low bits).
 	 */
 	int (*fw_set_var)(const char *name, const void *data, size_t size);
+	/* The firmware clock as ISO 8601 text ("2026-11-30T09:55:00[+hh:mm]"); 0 or -1. */
+	int (*fw_get_time)(char *buf, size_t size);
 };
 
 /* The kernel's entry point: never returns. boot/ calls it on the firmware's stack. */

@@ -91,7 +91,8 @@ def check_ktap(b, want_fail=0):
         b.expect(cases == [str(i) for i in range(1, int(m.group(2)) + 1)],
                  "suite %s: plan 1..%s, cases %s" % (m.group(1), m.group(2), cases))
     s = b.has(r"^# copykernel-summary: result=(PASS|FAIL) suites=(\d+) pass=(\d+) fail=(\d+) "
-              r"skip=(\d+)", "no copykernel-summary line")
+              r"skip=(\d+) cmdline_errors=\d+ results=(stored|console-only|NOT-STORED)",
+              "no copykernel-summary line")
     t = b.has(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)", "no Totals line")
     if s and t:
         b.expect(s.group(3) == t.group(1) and s.group(4) == t.group(2), "summary and totals differ")
@@ -197,6 +198,38 @@ def t_no_cmdline(b):
     b.has(r"^cmdline: from none: ''")
     b.has(r"^exit: auto: QEMU detected \(fw_cfg\)")
     check_ktap(b)
+
+
+def run_with_cmdline_file(b, data):
+    with tempfile.NamedTemporaryFile(prefix="ck-cmdline-", delete=False) as f:
+        f.write(data)
+    try:
+        b.run("", runner_args=["--cmdline-file", f.name])
+    finally:
+        os.unlink(f.name)
+
+
+def t_cmdline_file_too_long(b):
+    """A 64 KiB command-line file ending in bad words: the cut is named, bad-command-line status."""
+    words = b"tests=cpu exit=qemu " * 3300
+    run_with_cmdline_file(b, b"# a comment header\n" + words + b"frobnicate=1 crash=gp\n")
+    b.status_is(CMDLINE)
+    b.has(r"^cmdline: copykernel.cmdline: the command line is longer than 4095 characters: "
+          r"cut at input byte \d+; the rest is ignored")
+    b.has(r"^cmdline: copykernel.cmdline is larger than 16384 bytes")
+    b.lacks(r"^PANIC", "the crash= word past the cut must not have been taken")
+
+
+def t_cmdline_file_nul_and_utf8(b):
+    """NUL and non-ASCII bytes in the file are named with their offsets; status 3."""
+    run_with_cmdline_file(b, "tests=cpu\u20ac cl\u00e9=valeur exit=qemu\n".encode() +
+                          b"\0crash=gp\n")
+    b.status_is(CMDLINE)
+    b.has(r"^cmdline: copykernel.cmdline: byte 0xe2 at offset 9 \(line 1\) is not printable")
+    b.has(r"^cmdline: copykernel.cmdline: NUL byte at offset \d+ \(line 2\)")
+    b.has(r"bad value 'cpu\?\?\?' for tests=")
+    b.has(r"unknown key 'cl\?\?'")
+    b.lacks(r"^PANIC", "the crash= word after the NUL must not have been taken")
 
 
 def t_shell_loadoptions(b):
@@ -621,6 +654,36 @@ def t_results_variable(b):
     b.expect(text is None and "another run" in why, "stale chunk accepted: %r" % text)
 
 
+def t_results_stale_chunks(b):
+    """A shorter summary replaces a longer one whole: the older run's extra chunk is deleted."""
+    res = load_tool("ck-results")
+    with tempfile.TemporaryDirectory(prefix="ck-vars-") as tmp:
+        vars_fd = os.path.join(tmp, "vars.fd")
+        shutil.copy("/usr/share/OVMF/OVMF_VARS_4M.fd", vars_fd)
+        long_line = "exit=qemu tests=cpu " + "fb=on " * 700      # JSON of two chunks
+        b.run(long_line, runner_args=["--vars", vars_fd])
+        b.has(r"^results: summary stored in 2 UEFI variables CopykernelResult\* \(run id ")
+        first = res.from_ovmf_vars(vars_fd)
+        b.expect("CopykernelResult1" in first, "the long summary did not take two chunks")
+        b.run("exit=qemu tests=cpu", runner_args=["--vars", vars_fd])
+        b.status_is(PASS)
+        b.has(r"^results: summary stored in 1 UEFI variable CopykernelResult\* \(run id ")
+        b.has(r"^# copykernel-summary: .* results=stored$")
+        second = res.from_ovmf_vars(vars_fd)
+        b.expect("CopykernelResult1" not in second,
+                 "the first run's second chunk is still in the store")
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "ck-results.py"),
+                            "--ovmf-vars", vars_fd], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if b.expect(p.returncode == 0 and "stale" not in p.stderr,
+                    "ck-results: %d %s" % (p.returncode, p.stderr.strip())):
+            obj = json.loads(p.stdout)
+            b.expect(obj["cmdline"] == "exit=qemu tests=cpu" and
+                     re.match(r"^[0-9a-f]{8}$", obj["run_id"]) is not None and
+                     "started" in obj, "run id and start time in the JSON: %r" %
+                     {k: obj.get(k) for k in ("run_id", "started")})
+
+
 CRASHES = {"ud": (6, "UD"), "gp": (13, "GP"), "pf": (14, "PF"), "de": (0, "DE"),
            "bp": (3, "BP"), "df": (8, "DF")}
 
@@ -682,14 +745,16 @@ def t_exit_halt(b):
 
 
 SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline,
-             t_no_cmdline, t_shell_loadoptions, t_ebs_retry, t_subset_and_console,
+             t_no_cmdline, t_cmdline_file_too_long, t_cmdline_file_nul_and_utf8,
+             t_shell_loadoptions, t_ebs_retry, t_subset_and_console,
              t_exit_shutdown, t_exit_reset, t_exit_halt, t_dispatch_intel_max,
              t_dispatch_amd_milan, t_dispatch_overrides, t_dispatch_refused,
              t_dispatch_avx2nt, t_mce_suite_intel, t_mce_qemu_fragile,
              t_mce_qemu_fast_string, t_mce_qemu_twice, t_mce_qemu_pcc, t_mce_qemu_idle,
              t_mce_qemu_amd_no_succor, t_mce_qemu_early, t_pxe_ovmf, t_pxe_ipxe_script,
              t_disk_image,
-             t_results_variable, t_framebuffer_summary, t_framebuffer_bad_cmdline,
+             t_results_variable, t_results_stale_chunks, t_framebuffer_summary,
+             t_framebuffer_bad_cmdline,
              t_bench_presets_tiny, t_numa_directions] + \
     [make_crash_test(k) for k in CRASHES]
 
