@@ -274,13 +274,23 @@ def lava_log(lines):
                 job = msg.get("result")
             elif str(msg.get("definition", "")).startswith("copykernel"):
                 tid = (msg.get("extra") or {}).get("test_case_id", msg.get("case"))
-                if tid in results:
-                    results[tid] = "duplicate"
-                else:
-                    results[tid] = msg.get("result")
+                res = msg.get("result")
+                if msg.get("units"):
+                    res = f"{res} {msg.get('measurement')} {msg.get('units')}"
+                results[tid] = "duplicate" if tid in results else res
         elif lvl == "info" and msg == "Job finished correctly":
             finished = True
     return serial, results, finished and job == "pass"
+
+
+def bench_figures(lines):
+    """{id: "pass VALUE MB/s"} from the image's benchmark lines (the same run's serial)."""
+    out = {}
+    for line in lines:
+        m = re.search(BENCH_PATTERN, line)
+        if m:
+            out[m.group("test_case_id")] = " ".join(m.group("result", "measurement", "units"))
+    return out
 
 
 def compare(ktap, lava):
@@ -422,7 +432,10 @@ def run_check(build, cmdline, timeout, log):
         if f"cmdline: from {src}: '{cmdline}'" not in serial:
             got = [ln for ln in serial if ln.startswith("cmdline: from ")]
             problems.append(f"the command line did not reach the image through {src}: {got}")
-        problems += compare(ktap, results)
+        figures = bench_figures(serial)
+        if "bench=" in cmdline and not figures:
+            problems.append("no benchmark figure in the serial output")
+        problems += compare({**ktap, **figures}, results)
         secs = time.monotonic() - t0
         counts = {r: sum(1 for v in ktap.values() if v == r) for r in ("pass", "fail", "skip")}
         if problems:
@@ -432,8 +445,9 @@ def run_check(build, cmdline, timeout, log):
                 log(f"  {p}")
         else:
             log(f"{template}: ok: {len(ktap)} KTAP cases (pass {counts['pass']}, fail "
-                f"{counts['fail']}, skip {counts['skip']}) recorded by LAVA with the same "
-                f"outcome; job finished correctly ({secs:.0f} s)")
+                f"{counts['fail']}, skip {counts['skip']}) and {len(figures)} benchmark "
+                f"figures recorded by LAVA with the same outcome and value; job finished "
+                f"correctly ({secs:.0f} s)")
     return failed
 
 
@@ -483,8 +497,9 @@ def main(argv=None):
     c = sub.add_parser("check", help="make lava-check: lava-run offline on QEMU, compared "
                                      "with the run's KTAP")
     c.add_argument("--build", default=os.path.join(ROOT, "build"))
-    c.add_argument("--cmdline", default="tests=cmdline,cpu,tsc,mce exit=qemu",
-                   help="mce brings skipped cases and parameterised ones")
+    c.add_argument("--cmdline", default="tests=cmdline,cpu,tsc,mce bench=clear bench_tiny=yes "
+                   "bench_runs=3 exit=qemu", help="mce brings skipped and parameterised cases, "
+                   "bench=clear figures")
     c.add_argument("--timeout", type=int, default=240, help="seconds per job")
     sub.add_parser("pattern", help="print the monitor patterns: cases, benchmark figures")
     args = ap.parse_args(argv)

@@ -233,3 +233,16 @@ def test_rendered_devices_are_current(device):
     r = run_tool(TOOL, "validate", "--device",
                  os.path.join(ROOT, "lava", "devices", "rendered", device + ".yaml"))
     assert r.status == 0, r
+
+
+def test_bench_figures_compare_with_value():
+    log = ('{"dt": "t", "lvl": "results", "msg": {"case": "x", "definition": '
+           '"copykernel-bench", "extra": {"test_case_id": '
+           '"bench.rfc.folio_copy.batched.node0-node0.2m.cold"}, "measurement": "6740", '
+           '"result": "pass", "units": "MB/s"}}')
+    _, results, _ = ckl.lava_log([log])
+    figures = ckl.bench_figures(SERIAL.splitlines())
+    assert figures == {"bench.rfc.folio_copy.batched.node0-node0.2m.cold": "pass 6740 MB/s"}
+    assert ckl.compare(figures, results) == []
+    _, results, _ = ckl.lava_log([log.replace('"6740"', '"6741"')])
+    assert len(ckl.compare(figures, results)) == 1
