@@ -268,7 +268,7 @@ def lava_log(lines):
             continue
         lvl, msg = rec.get("lvl"), rec.get("msg")
         if lvl == "target" and isinstance(msg, str):
-            serial.append(msg)
+            serial.append(msg.replace('\\"', '"'))   # lava-run writes '"' as '\"'
         elif lvl == "results" and isinstance(msg, dict):
             if msg.get("definition") == "lava" and msg.get("case") == "job":
                 job = msg.get("result")
