@@ -33,11 +33,12 @@ EXIT_OK, EXIT_NO_RESULT, EXIT_USAGE, EXIT_BAD_INPUT = 0, 1, 2, 3
 EPILOG = """exit status:
   0  tables (or the comparison) on stdout
   1  no results: the input holds no record a table is made of (--compare: no case measured
-     in both A and B)
+     in both A and B; --fleet: no machine's files in DIR)
   2  usage error (bad options, no input given)
   3  bad input: a file is missing, unreadable or a directory; a record line is cut off, not
      UTF-8, not JSON, of another schema, or lacks a field (or has one of the wrong type);
-     the --plot directory cannot be made
+     the --plot directory cannot be made; with --fleet, any file of a machine damaged
+     (a summary that is not ck-results.py's JSON, a lava-run line that is not JSON)
 every failure is one line on stderr: "ck-report: FILE: what is wrong (where)"."""
 
 MARK = b'{"schema"'
@@ -401,10 +402,15 @@ def fleet_summary(m, obj, path):
     if not isinstance(obj, dict) or obj.get("schema") != 1 or "status" not in obj:
         raise BadInput(path, "not a ck-results.py summary (schema 1 with a status)")
     cpu = obj.get("cpu") if isinstance(obj.get("cpu"), dict) else {}
-    for k, attr in (("vendor", "vendor"), ("family", "family"), ("model", "model"),
-                    ("stepping", "stepping"), ("microcode", "ucode")):
-        if cpu.get(k) is not None:
-            setattr(m, attr, cpu[k])
+    for k, attr, want in (("vendor", "vendor", STR), ("family", "family", SIZE),
+                          ("model", "model", SIZE), ("stepping", "stepping", SIZE),
+                          ("microcode", "ucode", SIZE)):
+        if cpu.get(k) is None:
+            continue
+        if not fits(cpu[k], want):
+            raise BadInput(path, "summary: cpu \"%s\" is %s, want %s" % (
+                k, json_type(cpu[k]), want))
+        setattr(m, attr, cpu[k])
     if isinstance(obj.get("dispatch"), dict):
         m.dispatch = {k: str(v) for k, v in obj["dispatch"].items()}
     mce = obj.get("mce") if isinstance(obj.get("mce"), dict) else {}
@@ -413,7 +419,7 @@ def fleet_summary(m, obj, path):
                                       mce.get("banks", "?"))
     tests = obj.get("tests") if isinstance(obj.get("tests"), dict) else {}
     if tests.get("fail") and not m.failed:
-        m.failed.append("%d failed case(s) (summary JSON)" % tests["fail"])
+        m.failed.append("%s failed case(s) (summary JSON)" % tests["fail"])
     if m.result is None:
         m.result = "PASS" if obj["status"] == 0 else str(obj.get("status_name", obj["status"]))
 

@@ -133,3 +133,26 @@ def test_bad_input_and_usage(copy):
     # usage errors: argparse's usage text and status 2
     assert run_tool(TOOL, "--json", os.path.join(FLEET, "sky-1g", "serial.log")).status == 2
     assert run_tool(TOOL, "--fleet", FLEET, FLEET).status == 2
+
+
+@pytest.mark.parametrize("machine,name", [("epyc-1g", "result.json"),
+                                          ("epyc-1g", "serial.log"),
+                                          ("qemu-max-lava", "lava-run.log"),
+                                          ("hosted", "bench.jsonl")])
+def test_damaged_files_keep_the_contract(copy, machine, name):
+    """Cuts and byte flips of every kind of file: a documented status, one line, no
+    traceback (damage a reader cannot see, in console text, may still give status 0)."""
+    path = os.path.join(copy, machine, name)
+    with open(path, "rb") as f:
+        data = f.read()
+    for i, cut in enumerate([len(data) // 7, len(data) // 3, len(data) // 2, len(data) - 3]):
+        for damaged in (data[:cut], data[:cut] + b"\xff" + data[cut + 1:],
+                        data[:cut] + b'"' + data[cut + 1:]):
+            with open(path, "wb") as f:
+                f.write(damaged)
+            assert_clean(run_tool(TOOL, "--fleet", copy), TOOL, allowed=(0, 3))
+
+
+def test_a_wrongly_typed_summary_is_bad_input(copy):
+    edit(os.path.join(copy, "epyc-1g", "result.json"), '"family": 23', '"family": "23"')
+    assert_clean(run_tool(TOOL, "--fleet", copy), TOOL, allowed=(3,))
