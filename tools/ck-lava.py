@@ -6,6 +6,7 @@
   ck-lava.py job --template ipxe --cmdline 'tests=all exit=reset' --image-url http://h/ck.efi
   ck-lava.py device qemu-ovmf --templates /usr/share/lava-server/device-types -o dev.yaml
   ck-lava.py validate job.yaml
+  ck-lava.py check                 make lava-check: lava-run offline on QEMU, compared with KTAP
 
 Job templates live in lava/jobs (qemu-disk, qemu-kernel, ipxe, grub), device dictionaries in
 lava/devices; a device dictionary extends one of lava-server's device-type templates, so
@@ -83,9 +84,8 @@ def check_cmdline(cmdline):
 
 
 def lava_validate_job(data, where):
-    schemas = need("lava_common.schemas")
-    import lava_common.schemas as s  # noqa: F811 (need() imported it)
-    del schemas
+    need("lava_common.schemas")
+    import lava_common.schemas as s
     try:
         s.validate(data, strict=True)
     except Exception as e:  # voluptuous.Invalid and friends
