@@ -54,7 +54,7 @@ LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
 	-j .rela.* -j .reloc -j .ksyms
 
-.PHONY: all run check bench clean help deps host-tests fuzz qemu-tests img
+.PHONY: all run check bench clean help deps host-tests fuzz qemu-tests img lava-check
 all: $(B)/copykernel.efi
 
 deps:
@@ -171,6 +171,13 @@ check:
 	$(Q)$(MAKE) --no-print-directory all host-tests fuzz $(B)/copykernel.img
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
+# lava-run (LAVA's dispatcher, offline) boots the image under QEMU twice, from a disk image
+# and with -kernel/-append, and every KTAP case must come back as a LAVA result (tools/ck-lava.py).
+lava-check:
+	$(Q)tools/ensure-deps.sh lava
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(PYTHON) tools/ck-lava.py check --build $(B)
+
 clean:
 	rm -rf $(B)
 
@@ -180,6 +187,7 @@ help:
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
+	@echo "make lava-check run the image under LAVA's lava-run (offline) and compare with KTAP"
 	@echo "make clean      remove $(B)/"
 	@echo "V=1             show commands; CROSS_COMPILE=x86_64-linux-gnu- for a cross build"
 

@@ -17,6 +17,9 @@
 
 enum bench_mode { BENCH_HOT, BENCH_COLD };
 
+struct bench_case;
+struct bench_result;
+
 struct bench_env {
 	u64 (*now_ns)(void);
 	u64 (*cycles)(void);		/* TSC, for cycles per byte */
@@ -28,6 +31,9 @@ struct bench_env {
 	void (*flush)(const void *addr, u64 bytes);
 	void (*out)(const char *line);
 	const char *machine;		/* for the JSON lines */
+	/* Optional: called with every result after its JSON line (the image's LAVA line). */
+	void (*result)(const struct bench_case *c, enum bench_mode m,
+		       const struct bench_result *r);
 };
 
 struct bench_case {

@@ -13,6 +13,7 @@
 #include "kernel/arch/paging.h"
 #include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
+#include "kernel/lib/format.h"
 #include "kernel/include/x86.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
@@ -58,6 +59,35 @@ static void flush(const void *addr, u64 bytes)
 static void out(const char *line)
 {
 	printk("%s\n", line);
+}
+
+static const char *cur_preset = "";
+
+/*
+ * The result for LAVA (README "Results for LAVA"), one line per figure ending in '>':
+ *
+ *   # ck-lava <bench.PRESET.API.PRIMITIVE.SRC-DST.SIZE.MODE pass MEDIAN MB/s>
+ *
+ * every component made an id component by ck_slug(); MEDIAN is the median in MB/s (10^6).
+ */
+static void lava_result(const struct bench_case *c, enum bench_mode m,
+			const struct bench_result *r)
+{
+	char id[200], size[16], part[64];
+	size_t n = ck_snprintf(id, sizeof(id), "bench.");
+	const char *parts[] = { cur_preset, c->api, c->primitive };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(parts) && n + 2 < sizeof(id); i++) {
+		ck_slug(part, sizeof(part), parts[i]);
+		n += ck_snprintf(id + n, sizeof(id) - n, "%s.", part);
+	}
+	bench_fmt_size(c->bytes, size, sizeof(size));
+	ck_slug(part, sizeof(part), size);
+	if (n < sizeof(id))
+		ck_snprintf(id + n, sizeof(id) - n, "%s-%s.%s.%s",
+			    c->src_node ? c->src_node : "node0", c->dst_node ? c->dst_node : "node0",
+			    part, m == BENCH_COLD ? "cold" : "hot");
+	printk("# ck-lava <%s pass %llu MB/s>\n", id, (unsigned long long)r->mbps_median);
 }
 
 /* 1 GiB cases get 1 GiB-aligned buffers, 2 MiB and up 2 MiB-aligned: the page sizes in use. */
@@ -141,6 +171,7 @@ void bench_image_run(const struct bench_image_opts *opts)
 
 	bench_image_env(&env, &plat, &opts->caps);
 	env.cold_flush = opts->cold_flush;
+	env.result = lava_result;
 	if (opts->runs)
 		plat.runs = opts->runs;
 	plat.tiny = opts->tiny;
@@ -183,6 +214,7 @@ void bench_image_run(const struct bench_image_opts *opts)
 		if (opts->sel != BENCH_ALL && opts->sel != (enum bench_sel)(p + 1))
 			continue;
 		printk("\n== preset %s ==\n", bench_preset_names[p]);
+		cur_preset = bench_preset_names[p];
 		if (!bench_preset_run((enum bench_preset)p, &env, &plat))
 			printk("bench: preset %s ran no case (memory?)\n", bench_preset_names[p]);
 	}

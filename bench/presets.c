@@ -37,6 +37,8 @@ static void emit(const struct bench_env *env, const struct bench_case *c, enum b
 
 	bench_json(env, c, m, r, line, sizeof(line));
 	env->out(line);
+	if (env->result)
+		env->result(c, m, r);
 }
 
 /* ---- folio copies ---- */

@@ -2,10 +2,82 @@
 /*
  * ktap.c - the registered in-image test suites: sort them, run them and print KTAP version 1: the top level lists suites,
  * each suite is a subtest indented by four spaces, diagnostics start with "# ".
+ *
+ * Beside each case's KTAP result goes one diagnostic line for LAVA (README "Results for
+ * LAVA"), at the case's indentation, ending in '>' so a pattern can be anchored there:
+ *
+ *     # ck-lava <suite.case pass|fail|skip>
+ *         # ck-lava <suite.case.param pass|fail>
  */
 #include "kernel/console/printk.h"
+#include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "tests/ktap.h"
+
+#define LAVA_ID_MAX	160
+#define LAVA_MAX_PARAMS	256
+
+/* The case running now, for the ids of its parameters. */
+static const char *cur_suite, *cur_case;
+static u32 param_hash[LAVA_MAX_PARAMS];
+static unsigned int nr_params;
+
+static const char *lava_word(enum ktap_result r)
+{
+	return r == KTAP_OK ? "pass" : r == KTAP_SKIP ? "skip" : "fail";
+}
+
+static size_t lava_case_id(char *id, size_t size)
+{
+	size_t n = ck_slug(id, size, cur_suite ? cur_suite : "");
+
+	if (n + 1 < size) {
+		id[n++] = '.';
+		n += ck_slug(id + n, size - n, cur_case ? cur_case : "");
+	}
+	return n;
+}
+
+static u32 fnv1a(const char *s)
+{
+	u32 h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (u8)*s) * 16777619u;
+	return h;
+}
+
+/*
+ * suite.case.param, the parameter's name made an id component; a name seen before in this
+ * case gets "_2", "_3", ... in the order the parameters run, so every id is unique.
+ */
+static void lava_param_line(bool ok, const char *name)
+{
+	char id[LAVA_ID_MAX], slug[64];
+	unsigned int seen = 0;
+	u32 h;
+	size_t n = lava_case_id(id, sizeof(id));
+
+	ck_slug(slug, sizeof(slug), name);
+	h = fnv1a(slug);
+	for (unsigned int i = 0; i < nr_params; i++)
+		seen += param_hash[i] == h;
+	if (nr_params < LAVA_MAX_PARAMS)
+		param_hash[nr_params++] = h;
+	if (seen)
+		ck_snprintf(id + n, sizeof(id) - n, ".%s_%u", slug, seen + 1);
+	else
+		ck_snprintf(id + n, sizeof(id) - n, ".%s", slug);
+	printk("        # ck-lava <%s %s>\n", id, ok ? "pass" : "fail");
+}
+
+static void lava_case_line(enum ktap_result r)
+{
+	char id[LAVA_ID_MAX];
+
+	lava_case_id(id, sizeof(id));
+	printk("    # ck-lava <%s %s>\n", id, lava_word(r));
+}
 
 static void print_indented_line(const char *text)
 {
@@ -41,6 +113,7 @@ void ck_skip(struct ck_test *t, const char *fmt, ...)
 void ck_params_begin(struct ck_test *t, const char *case_name, unsigned int n)
 {
 	(void)t;
+	nr_params = 0;
 	printk("        KTAP version 1\n        # Subtest: %s\n        1..%u\n", case_name, n);
 }
 
@@ -50,6 +123,7 @@ void ck_param_result(struct ck_test *t, unsigned int idx, bool ok, const char *n
 	if (!ok)
 		t->failed = true;
 	printk("        %s %u %s\n", ok ? "ok" : "not ok", idx, name);
+	lava_param_line(ok, name);
 }
 
 void ck_diag(const char *fmt, ...)
@@ -117,6 +191,9 @@ void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
 		for (unsigned int c = 0; c < suite->nr_cases; c++) {
 			struct ck_test t = { .ctx = ctx };
 
+			cur_suite = suite->name;
+			cur_case = suite->cases[c].name;
+			nr_params = 0;
 			suite->cases[c].fn(&t);
 			if (after_case)
 				after_case();
@@ -125,14 +202,17 @@ void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
 				failed++;
 				tot->fail++;
 				printk("    not ok %u %s\n", c + 1, suite->cases[c].name);
+				lava_case_line(KTAP_FAIL);
 			} else if (t.skipped) {
 				skipped++;
 				tot->skip++;
 				printk("    ok %u %s # SKIP %s\n", c + 1, suite->cases[c].name,
 				       t.skip_reason);
+				lava_case_line(KTAP_SKIP);
 			} else {
 				tot->pass++;
 				printk("    ok %u %s\n", c + 1, suite->cases[c].name);
+				lava_case_line(KTAP_OK);
 			}
 		}
 		tot->suites++;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ensure-deps.sh build|run|img|check - make sure the Debian packages a target needs are present.
+# ensure-deps.sh build|run|img|check|lava - make sure the Debian packages a target needs are present.
 # As root, missing ones are installed with apt-get; otherwise the script names them and fails.
 set -eu
 what=${1:-build}
@@ -20,12 +20,12 @@ need binutils command -v objcopy
 need make command -v make
 need nasm command -v nasm
 need gnu-efi test -f /usr/lib/crt0-efi-x86_64.o -a -f /usr/include/efi/efi.h
-if [ "$what" = run ] || [ "$what" = check ]; then
+if [ "$what" = run ] || [ "$what" = check ] || [ "$what" = lava ]; then
 	need qemu-system-x86 command -v qemu-system-x86_64
 	need ovmf test -f /usr/share/qemu/OVMF.fd -o -f /usr/share/ovmf/OVMF.fd
 	need python3 test -x /usr/bin/python3
 fi
-if [ "$what" = check ] || [ "$what" = img ]; then
+if [ "$what" = check ] || [ "$what" = img ] || [ "$what" = lava ]; then
 	need dosfstools command -v mkfs.fat
 	need mtools command -v mcopy
 fi
@@ -38,6 +38,9 @@ if [ "$what" = check ]; then
 	need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'
 	need python3-pytest /usr/bin/python3 -c 'import pytest'
 	need python3-hypothesis /usr/bin/python3 -c 'import hypothesis'
+fi
+if [ "$what" = lava ]; then	# lava-run, with lava-common, python3-yaml and python3-jinja2
+	need lava-dispatcher command -v lava-run
 fi
 [ -z "$missing" ] && exit 0
 

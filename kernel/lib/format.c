@@ -246,3 +246,36 @@ int ck_snprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+size_t ck_slug(char *buf, size_t size, const char *name)
+{
+	size_t n = 0;
+	bool gap = false;
+
+	if (size < 2) {
+		if (size)
+			buf[0] = '\0';
+		return 0;
+	}
+	for (; *name && n + 1 < size; name++) {
+		char c = *name;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') {
+			if (gap && n) {
+				if (n + 2 >= size)
+					break;	/* no room for '_' and the next word */
+				buf[n++] = '_';
+			}
+			gap = false;
+			buf[n++] = c;
+		} else {
+			gap = true;
+		}
+	}
+	if (!n)
+		buf[n++] = '_';
+	buf[n] = '\0';
+	return n;
+}

@@ -15,4 +15,11 @@
 int ck_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int ck_snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 
+/*
+ * One component of a result id ("suite.case.param", README "Results for LAVA"): @name in
+ * lower case, every run of characters other than [a-z0-9_-] turned into one '_', no '_' at
+ * either end ("" becomes "_"). Always NUL-terminated when size > 0; returns the length written.
+ */
+size_t ck_slug(char *buf, size_t size, const char *name);
+
 #endif

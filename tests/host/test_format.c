@@ -88,7 +88,33 @@ static void test_truncation(void)
 	CHECK(!strcmp(buf, "abc"), "a lone trailing %% prints nothing: '%s'", buf);
 }
 
+/* ck_slug(): the id components of the LAVA result lines (README "Results for LAVA"). */
+static void test_slug(void)
+{
+	static const struct { const char *in, *out; } rows[] = {
+		{ "mca_enabled", "mca_enabled" },
+		{ "processor context corrupt (PCC)", "processor_context_corrupt_pcc" },
+		{ "per-page copy_page", "per-page_copy_page" },
+		{ "  a..b  ", "a_b" },
+		{ "", "_" },
+		{ "(#)", "_" },
+		{ "256K", "256k" },
+	};
+	char buf[64];
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		n = ck_slug(buf, sizeof(buf), rows[i].in);
+		CHECK(!strcmp(buf, rows[i].out) && n == strlen(rows[i].out),
+		      "'%s' became '%s' (%zu), want '%s'", rows[i].in, buf, n, rows[i].out);
+	}
+	n = ck_slug(buf, 5, "abc def ghi");
+	CHECK(n == 3 && !strcmp(buf, "abc"), "truncated to '%s' (%zu)", buf, n);
+	n = ck_slug(buf, 1, "abc");
+	CHECK(n == 0 && buf[0] == '\0', "size 1 gave '%s'", buf);
+}
+
 int main(void)
 {
-	return RUN_TESTS(test_integers, test_long, test_strings, test_truncation);
+	return RUN_TESTS(test_integers, test_long, test_strings, test_truncation, test_slug);
 }
