@@ -240,7 +240,7 @@ static const struct opt opts[] = {
 	  .syntax = "seconds, 0..3600", .def = "0" },
 	CHOICE("bench", bench, bench_names, "none"),
 	{ .key = "bench_runs", .kind = OPT_CUSTOM, .parse = parse_bench_runs,
-	  .syntax = "3..200", .def = "10" },
+	  .syntax = "3..200", .def = "30" },
 	CHOICE("bench_tiny", bench_tiny, tiny_names, "no"),
 	CHOICE("bench_cold", bench_cold, cold_names, "evict"),
 };

@@ -377,10 +377,10 @@ static double perf_gbps(const char *coll, const char *fn, const char *size, unsi
 		if (sscanf(line, " %lf %15s", &v, unit) == 2) {
 			if (!strcmp(unit, "GB/sec"))
 				best = v;
-			else if (!strcmp(unit, "MB/sec"))
-				best = v / 1000;
+			else if (!strcmp(unit, "MB/sec"))	/* perf's units are binary */
+				best = v / 1024;
 			else if (!strcmp(unit, "KB/sec"))
-				best = v / 1e6;
+				best = v / (1024.0 * 1024);
 		}
 	}
 	pclose(p);
