@@ -3,9 +3,12 @@
  * ck-bench.c - the hosted benchmark (make bench): the same copy/ objects and bench/ harness
  * as the image, in a Linux process.
  *
- *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big]... [--rounds N]
- *            [--json FILE] [--tiny] [--cold evict|flush] [--cpu N]
+ *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch]... [--rounds N]
+ *            [--json FILE] [--tiny] [--cold evict|flush] [--cpu N] [--memcpy erms|orig]
+ *            [--copy-page rep|unrolled] [--copy-mc NAME] [--clear-page NAME]
  *
+ * The dispatch overrides take the image's names (copy_page=, memcpy=, ...); the uarch
+ * preset runs rfc as Linux resolves on Zen 3 (no FSRM) and on Zen 4/5 or Intel (FSRM).
  * The process pins itself to one CPU (the last one it may run on, or --cpu N) and says so;
  * an involuntary context switch during a round marks the round disturbed. Buffers come from
  * one arena (hugetlb pages when the system has them, else THP; 1 GiB aligned for 1 GiB
@@ -306,6 +309,10 @@ static bool make_folio(void *addr, unsigned long nr, struct folio *f)
 	return f->page != NULL;
 }
 
+/* Linux's inputs and choice on this CPU, and the choice in effect (after any override). */
+static struct dispatch_cpu host_in;
+static struct copy_dispatch host_dd;
+
 static void host_dispatch(struct dispatch_caps *caps)
 {
 	unsigned int a, b, c, d, max;
@@ -333,6 +340,8 @@ static void host_dispatch(struct dispatch_caps *caps)
 	dispatch_cpu_from_ident(&id, false, &in);
 	dispatch_decide(&in, &dd);
 	copy_ops_apply(&dd);
+	host_in = in;
+	host_dd = dd;
 	__builtin_cpu_init();
 	caps->avx2 = __builtin_cpu_supports("avx2");
 	caps->avx512f = __builtin_cpu_supports("avx512f");
@@ -355,6 +364,93 @@ static void host_dispatch(struct dispatch_caps *caps)
 	printf("# dispatch: copy_page=%s memcpy=%s copy_mc=%s clear_page=%s\n",
 	       copy_page_impl_names[dd.copy_page], memcpy_impl_names[dd.memcpy],
 	       copy_mc_impl_names[dd.copy_mc], clear_page_impl_names[dd.clear_page]);
+}
+
+/* ---- dispatch overrides, as the image's copy_page=, memcpy=, copy_mc=, clear_page= ---- */
+
+static int find_name(const char *const *names, int n, const char *want)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], want))
+			return i;
+	return -1;
+}
+
+struct overrides {
+	int copy_page, memcpy, copy_mc, clear_page;	/* -1: Linux's choice */
+};
+
+/* Apply @o over Linux's choice; false (and a message) when the CPU cannot run one. */
+static bool apply_overrides(const struct overrides *o, const struct dispatch_caps *caps)
+{
+	struct copy_dispatch dd = host_dd;
+	const char *why;
+
+	if (o->copy_page >= 0)
+		dd.copy_page = (enum copy_page_impl)o->copy_page;
+	if (o->memcpy >= 0)
+		dd.memcpy = (enum memcpy_impl)o->memcpy;
+	if (o->copy_mc >= 0) {
+		dd.copy_mc = (enum copy_mc_impl)o->copy_mc;
+		why = copy_mc_cannot_run(dd.copy_mc, caps);
+		if (why) {
+			fprintf(stderr, "ck-bench: --copy-mc %s: %s\n",
+				copy_mc_impl_names[dd.copy_mc], why);
+			return false;
+		}
+	}
+	if (o->clear_page >= 0) {
+		dd.clear_page = (enum clear_page_impl)o->clear_page;
+		why = clear_page_cannot_run(dd.clear_page, caps);
+		if (why) {
+			fprintf(stderr, "ck-bench: --clear-page %s: %s\n",
+				clear_page_impl_names[dd.clear_page], why);
+			return false;
+		}
+	}
+	if (o->copy_page >= 0 || o->memcpy >= 0 || o->copy_mc >= 0 || o->clear_page >= 0)
+		printf("# dispatch overridden: copy_page=%s memcpy=%s copy_mc=%s clear_page=%s\n",
+		       copy_page_impl_names[dd.copy_page], memcpy_impl_names[dd.memcpy],
+		       copy_mc_impl_names[dd.copy_mc], clear_page_impl_names[dd.clear_page]);
+	copy_ops_apply(&dd);
+	host_dd = dd;
+	return true;
+}
+
+/*
+ * uarch: the rfc comparison under each resolution Linux would make on other silicon, on
+ * this machine: Zen 3 (ERMS, REP_GOOD, no FSRM: bulk memcpy is memcpy_orig) and Zen 4/5
+ * or Intel (FSRM: rep movsb). Linux's own rules decide from the changed inputs.
+ */
+static void preset_uarch(struct bench_env *env, const struct bench_platform *p)
+{
+	static const struct { const char *label; bool fsrm; } u[] = {
+		{ "Zen 3 (ERMS, REP_GOOD, no FSRM)", false },
+		{ "Zen 4/5 or Intel with FSRM (ERMS, REP_GOOD, FSRM)", true },
+	};
+	static char label[sizeof(machine) + 96];
+	const char *saved_machine = env->machine;
+	struct copy_dispatch saved = host_dd;
+
+	for (size_t i = 0; i < ARRAY_SIZE(u); i++) {
+		struct dispatch_cpu in = host_in;
+		struct copy_dispatch dd;
+
+		in.rep_good = in.erms = true;
+		in.fsrm = u[i].fsrm;
+		dispatch_decide(&in, &dd);
+		copy_ops_apply(&dd);
+		snprintf(label, sizeof(label), "%s, as Linux resolves on %s", machine, u[i].label);
+		env->machine = label;
+		printf("\n== uarch: as Linux resolves on %s: copy_page=%s memcpy=%s copy_mc=%s "
+		       "clear_page=%s ==\n", u[i].label, copy_page_impl_names[dd.copy_page],
+		       memcpy_impl_names[dd.memcpy], copy_mc_impl_names[dd.copy_mc],
+		       clear_page_impl_names[dd.clear_page]);
+		arena.used = 0;
+		bench_preset_run(PRESET_RFC, env, p);
+	}
+	env->machine = saved_machine;
+	copy_ops_apply(&saved);
 }
 
 /* ---- the perf comparison ---- */
@@ -527,6 +623,7 @@ int main(int argc, char **argv)
 	u64 t0, c0, cache;
 	const char *cache_src = "sysconf";
 	int want_cpu = -1, cpu;
+	struct overrides ov = { -1, -1, -1, -1 };
 	unsigned int a, b, c, d;
 
 	for (int i = 1; i < argc; i++) {
@@ -537,6 +634,22 @@ int main(int argc, char **argv)
 			plat.runs = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
 			want_cpu = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--memcpy") && i + 1 < argc &&
+			 (ov.memcpy = find_name(memcpy_impl_names, NR_MEMCPY_IMPL,
+						argv[i + 1])) >= 0)
+			i++;
+		else if (!strcmp(argv[i], "--copy-page") && i + 1 < argc &&
+			 (ov.copy_page = find_name(copy_page_impl_names, NR_COPY_PAGE_IMPL,
+						   argv[i + 1])) >= 0)
+			i++;
+		else if (!strcmp(argv[i], "--copy-mc") && i + 1 < argc &&
+			 (ov.copy_mc = find_name(copy_mc_impl_names, NR_COPY_MC_IMPL,
+						 argv[i + 1])) >= 0)
+			i++;
+		else if (!strcmp(argv[i], "--clear-page") && i + 1 < argc &&
+			 (ov.clear_page = find_name(clear_page_impl_names, NR_CLEAR_PAGE_IMPL,
+						    argv[i + 1])) >= 0)
+			i++;
 		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
 			json_out = fopen(argv[++i], "w");
 		else if (!strcmp(argv[i], "--tiny"))
@@ -546,8 +659,11 @@ int main(int argc, char **argv)
 			env.cold_flush = !strcmp(argv[++i], "flush");
 		else {
 			fprintf(stderr, "usage: %s [--preset rfc|v3|clear|primitives|patterns|perf|"
-				"big]... [--rounds N] [--json FILE] [--tiny] [--cold evict|flush] "
-				"[--cpu N]\n", argv[0]);
+				"big|uarch]... [--rounds N] [--json FILE] [--tiny] "
+				"[--cold evict|flush] "
+				"[--cpu N] [--memcpy erms|orig] [--copy-page rep|unrolled] "
+				"[--copy-mc fragile|erms|memcpy|avx2nt|avx512nt] "
+				"[--clear-page erms|rep|unrolled|nt|clzero]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -577,6 +693,8 @@ int main(int argc, char **argv)
 	usleep(100000);
 	env.cycles_per_us = (cycles() - c0) * 1000 / (now_ns() - t0);
 	host_dispatch(&plat.caps);
+	if (!apply_overrides(&ov, &plat.caps))
+		return 2;
 	read_microcode();
 	llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
 	cache = cpuid_largest_cache(&cache_src);
@@ -637,6 +755,10 @@ int main(int argc, char **argv)
 		printf("\n== preset %s ==\n", presets[i]);
 		if (!strcmp(presets[i], "perf")) {
 			preset_perf();
+			continue;
+		}
+		if (!strcmp(presets[i], "uarch")) {
+			preset_uarch(&env, &plat);
 			continue;
 		}
 		if (!strcmp(presets[i], "big")) {
