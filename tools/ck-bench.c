@@ -571,6 +571,63 @@ static void run_big(void *p)
 		copy_mc_avx512_nt(c->dst, c->src, 1ULL << 30);
 }
 
+/*
+ * The limit: what one core of this machine moves, in the same run. Each probe streams
+ * @bytes (best of 3), counting traffic: a read or a write counts its bytes once, a copy
+ * twice (read + write). Returns the best copy traffic in MB/s (the reference for "% of
+ * this machine's measured copy bandwidth").
+ */
+static u64 bandwidth_probe(u8 *dst, u8 *src, size_t bytes, const struct bench_platform *p)
+{
+	static const char *const names[] = { "read", "NT write (movnti)", "NT copy",
+					     "rep movsb copy" };
+	u64 best[4] = { 0 }, copy = 0;
+
+	for (int k = 0; k < 4; k++) {
+		for (int r = 0; r < 3; r++) {
+			u64 t0 = now_ns(), t, traffic = bytes;
+			volatile u64 sink = 0;
+
+			if (k == 0) {
+				for (size_t i = 0; i < bytes; i += 64)
+					sink += *(volatile u64 *)(src + i) +
+						*(volatile u64 *)(src + i + 32);
+			} else if (k == 1) {
+				for (size_t i = 0; i < bytes; i += 8)
+					__asm__ volatile("movnti %1, %0" : "=m"(*(u64 *)(dst + i))
+							 : "r"((u64)i));
+				__asm__ volatile("sfence" ::: "memory");
+			} else if (k == 2) {
+				if (!p->caps.avx2)
+					break;
+				copy_mc_avx2_nt(dst, src, bytes);
+				traffic = 2 * bytes;
+			} else {
+				memcpy_erms(dst, src, bytes);
+				traffic = 2 * bytes;
+			}
+			t = now_ns() - t0;
+			(void)sink;
+			best[k] = MAX(best[k], stats_mbps(traffic, t));
+		}
+	}
+	printf("bandwidth probe, one core, %zu MiB each, best of 3, traffic counted (a copy "
+	       "moves its bytes twice):\n", bytes >> 20);
+	for (int k = 0; k < 4; k++) {
+		if (!best[k])
+			continue;
+		printf("  %-20s %6llu.%02llu GB/s\n", names[k], (unsigned long long)best[k] / 1000,
+		       (unsigned long long)(best[k] % 1000) / 10);
+		if (json_out)
+			fprintf(json_out, "{\"schema\":1,\"kind\":\"bandwidth\",\"machine\":\"%s\","
+				"\"probe\":\"%s\",\"bytes\":%zu,\"traffic_mbps\":%llu}\n", machine,
+				names[k], bytes, (unsigned long long)best[k]);
+		if (k >= 2)
+			copy = MAX(copy, best[k]);
+	}
+	return copy;
+}
+
 static void preset_big(struct bench_env *env, const struct bench_platform *p)
 {
 	static struct bench_result ra, rb;
@@ -578,7 +635,8 @@ static void preset_big(struct bench_env *env, const struct bench_platform *p)
 	u8 *src = arena_alloc(1ULL << 30), *dst = arena_alloc(1ULL << 30);
 	struct bench_case ca, cb;
 	struct ratio q;
-	char ga[40], gb[40], rr[48];
+	char ga[40], gb[40], rr[64];
+	u64 limit;
 
 	if (!src || !dst || !(p->caps.avx2 || p->caps.avx512f)) {
 		printf("# big: skipped (%s)\n", src && dst ? "no AVX2" : "needs 2 GiB of buffers");
@@ -592,6 +650,7 @@ static void preset_big(struct bench_env *env, const struct bench_platform *p)
 				  .ctx = &b,
 				  .primitive = b.which == 2 ? "copy_mc_avx512_nt" :
 					       "copy_mc_avx2_nt" };
+	limit = bandwidth_probe(dst, src, 1ULL << 30, p);
 	bench_compare(env, &ca, &cb, BENCH_COLD, p->runs, &ra, &rb, &q);
 	bench_fmt_gbps(&ra, ga, sizeof(ga));
 	bench_fmt_gbps(&rb, gb, sizeof(gb));
@@ -599,6 +658,12 @@ static void preset_big(struct bench_env *env, const struct bench_platform *p)
 	printf("%-20s %-16s %-22s %-16s %s\n", "1 GiB cache-cold", "rep movsb GB/s",
 	       "", "NT GB/s", "NT / rep movsb [95% CI]");
 	printf("%-20s %-16s %-22s %-16s %s\n", "", ga, cb.primitive, gb, rr);
+	if (limit)
+		printf("as %% of this machine's measured copy bandwidth (%llu.%02llu GB/s of "
+		       "traffic): rep movsb %llu%%, %s %llu%%\n", (unsigned long long)limit / 1000,
+		       (unsigned long long)(limit % 1000) / 10,
+		       (unsigned long long)(2 * ra.mbps_median * 100 / limit), cb.primitive,
+		       (unsigned long long)(2 * rb.mbps_median * 100 / limit));
 	if (json_out) {
 		char line[512];
 
