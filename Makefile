@@ -154,7 +154,7 @@ $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h)
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
 
-BENCH_ARGS ?= --preset rfc --preset perf --preset primitives --preset big
+BENCH_ARGS ?= --preset rfc --preset patterns --preset perf --preset primitives --preset big
 bench: $(B)/ck-bench
 	$(Q)$(B)/ck-bench $(BENCH_ARGS) --json $(B)/bench.jsonl
 	@echo "JSON lines in $(B)/bench.jsonl (tools/ck-report.py turns them into tables)"

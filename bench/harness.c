@@ -11,10 +11,19 @@ const char *bench_mode_name(enum bench_mode m)
 	return m == BENCH_COLD ? "cache-cold" : "cache-hot";
 }
 
-static u64 time_once(const struct bench_env *env, const struct bench_case *c,
-		     enum bench_mode m)
+static u64 disturbances(const struct bench_env *env)
 {
-	u64 t0, t1;
+	return env->disturbances ? env->disturbances() : 0;
+}
+
+/*
+ * One timing: the cold-making step (untimed), then @reps back-to-back operations. Sets
+ * *@disturbed when the environment saw a disturbance during the timed part.
+ */
+static u64 time_once(const struct bench_env *env, const struct bench_case *c,
+		     enum bench_mode m, unsigned int reps, bool *disturbed)
+{
+	u64 t0, t1, d0;
 
 	if (m == BENCH_COLD && env->cold_flush && env->flush && c->flush_bytes) {
 		env->flush(c->flush_a, c->flush_bytes);
@@ -23,26 +32,76 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 	} else if (m == BENCH_COLD && env->evict) {
 		env->evict(env->evict_ctx);
 	}
+	d0 = disturbances(env);
 	t0 = env->now_ns();
-	c->fn(c->ctx);
+	for (unsigned int i = 0; i < reps; i++)
+		c->fn(c->ctx);
 	t1 = env->now_ns();
-	return t1 > t0 ? t1 - t0 : 1;
+	if (disturbances(env) != d0)
+		*disturbed = true;
+	return t1 > t0 ? t1 - t0 : 0;
+}
+
+/*
+ * A sample: the minimum of @k timings. *@disturbed is set when one took more than twice
+ * the fastest; 0 comes back when a timing read 0 ns (the sample is discarded).
+ */
+static u64 sample(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
+		  unsigned int reps, unsigned int k, bool *disturbed)
+{
+	u64 lo = ~0ULL, hi = 0;
+
+	for (unsigned int i = 0; i < k; i++) {
+		u64 t = time_once(env, c, m, reps, disturbed);
+
+		lo = MIN(lo, t);
+		hi = MAX(hi, t);
+	}
+	if (hi > 2 * lo)
+		*disturbed = true;
+	return lo;
+}
+
+/* Operations per timing so one lasts BENCH_MIN_SAMPLE_NS (1 for cache-cold cases). */
+static unsigned int calibrate(const struct bench_env *env, const struct bench_case *c,
+			      enum bench_mode m)
+{
+	u64 t = ~0ULL;
+
+	if (m == BENCH_COLD)
+		return 1;
+	for (int i = 0; i < 3; i++) {
+		bool ignored;
+		u64 one = time_once(env, c, m, 1, &ignored);	/* MIN() evaluates twice */
+
+		t = MIN(t, one);
+	}
+	if (t >= BENCH_MIN_SAMPLE_NS)
+		return 1;
+	if (!t)
+		return BENCH_MAX_REPS;
+	return (unsigned int)MIN((u64)BENCH_MAX_REPS, (BENCH_MIN_SAMPLE_NS + t - 1) / t);
+}
+
+static unsigned int k_for(enum bench_mode m)
+{
+	return m == BENCH_COLD ? BENCH_K_COLD : BENCH_K_HOT;
 }
 
 static void summarise(const struct bench_case *c, const struct bench_env *env,
 		      struct bench_result *r)
 {
-	u64 sorted[STATS_MAX], sum = 0, var = 0, mb[STATS_MAX];
+	u64 sorted[STATS_MAX], sum = 0, var = 0, mb[STATS_MAX], bytes = c->bytes * r->reps;
 
 	for (unsigned int i = 0; i < r->runs; i++) {
 		sorted[i] = r->samples[i];
-		mb[i] = stats_mbps(c->bytes, r->samples[i]);
+		mb[i] = stats_mbps(bytes, r->samples[i]);
 		sum += mb[i];
 	}
 	stats_compute(sorted, r->runs, &r->ns);
-	r->mbps_median = stats_mbps(c->bytes, r->ns.median);
-	r->mbps_min = stats_mbps(c->bytes, r->ns.max);
-	r->mbps_max = stats_mbps(c->bytes, r->ns.min);
+	r->mbps_median = stats_mbps(bytes, r->ns.median);
+	r->mbps_min = stats_mbps(bytes, r->ns.max);
+	r->mbps_max = stats_mbps(bytes, r->ns.min);
 	r->mbps_mean = r->runs ? sum / r->runs : 0;
 	for (unsigned int i = 0; i < r->runs; i++) {
 		u64 d = mb[i] > r->mbps_mean ? mb[i] - r->mbps_mean : r->mbps_mean - mb[i];
@@ -51,19 +110,41 @@ static void summarise(const struct bench_case *c, const struct bench_env *env,
 	}
 	r->mbps_stddev = stats_isqrt(var);
 	/* cycles/byte x 1000 = median_ns * cycles_per_us / bytes (ns * cyc/us / 1000 * 1000) */
-	r->mcyc_per_byte = c->bytes ? r->ns.median * env->cycles_per_us / c->bytes : 0;
+	r->mcyc_per_byte = bytes ? r->ns.median * env->cycles_per_us / bytes : 0;
+}
+
+static void start(struct bench_result *r, unsigned int rounds, unsigned int k,
+		  unsigned int reps)
+{
+	r->runs = r->disturbed = r->discarded = 0;
+	r->rounds = rounds;
+	r->k = k;
+	r->reps = reps;
 }
 
 void bench_run(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 	       unsigned int runs, struct bench_result *r)
 {
-	if (runs > STATS_MAX)
-		runs = STATS_MAX;
+	unsigned int reps;
+
+	runs = MIN(MAX(runs, 1u), (unsigned int)STATS_MAX);
+	bool ignored;
+
 	for (unsigned int i = 0; i < BENCH_WARMUP; i++)
-		time_once(env, c, m);
-	r->runs = runs;
-	for (unsigned int i = 0; i < runs; i++)
-		r->samples[i] = time_once(env, c, m);
+		time_once(env, c, m, 1, &ignored);
+	reps = calibrate(env, c, m);
+	start(r, runs, k_for(m), reps);
+	for (unsigned int i = 0; i < runs; i++) {
+		bool bad = false;
+		u64 t = sample(env, c, m, reps, r->k, &bad);
+
+		r->disturbed += bad;
+		if (!t) {
+			r->discarded++;
+			continue;
+		}
+		r->samples[r->runs++] = t;
+	}
 	summarise(c, env, r);
 }
 
@@ -71,22 +152,53 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 		   const struct bench_case *b, enum bench_mode m, unsigned int runs,
 		   struct bench_result *ra, struct bench_result *rb, struct ratio *ratio)
 {
-	if (runs > STATS_MAX)
-		runs = STATS_MAX;
+	unsigned int reps, reps_b;
+	bool ignored;
+
+	runs = MIN(MAX(runs, 1u), (unsigned int)STATS_MAX);
 	for (unsigned int i = 0; i < BENCH_WARMUP; i++) {
-		time_once(env, a, m);
-		time_once(env, b, m);
+		time_once(env, a, m, 1, &ignored);
+		time_once(env, b, m, 1, &ignored);
 	}
-	ra->runs = rb->runs = runs;
+	/* The same repetitions for both, enough for the faster one. */
+	reps = calibrate(env, a, m);
+	reps_b = calibrate(env, b, m);
+	reps = MAX(reps, reps_b);
+	start(ra, runs, k_for(m), reps);
+	start(rb, runs, k_for(m), reps);
 	for (unsigned int i = 0; i < runs; i++) {
-		ra->samples[i] = time_once(env, a, m);
-		rb->samples[i] = time_once(env, b, m);
+		bool bad = false;
+		u64 ta, tb;
+
+		if (i & 1) {	/* B A */
+			tb = sample(env, b, m, reps, rb->k, &bad);
+			ta = sample(env, a, m, reps, ra->k, &bad);
+		} else {	/* A B */
+			ta = sample(env, a, m, reps, ra->k, &bad);
+			tb = sample(env, b, m, reps, rb->k, &bad);
+		}
+		ra->disturbed += bad;
+		rb->disturbed += bad;
+		if (!ta || !tb) {
+			ra->discarded++;
+			rb->discarded++;
+			continue;
+		}
+		ra->samples[ra->runs++] = ta;
+		rb->samples[rb->runs++] = tb;
 	}
 	summarise(a, env, ra);
 	summarise(b, env, rb);
-	/* Speed of b relative to a: the ratio of durations a over b. */
-	if (!stats_ratio(ra->samples, rb->samples, runs, 1000, ratio))
+	/* Speed of b relative to a: the median of the per-round ratios of durations a / b. */
+	if (!stats_round_ratio(ra->samples, rb->samples, ra->runs, BENCH_BOOT_ITERS, STATS_SEED,
+			       ratio))
 		*ratio = (struct ratio){ 0 };
+}
+
+/* The interval's width relative to the ratio, in tenths of a percent. */
+static unsigned int width_permille(const struct ratio *q)
+{
+	return q->ratio_pm ? (unsigned int)(((u64)q->hi_pm - q->lo_pm) * 1000 / q->ratio_pm) : 0;
 }
 
 void bench_fmt_gbps(const struct bench_result *r, char *buf, size_t size)
@@ -100,9 +212,12 @@ void bench_fmt_gbps(const struct bench_result *r, char *buf, size_t size)
 
 void bench_fmt_ratio(const struct ratio *q, char *buf, size_t size)
 {
-	ck_snprintf(buf, size, "%u.%02ux [%u.%02u, %u.%02u]%s", q->ratio_pm / 1000,
+	unsigned int w = width_permille(q);
+
+	ck_snprintf(buf, size, "%u.%02ux [%u.%02u, %u.%02u] w=%u.%u%%%s", q->ratio_pm / 1000,
 		    (q->ratio_pm % 1000) / 10, q->lo_pm / 1000, (q->lo_pm % 1000) / 10,
-		    q->hi_pm / 1000, (q->hi_pm % 1000) / 10, q->significant ? "" : " n.s.");
+		    q->hi_pm / 1000, (q->hi_pm % 1000) / 10, w / 10, w % 10,
+		    q->significant ? "" : " n.s.");
 }
 
 void bench_fmt_size(u64 bytes, char *buf, size_t size)
@@ -115,25 +230,37 @@ void bench_fmt_size(u64 bytes, char *buf, size_t size)
 		ck_snprintf(buf, size, "%lluK", (unsigned long long)(bytes >> 10));
 }
 
+const char *bench_cold_method(const struct bench_env *env, const struct bench_case *c,
+			      enum bench_mode m)
+{
+	return m != BENCH_COLD ? "none" : env->cold_flush && c->flush_bytes ? "clflushopt" :
+	       env->evict ? "evict" : "none";
+}
+
 void bench_json(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 		const struct bench_result *r, char *buf, size_t size)
 {
+	u64 reps = r->reps ? r->reps : 1;
+
 	ck_snprintf(buf, size,
 		    "{\"schema\":1,\"kind\":\"result\",\"machine\":\"%s\",\"api\":\"%s\","
 		    "\"primitive\":\"%s\",\"size\":%llu,\"mode\":\"%s\",\"src_node\":\"%s\","
 		    "\"dst_node\":\"%s\",\"runs\":%u,\"median_mbps\":%llu,\"mean_mbps\":%llu,"
 		    "\"stddev_mbps\":%llu,\"min_mbps\":%llu,\"max_mbps\":%llu,\"median_ns\":%llu,"
 		    "\"q1_ns\":%llu,\"q3_ns\":%llu,\"cycles_per_byte_x1000\":%llu,"
-		    "\"cold_method\":\"%s\"}",
+		    "\"cold_method\":\"%s\",\"rounds\":%u,\"k\":%u,\"reps\":%u,"
+		    "\"disturbed\":%u,\"discarded\":%u,\"src_pattern\":\"%s\","
+		    "\"dst_pattern\":\"%s\"}",
 		    env->machine ? env->machine : "", c->api, c->primitive,
 		    (unsigned long long)c->bytes, bench_mode_name(m),
 		    c->src_node ? c->src_node : "node0", c->dst_node ? c->dst_node : "node0",
 		    r->runs,
 		    (unsigned long long)r->mbps_median, (unsigned long long)r->mbps_mean,
 		    (unsigned long long)r->mbps_stddev, (unsigned long long)r->mbps_min,
-		    (unsigned long long)r->mbps_max, (unsigned long long)r->ns.median,
-		    (unsigned long long)r->ns.q1, (unsigned long long)r->ns.q3,
-		    (unsigned long long)r->mcyc_per_byte,
-		    m != BENCH_COLD ? "none" : env->cold_flush && c->flush_bytes ? "clflushopt" :
-		    env->evict ? "evict" : "none");
+		    (unsigned long long)r->mbps_max, (unsigned long long)(r->ns.median / reps),
+		    (unsigned long long)(r->ns.q1 / reps), (unsigned long long)(r->ns.q3 / reps),
+		    (unsigned long long)r->mcyc_per_byte, bench_cold_method(env, c, m),
+		    r->rounds, r->k, r->reps, r->disturbed, r->discarded,
+		    c->src_pattern ? c->src_pattern : "none",
+		    c->dst_pattern ? c->dst_pattern : "none");
 }

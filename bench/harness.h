@@ -3,11 +3,21 @@
  * harness.h - the benchmark harness shared by the image and the hosted build (make bench).
  *
  * A case is one timed operation over a number of bytes (a folio copy, a primitive over a
- * buffer). bench_run times it @runs times after @warmup discarded runs, cache-hot or
- * cache-cold (before every run, untimed: the environment's evict() streams an eviction
- * buffer, or with cold_flush its flush() writes back and drops the case's own buffers), and
- * summarises durations and throughput. bench_compare runs two cases interleaved, A B A B,
- * so drift hits both alike, and reports the ratio of medians with a bootstrap interval.
+ * buffer), cache-hot or cache-cold (before every cold run, untimed: the environment's
+ * evict() streams an eviction buffer, or with cold_flush its flush() writes back and drops
+ * the case's own buffers). The method (README, "Benchmarks"):
+ *
+ *   - after BENCH_WARMUP discarded runs, a cache-hot case shorter than BENCH_MIN_SAMPLE_NS
+ *     is repeated @reps times back to back inside one timing, so a timing is long against
+ *     the clock's own cost (cache-cold runs are never repeated: each needs its eviction);
+ *   - a sample is the minimum of k timings taken back to back (BENCH_K_HOT, BENCH_K_COLD;
+ *     cold ones each after its own eviction);
+ *   - bench_compare runs @rounds rounds, A then B, then B then A, alternating, and reports
+ *     the median of the per-round ratios with a 2000-resample bootstrap interval;
+ *   - a round is "disturbed" when a timing took more than twice the fastest of its sample
+ *     or the environment saw a disturbance (hosted: an involuntary context switch); it is
+ *     "discarded" when a timing read 0 ns (the clock did not advance). Both are counted.
+ *
  * The environment supplies the clock, eviction and output; nothing here prints directly.
  */
 #ifndef CK_BENCH_HARNESS_H
@@ -34,6 +44,8 @@ struct bench_env {
 	/* Optional: called with every result after its JSON line (the image's LAVA line). */
 	void (*result)(const struct bench_case *c, enum bench_mode m,
 		       const struct bench_result *r);
+	/* A counter that moves when the run was disturbed (NULL: none known). */
+	u64 (*disturbances)(void);
 };
 
 struct bench_case {
@@ -44,18 +56,27 @@ struct bench_case {
 	const char *src_node, *dst_node;
 	const void *flush_a, *flush_b;	/* the buffers a cache-cold run flushes */
 	u64 flush_bytes;
+	/* The data read and written: "zero", "constant", "random" or "none" (NULL: "none"). */
+	const char *src_pattern, *dst_pattern;
 };
 
 struct bench_result {
-	struct stats ns;		/* per-run durations */
+	struct stats ns;		/* of the samples: durations of @reps operations */
 	u64 mbps_median, mbps_min, mbps_max, mbps_mean, mbps_stddev;
 	u64 mcyc_per_byte;		/* cycles per byte x 1000 (from the median) */
-	u64 samples[STATS_MAX];		/* durations in run order (unsorted) */
-	unsigned int runs;
+	u64 samples[STATS_MAX];		/* kept samples in round order (unsorted) */
+	unsigned int runs;		/* samples kept (rounds less the discarded ones) */
+	unsigned int rounds, k, reps;	/* rounds run, timings per sample, ops per timing */
+	unsigned int disturbed, discarded;
 };
 
-#define BENCH_DEFAULT_RUNS	10
+#define BENCH_DEFAULT_RUNS	30	/* rounds */
 #define BENCH_WARMUP		2
+#define BENCH_K_HOT		5
+#define BENCH_K_COLD		3
+#define BENCH_MIN_SAMPLE_NS	10000
+#define BENCH_MAX_REPS		65536
+#define BENCH_BOOT_ITERS	2000
 
 void bench_run(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 	       unsigned int runs, struct bench_result *r);
@@ -68,10 +89,14 @@ void bench_json(const struct bench_env *env, const struct bench_case *c, enum be
 		const struct bench_result *r, char *buf, size_t size);
 /* "12.34 +- 0.56" (GB/s, median +- stddev) into @buf. */
 void bench_fmt_gbps(const struct bench_result *r, char *buf, size_t size);
-/* "1.97x [1.90, 2.05]" or "1.01x [0.97, 1.05] n.s." into @buf. */
+/* "1.97x [1.90, 2.05] w=7.6%" or "1.01x [0.97, 1.05] w=7.9% n.s." (w: the interval's width
+ * relative to the ratio) into @buf. */
 void bench_fmt_ratio(const struct ratio *q, char *buf, size_t size);
 /* "256K", "2M", "1G". */
 void bench_fmt_size(u64 bytes, char *buf, size_t size);
 const char *bench_mode_name(enum bench_mode m);
+/* "none" (cache-hot), "clflushopt" or "evict": how a cache-cold case was made cold. */
+const char *bench_cold_method(const struct bench_env *env, const struct bench_case *c,
+			      enum bench_mode m);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * image.c - the image's side of the benchmarks: the TSC clock, buffers from the memory
- * map (2 MiB aligned for large cases), an eviction buffer of 128 MiB or twice the largest
- * cache, output on the console, interrupts off throughout (the image never enables them).
+ * map (2 MiB aligned for large cases, 1 GiB for 1 GiB ones), an eviction buffer three times
+ * the largest cache CPUID describes (128 MiB when it describes none), output on the console,
+ * interrupts off throughout (the image never enables them).
  * Buffers are placed on NUMA nodes from the SRAT (kernel/platform/numa.c); without one, one node.
  */
 #include "bench/image.h"
@@ -180,7 +181,8 @@ void bench_image_run(const struct bench_image_opts *opts)
 		pr_err("bench: no TSC frequency: cannot time anything\n");
 		return;
 	}
-	evict_bytes = plat.tiny ? 4ULL << 20 : MAX(128ULL << 20, 2 * cpu_llc_size());
+	evict_bytes = plat.tiny ? 4ULL << 20 : cpu_llc_size() ?
+		      (3 * cpu_llc_size() + SZ_2M - 1) & ~(u64)(SZ_2M - 1) : 128ULL << 20;
 	evict_buf = alloc(evict_bytes);
 	if (!evict_buf) {
 		pr_warn("bench: no room for a %llu MiB eviction buffer: cache-cold runs are warm\n",
@@ -192,21 +194,29 @@ void bench_image_run(const struct bench_image_opts *opts)
 	printk("{\"schema\":1,\"kind\":\"machine\",\"machine\":\"%s\",\"family\":%u,\"model\":%u,"
 	       "\"stepping\":%u,\"microcode\":%u,\"features\":\"%s%s%s%s%s%s%s%s\",\"tsc_hz\":%llu,"
 	       "\"invariant_tsc\":%s,\"nodes\":%u,\"page_sizes\":\"4K,2M%s\",\"evict_bytes\":%llu,"
-	       "\"runs\":%u}\n", c->vendor_str, c->family, c->model, c->stepping, c->ucode_rev,
+	       "\"runs\":%u,\"hypervisor\":%s,\"cold_method\":\"%s\"}\n", c->vendor_str,
+	       c->family, c->model, c->stepping, c->ucode_rev,
 	       c->erms_effective ? "erms," : "", c->fsrm ? "fsrm," : "",
 	       c->rep_good ? "rep_good," : "", c->avx2 ? "avx2," : "", c->avx512f ? "avx512f," : "",
 	       c->clflushopt ? "clflushopt," : "", c->clzero ? "clzero," : "",
 	       c->invtsc ? "invariant_tsc" : "", (unsigned long long)tsc_info()->hz,
 	       tsc_info()->invariant ? "true" : "false", plat.nr_nodes, pg_gbpages() ? ",1G" : "",
-	       (unsigned long long)evict_bytes, plat.runs);
-	printk("bench: %u NUMA node%s%s; %u runs per case after %d warm-up runs, interrupts off; "
+	       (unsigned long long)evict_bytes, plat.runs, c->hypervisor ? "true" : "false",
+	       env.cold_flush ? "clflushopt" : "evict");
+	printk("bench: %u NUMA node%s%s; %u rounds per case after %d warm-up runs, interrupts off; "
 	       "cache-cold by %s%s\n", plat.nr_nodes, plat.nr_nodes == 1 ? "" : "s",
 	       numa()->from_srat ? " from the SRAT" : " (no SRAT)", plat.runs, BENCH_WARMUP,
 	       env.cold_flush ? (c->clflushopt ? "CLFLUSHOPT of source and destination" :
 				 "CLFLUSH of source and destination (no CLFLUSHOPT)") :
 	       "an eviction buffer", plat.tiny ? " (bench_tiny: test sizes)" : "");
 	if (!env.cold_flush)
-		printk("bench: eviction buffer %llu MiB\n", (unsigned long long)evict_bytes >> 20);
+		printk("bench: eviction buffer %llu MiB (3 x the largest cache CPUID describes, "
+		       "%llu KiB)\n", (unsigned long long)evict_bytes >> 20,
+		       (unsigned long long)cpu_llc_size() >> 10);
+	printk("bench: method: rounds alternating AB/BA, a sample = min of %d (hot) or %d (cold, "
+	       "each after its own eviction) timings, hot cases repeated to >= %d us a timing; "
+	       "ratio = median of per-round ratios, %d-resample bootstrap 95%% CI\n",
+	       BENCH_K_HOT, BENCH_K_COLD, BENCH_MIN_SAMPLE_NS / 1000, BENCH_BOOT_ITERS);
 	if (c->hypervisor)
 		printk("bench: running under a hypervisor: figures describe the emulation, not "
 		       "the hardware\n");

@@ -7,7 +7,8 @@
 
 #include "copy/dispatch.h"
 
-enum bench_sel { BENCH_NONE, BENCH_RFC, BENCH_V3, BENCH_CLEAR, BENCH_PRIMITIVES, BENCH_ALL };
+enum bench_sel { BENCH_NONE, BENCH_RFC, BENCH_V3, BENCH_CLEAR, BENCH_PRIMITIVES, BENCH_PATTERNS,
+		 BENCH_ALL };
 
 struct bench_image_opts {
 	enum bench_sel sel;		/* which preset(s) */

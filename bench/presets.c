@@ -16,7 +16,45 @@
 #define CASE(a, p, b, f, c)						\
 	((struct bench_case){ .api = (a), .primitive = (p), .bytes = (b), .fn = (f), .ctx = (c) })
 
-const char *const bench_preset_names[NR_PRESETS] = { "rfc", "v3", "clear", "primitives" };
+const char *const bench_preset_names[NR_PRESETS] = { "rfc", "v3", "clear", "primitives",
+						     "patterns" };
+
+/* ---- data patterns: what a case reads and writes ---- */
+
+enum pattern { PAT_ZERO, PAT_CONSTANT, PAT_RANDOM };
+static const char *const pattern_names[] = { "zero", "constant", "random" };
+
+/*
+ * Fill @buf: zeros, the byte 0x5a, or xorshift64 output (non-zero, non-constant: the
+ * default for every preset's sources, since some machines move zeros faster).
+ */
+static void fill(void *buf, u64 bytes, enum pattern pat)
+{
+	u64 *w = buf, x = 0x9e3779b97f4a7c15ULL ^ bytes;
+
+	if (pat != PAT_RANDOM) {
+		memset(buf, pat == PAT_ZERO ? 0 : 0x5a, bytes);
+		return;
+	}
+	for (u64 i = 0; i < bytes / 8; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		w[i] = x;
+	}
+}
+
+/* A copy reads its source's pattern and writes the same; a clear reads nothing, writes 0. */
+static void copy_patterns(struct bench_case *c, enum pattern src)
+{
+	c->src_pattern = c->dst_pattern = pattern_names[src];
+}
+
+static void clear_patterns(struct bench_case *c)
+{
+	c->src_pattern = "none";
+	c->dst_pattern = "zero";
+}
 
 static void outf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3);
 static void outf(const struct bench_env *env, const char *fmt, ...)
@@ -67,8 +105,10 @@ static bool get_folios_on(const struct bench_platform *plat, u64 bytes, unsigned
 	void *a = numa ? plat->alloc_node(bytes, sn) : plat->alloc(bytes);
 	void *b = numa ? plat->alloc_node(bytes, dn) : plat->alloc(bytes);
 
-	return a && b && plat->folio(b, bytes >> PAGE_SHIFT, d) &&
-	       plat->folio(a, bytes >> PAGE_SHIFT, s);
+	if (!a || !b)
+		return false;
+	fill(a, bytes, PAT_RANDOM);
+	return plat->folio(b, bytes >> PAGE_SHIFT, d) && plat->folio(a, bytes >> PAGE_SHIFT, s);
 }
 
 static bool get_folios(const struct bench_platform *plat, u64 bytes, struct folio *d,
@@ -103,7 +143,7 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 {
 	static struct bench_result ra, rb;
 	struct ratio q;
-	char sz[16], ga[40], gb[40], rr[48], dir[32];
+	char sz[16], ga[40], gb[40], rr[64], dir[32];
 
 	bench_compare(env, a, b, m, p->runs, &ra, &rb, &q);
 	emit(env, a, m, &ra);
@@ -114,13 +154,31 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 	bench_fmt_ratio(&q, rr, sizeof(rr));
 	ck_snprintf(dir, sizeof(dir), "%s->%s", a->src_node ? a->src_node : "node0",
 		    a->dst_node ? a->dst_node : "node0");
-	outf(env, "%-14s %-7s %-16s %-16s %s", dir, sz, ga, gb, rr);
-	outf(env, "{\"schema\":1,\"kind\":\"comparison\",\"api\":\"%s\",\"size\":%llu,"
-	     "\"mode\":\"%s\",\"baseline\":\"%s\",\"candidate\":\"%s\",\"ratio_x1000\":%u,"
-	     "\"ci_lo_x1000\":%u,\"ci_hi_x1000\":%u,\"significant\":%s}", a->api,
-	     (unsigned long long)a->bytes, bench_mode_name(m), a->primitive, b->primitive,
-	     q.ratio_pm, q.lo_pm, q.hi_pm, q.significant ? "true" : "false");
+	outf(env, "%-14s %-7s %-16s %-16s %-34s %u/%u/%u x%u", dir, sz, ga, gb, rr, ra.rounds,
+	     ra.disturbed, ra.discarded, ra.reps);
+	outf(env, "{\"schema\":1,\"kind\":\"comparison\",\"machine\":\"%s\",\"api\":\"%s\","
+	     "\"size\":%llu,\"mode\":\"%s\",\"baseline\":\"%s\",\"candidate\":\"%s\","
+	     "\"src_node\":\"%s\",\"dst_node\":\"%s\",\"ratio_x1000\":%u,\"ci_lo_x1000\":%u,"
+	     "\"ci_hi_x1000\":%u,\"significant\":%s,\"method\":\"median-of-round-ratios\","
+	     "\"rounds\":%u,\"k\":%u,\"reps\":%u,\"disturbed\":%u,\"discarded\":%u,"
+	     "\"cold_method\":\"%s\",\"src_pattern\":\"%s\",\"dst_pattern\":\"%s\","
+	     "\"candidate_src_pattern\":\"%s\"}",
+	     env->machine ? env->machine : "", a->api, (unsigned long long)a->bytes,
+	     bench_mode_name(m), a->primitive, b->primitive,
+	     a->src_node ? a->src_node : "node0", a->dst_node ? a->dst_node : "node0",
+	     q.ratio_pm, q.lo_pm, q.hi_pm, q.significant ? "true" : "false", ra.rounds, ra.k,
+	     ra.reps, ra.disturbed, ra.discarded, bench_cold_method(env, a, m),
+	     a->src_pattern ? a->src_pattern : "none", a->dst_pattern ? a->dst_pattern : "none",
+	     b->src_pattern ? b->src_pattern : "none");
 	return 2;
+}
+
+/* The header of a comparison table: the last column is rounds/disturbed/discarded x reps. */
+static void compare_header(const struct bench_env *env, const char *what, const char *base,
+			   const char *cand, const char *ratio)
+{
+	outf(env, "%-14s %-7s %-16s %-16s %-34s %s", "direction", what, base, cand, ratio,
+	     "rounds/dist/disc xreps");
 }
 
 static unsigned int preset_rfc(const struct bench_env *env, const struct bench_platform *p)
@@ -136,8 +194,8 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 
 			outf(env, "fn=%s mode=%s", mc ? "folio_mc_copy" : "folio_copy",
 			     bench_mode_name((enum bench_mode)mode));
-			outf(env, "%-14s %-7s %-16s %-16s %s", "direction", "folio",
-			     "baseline GB/s", "optimized GB/s", "speedup [95% CI]");
+			compare_header(env, "folio", "baseline GB/s", "optimized GB/s",
+				       "speedup [95% CI] width");
 			unsigned int dir[BENCH_MAX_NODES * BENCH_MAX_NODES][2];
 			unsigned int nd = directions(p, dir);
 
@@ -167,6 +225,8 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 				a.flush_bytes = b.flush_bytes = sizes[i];
 				a.src_node = b.src_node = node_names[dir[dr][0]];
 				a.dst_node = b.dst_node = node_names[dir[dr][1]];
+				copy_patterns(&a, PAT_RANDOM);
+				copy_patterns(&b, PAT_RANDOM);
 				n += compare_row(env, p, &a, &b, (enum bench_mode)mode);
 			}
 		}
@@ -196,8 +256,7 @@ static unsigned int preset_v3(const struct bench_env *env, const struct bench_pl
 	unsigned int n = 0;
 
 	outf(env, "fn=copy_mc_highpages mode=cache-cold");
-	outf(env, "%-14s %-7s %-16s %-16s %s", "direction", "extent", "per-page GB/s",
-	     "bulk GB/s", "speedup [95% CI]");
+	compare_header(env, "extent", "per-page GB/s", "bulk GB/s", "speedup [95% CI] width");
 	for (unsigned int i = 0; i < (p->tiny ? 1 : ARRAY_SIZE(sizes)); i++) {
 		static struct v3_ctx per, bulk;
 		struct folio d, s;
@@ -215,6 +274,8 @@ static unsigned int preset_v3(const struct bench_env *env, const struct bench_pl
 		a.flush_a = b.flush_a = page_address(s.page);
 		a.flush_b = b.flush_b = page_address(d.page);
 		a.flush_bytes = b.flush_bytes = sizes[i];
+		copy_patterns(&a, PAT_RANDOM);
+		copy_patterns(&b, PAT_RANDOM);
 		n += compare_row(env, p, &a, &b, BENCH_COLD);
 	}
 	return n;
@@ -300,6 +361,11 @@ bool bench_primitive(const struct bench_env *env, const struct bench_platform *p
 			return false;
 		ctx = (struct prim_ctx){ &prims[i], dst, src, bytes };
 		c = CASE("primitive", prims[i].name, bytes, run_prim, &ctx);
+		if (prims[i].kind >= K_CLEAR_PAGE)
+			clear_patterns(&c);
+		else
+			copy_patterns(&c, PAT_RANDOM);
+		fill(src, bytes, PAT_RANDOM);
 		bench_run(env, &c, BENCH_HOT, runs, r);
 		return true;
 	}
@@ -324,6 +390,7 @@ static unsigned int prims_over(const struct bench_env *env, const struct bench_p
 			dst = p->alloc(sizes[s]);
 			if (!src || !dst)
 				continue;
+			fill(src, sizes[s], PAT_RANDOM);
 			for (unsigned int i = 0; i < ARRAY_SIZE(prims); i++) {
 				static struct bench_result r;
 				static struct prim_ctx ctx;
@@ -338,6 +405,10 @@ static unsigned int prims_over(const struct bench_env *env, const struct bench_p
 				c.flush_a = src;
 				c.flush_b = dst;
 				c.flush_bytes = sizes[s];
+				if (prims[i].kind >= K_CLEAR_PAGE)
+					clear_patterns(&c);
+				else
+					copy_patterns(&c, PAT_RANDOM);
 				bench_run(env, &c, (enum bench_mode)mode, p->runs, &r);
 				emit(env, &c, (enum bench_mode)mode, &r);
 				bench_fmt_size(sizes[s], sz, sizeof(sz));
@@ -389,10 +460,12 @@ static unsigned int preset_clear(const struct bench_env *env, const struct bench
 		b = CASE(a.api, "sequential", bytes, run_zero_huge, &seq);
 		a.flush_a = b.flush_a = buf;
 		a.flush_bytes = b.flush_bytes = bytes;
+		clear_patterns(&a);
+		clear_patterns(&b);
 		outf(env, "fn=folio_zero_huge (target = middle subpage) mode=%s",
 		     bench_mode_name((enum bench_mode)mode));
-		outf(env, "%-14s %-7s %-16s %-16s %s", "direction", "folio", "target-last GB/s",
-		     "sequential GB/s", "ratio [95% CI]");
+		compare_header(env, "folio", "target-last GB/s", "sequential GB/s",
+			       "ratio [95% CI] width");
 		n += compare_row(env, p, &a, &b, (enum bench_mode)mode);
 	}
 	return n;
@@ -406,6 +479,57 @@ static unsigned int preset_primitives(const struct bench_env *env,
 	return prims_over(env, p, sizes, ARRAY_SIZE(sizes), false);
 }
 
+/*
+ * patterns: the same copy with a random source (the presets' default) against a zero and a
+ * constant source, cache-hot and cache-cold, where the data's value changes the speed.
+ */
+static unsigned int preset_patterns(const struct bench_env *env,
+				    const struct bench_platform *p)
+{
+	static const u64 sizes[] = { 64 << 10, 2 << 20 };
+	static const char *const names[] = { "memcpy_erms", "memcpy_orig" };
+	unsigned int n = 0;
+
+	for (int mode = BENCH_HOT; mode <= BENCH_COLD; mode++) {
+		outf(env, "fn=patterns mode=%s (source random against zero or constant)",
+		     bench_mode_name((enum bench_mode)mode));
+		compare_header(env, "size", "random GB/s", "other GB/s", "other/random [95% CI]");
+		for (unsigned int s = 0; s < (p->tiny ? 1 : ARRAY_SIZE(sizes)); s++) {
+			u64 bytes = sizes[s];
+			u8 *rnd = p->alloc(bytes), *other = p->alloc(bytes), *dst = p->alloc(bytes);
+
+			if (!rnd || !other || !dst || bytes > p->max_bytes)
+				continue;
+			fill(rnd, bytes, PAT_RANDOM);
+			for (unsigned int f = 0; f < ARRAY_SIZE(names); f++)
+				for (int pat = PAT_ZERO; pat <= PAT_CONSTANT; pat++) {
+					static struct prim_ctx ca, cb;
+					const struct prim *pr = NULL;
+					struct bench_case a, b;
+
+					for (unsigned int i = 0; i < ARRAY_SIZE(prims); i++)
+						if (!strcmp(prims[i].name, names[f]))
+							pr = &prims[i];
+					fill(other, bytes, (enum pattern)pat);
+					ca = (struct prim_ctx){ pr, dst, rnd, bytes };
+					cb = (struct prim_ctx){ pr, dst, other, bytes };
+					a = CASE("patterns", pr->name, bytes, run_prim, &ca);
+					b = CASE("patterns", pr->name, bytes, run_prim, &cb);
+					a.flush_a = rnd;
+					b.flush_a = other;
+					a.flush_b = b.flush_b = dst;
+					a.flush_bytes = b.flush_bytes = bytes;
+					copy_patterns(&a, PAT_RANDOM);
+					copy_patterns(&b, (enum pattern)pat);
+					outf(env, "# %s, source %s against random:", pr->name,
+					     pattern_names[pat]);
+					n += compare_row(env, p, &a, &b, (enum bench_mode)mode);
+				}
+		}
+	}
+	return n;
+}
+
 unsigned int bench_preset_run(enum bench_preset which, const struct bench_env *env,
 			      const struct bench_platform *plat)
 {
@@ -414,6 +538,7 @@ unsigned int bench_preset_run(enum bench_preset which, const struct bench_env *e
 	case PRESET_V3:		return preset_v3(env, plat);
 	case PRESET_CLEAR:	return preset_clear(env, plat);
 	case PRESET_PRIMITIVES:	return preset_primitives(env, plat);
+	case PRESET_PATTERNS:	return preset_patterns(env, plat);
 	default:		return 0;
 	}
 }

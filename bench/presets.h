@@ -9,6 +9,10 @@
  *   clear       every clear primitive over 2 MiB, and the two huge-page orders
  *   primitives  every copy and clear routine across sizes, hot and cold, including the
  *               non-temporal candidates
+ *   patterns    memcpy with a random source against a zero and a constant one
+ *
+ * Every case records the data it reads and writes (src_pattern, dst_pattern); sources hold
+ * pseudo-random bytes unless a case says otherwise.
  */
 #ifndef CK_BENCH_PRESETS_H
 #define CK_BENCH_PRESETS_H
@@ -31,7 +35,8 @@ struct bench_platform {
 	bool tiny;				/* test mode: the smallest sizes only */
 };
 
-enum bench_preset { PRESET_RFC, PRESET_V3, PRESET_CLEAR, PRESET_PRIMITIVES, NR_PRESETS };
+enum bench_preset { PRESET_RFC, PRESET_V3, PRESET_CLEAR, PRESET_PRIMITIVES, PRESET_PATTERNS,
+		    NR_PRESETS };
 extern const char *const bench_preset_names[NR_PRESETS];
 
 /*

@@ -44,34 +44,49 @@ memcpy_orig:
 	jb .tail
 	cmp sil, dil
 	jl .backward
+	; As the kernel's loop: the count is kept 32 short, the subtraction at the top of each
+	; iteration sets the carry the closing jae reads (lea leaves the flags alone), so the
+	; loop has no compare of its own.
+	sub rdx, 32
 .forward:
+	sub rdx, 32
 	mov r8, [rsi]
 	mov r9, [rsi + 8]
 	mov r10, [rsi + 16]
 	mov r11, [rsi + 24]
+	lea rsi, [rsi + 32]
 	mov [rdi], r8
 	mov [rdi + 8], r9
 	mov [rdi + 16], r10
 	mov [rdi + 24], r11
-	lea rsi, [rsi + 32]
 	lea rdi, [rdi + 32]
-	sub rdx, 32
-	cmp rdx, 32
 	jae .forward
+	add edx, 32		; 0..31 left; the 32-bit add also clears rdx's upper half
 	jmp .tail
 .backward:
-	; Move 32-byte blocks from the end; rsi/rdi stay at the start, rdx shrinks.
-	mov r8, [rsi + rdx - 32]
-	mov r9, [rsi + rdx - 24]
-	mov r10, [rsi + rdx - 16]
-	mov r11, [rsi + rdx - 8]
-	mov [rdi + rdx - 32], r8
-	mov [rdi + rdx - 24], r9
-	mov [rdi + rdx - 16], r10
-	mov [rdi + rdx - 8], r11
+	; From the end down: both pointers move to the end first and come back to the start
+	; after the loop, where the 0..31 bytes left are. The loop starts on a 16-byte boundary,
+	; as the kernel's does.
+	add rsi, rdx
+	add rdi, rdx
 	sub rdx, 32
-	cmp rdx, 32
-	jae .backward
+	align 16
+.backward_loop:
+	sub rdx, 32
+	mov r8, [rsi - 8]
+	mov r9, [rsi - 16]
+	mov r10, [rsi - 24]
+	mov r11, [rsi - 32]
+	lea rsi, [rsi - 32]
+	mov [rdi - 8], r8
+	mov [rdi - 16], r9
+	mov [rdi - 24], r10
+	mov [rdi - 32], r11
+	lea rdi, [rdi - 32]
+	jae .backward_loop
+	add edx, 32
+	sub rsi, rdx
+	sub rdi, rdx
 .tail:
 	; 0..31 bytes at [rsi], [rdi].
 	cmp edx, 16

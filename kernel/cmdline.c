@@ -17,7 +17,8 @@ static const char *const ebs_names[] = { "normal", "stale" };
 static const char *const inject_names[] = { "emulate", "simulate", "qemu", "einj" };
 static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle", "early" };
 static const char *const fb_names[] = { "on", "off" };
-static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives", "all" };
+static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives",
+					   "patterns", "all" };
 static const char *const tiny_names[] = { "no", "yes" };
 static const char *const cold_names[] = { "evict", "flush" };
 static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
@@ -239,7 +240,7 @@ static const struct opt opts[] = {
 	  .syntax = "seconds, 0..3600", .def = "0" },
 	CHOICE("bench", bench, bench_names, "none"),
 	{ .key = "bench_runs", .kind = OPT_CUSTOM, .parse = parse_bench_runs,
-	  .syntax = "3..200", .def = "10" },
+	  .syntax = "3..200", .def = "30" },
 	CHOICE("bench_tiny", bench_tiny, tiny_names, "no"),
 	CHOICE("bench_cold", bench_cold, cold_names, "evict"),
 };

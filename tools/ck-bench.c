@@ -3,13 +3,20 @@
  * ck-bench.c - the hosted benchmark (make bench): the same copy/ objects and bench/ harness
  * as the image, in a Linux process.
  *
- *   ck-bench [--preset rfc|v3|clear|primitives|perf|big]... [--runs N] [--json FILE]
- *            [--tiny] [--cold evict|flush]
+ *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch]... [--rounds N]
+ *            [--json FILE] [--tiny] [--cold evict|flush] [--cpu N] [--memcpy erms|orig]
+ *            [--copy-page rep|unrolled] [--copy-mc NAME] [--clear-page NAME]
  *
- * Buffers come from one arena (hugetlb pages when the system has them, else THP), given page
- * frames so the folio APIs work; with libnuma installed, also one arena per NUMA node.
- * Cache-cold runs stream an eviction buffer of 128 MiB or twice the last-level cache,
- * whichever is larger, or with --cold flush CLFLUSHOPT the case's source and destination.
+ * The dispatch overrides take the image's names (copy_page=, memcpy=, ...); the uarch
+ * preset runs rfc as Linux resolves on Zen 3 (no FSRM) and on Zen 4/5 or Intel (FSRM).
+ * The process pins itself to one CPU (the last one it may run on, or --cpu N) and says so;
+ * an involuntary context switch during a round marks the round disturbed. Buffers come from
+ * one arena (hugetlb pages when the system has them, else THP; 1 GiB aligned for 1 GiB
+ * cases when the system has 1 GiB pages), given page frames so the folio APIs work; with
+ * libnuma installed, also one arena per NUMA node. Cache-cold runs stream an eviction buffer
+ * three times the largest cache CPUID describes for this core (leaf 4, or 8000001Dh on AMD;
+ * 128 MiB when CPUID says nothing), or with --cold flush CLFLUSHOPT (CLFLUSH where CPUID
+ * lacks it) the case's source and destination.
  * The "perf" preset runs `perf bench mem` for memcpy (movsb, unrolled) and memset (stosb)
  * at 4 KiB, 2 MiB and 64 MiB and times the project's routine the same way, so a reader
  * sees what the harness adds: nothing, ideally.
@@ -20,8 +27,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <x86intrin.h>
@@ -97,14 +106,104 @@ static void evict(void *ctx)
 	(void)sink;
 }
 
+static bool has_clflushopt;
+
+/* Write back and drop every line: CLFLUSHOPT when CPUID leaf 7 has it, else CLFLUSH. */
 static void flush(const void *addr, u64 bytes)
 {
 	const u8 *p = (const u8 *)((uintptr_t)addr & ~(uintptr_t)63);
 	const u8 *end = (const u8 *)addr + bytes;
 
-	for (; p < end; p += 64)
-		__asm__ volatile("clflushopt %0" : "+m"(*(volatile u8 *)p));
+	if (has_clflushopt)
+		for (; p < end; p += 64)
+			__asm__ volatile("clflushopt %0" : "+m"(*(volatile u8 *)p));
+	else
+		for (; p < end; p += 64)
+			__asm__ volatile("clflush %0" : "+m"(*(volatile u8 *)p));
 	__asm__ volatile("mfence" ::: "memory");
+}
+
+/* Involuntary context switches of this thread: a round with one is disturbed. */
+static u64 nivcsw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (u64)ru.ru_nivcsw;
+}
+
+/*
+ * The largest cache this core sees, from CPUID's deterministic cache parameters (leaf 4 on
+ * Intel, 8000001Dh on AMD with TOPOEXT): ways x partitions x line size x sets. A hypervisor
+ * may report the host socket's L3 through sysconf; CPUID is what the guest was given.
+ */
+static u64 cpuid_largest_cache(const char **source)
+{
+	unsigned int a, b, c, d, max, leaf = 4;
+	u64 best = 0;
+
+	__cpuid(0x80000000, max, b, c, d);
+	if (max >= 0x8000001d) {
+		__cpuid(0x80000001, a, b, c, d);
+		if (c & (1u << 22))		/* TOPOEXT */
+			leaf = 0x8000001d;
+	}
+	__cpuid(0, max, b, c, d);
+	if (leaf == 4 && max < 4)
+		return 0;
+	for (unsigned int i = 0; i < 16; i++) {
+		u64 size;
+
+		__cpuid_count(leaf, i, a, b, c, d);
+		if (!(a & 0x1f))
+			break;
+		size = (u64)((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) * ((b & 0xfff) + 1) *
+		       ((u64)c + 1);
+		best = MAX(best, size);
+	}
+	*source = leaf == 4 ? "CPUID leaf 4" : "CPUID 8000001Dh";
+	return best;
+}
+
+/* Pin to @cpu, or (-1) the highest-numbered CPU this process may run on. */
+static int pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0) {
+		if (sched_getaffinity(0, sizeof(set), &set))
+			return -1;
+		for (int i = CPU_SETSIZE - 1; i >= 0; i--)
+			if (CPU_ISSET(i, &set)) {
+				cpu = i;
+				break;
+			}
+	}
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -1 : cpu;
+}
+
+static bool hypervisor(void)
+{
+	unsigned int a, b, c, d;
+
+	__cpuid(1, a, b, c, d);
+	return c & (1u << 31);
+}
+
+static bool have_1g_pages(void)
+{
+	unsigned int a, b, c, d, max;
+
+	__cpuid(0x80000000, max, b, c, d);
+	if (max < 0x80000001)
+		return false;
+	__cpuid(0x80000001, a, b, c, d);
+	return d & (1u << 26);		/* PDPE1GB */
 }
 
 static void *map_big(size_t bytes, bool *huge)
@@ -127,11 +226,18 @@ static void *map_big(size_t bytes, bool *huge)
 	return p;
 }
 
-/* @bytes from @a, 2 MiB aligned for 2 MiB and larger, else 4 KiB; NULL when it is full. */
+static bool gbpages;
+
+/*
+ * @bytes from @a, aligned to the page size a kernel would use: 1 GiB for 1 GiB and larger
+ * when the CPU has 1 GiB pages, 2 MiB for 2 MiB and larger, else 4 KiB; NULL when full.
+ */
 static void *arena_take(struct arena *a, size_t bytes)
 {
-	size_t align = bytes >= (2 << 20) ? (2 << 20) : 4096;
-	size_t off = (a->used + align - 1) & ~(align - 1);
+	size_t align = bytes >= (1u << 30) && gbpages ? (1u << 30) :
+		       bytes >= (2 << 20) ? (2 << 20) : 4096;
+	uintptr_t at = ((uintptr_t)a->base + a->used + align - 1) & ~(uintptr_t)(align - 1);
+	size_t off = at - (uintptr_t)a->base;
 
 	if (!a->base || off + bytes > a->size)
 		return NULL;
@@ -203,6 +309,10 @@ static bool make_folio(void *addr, unsigned long nr, struct folio *f)
 	return f->page != NULL;
 }
 
+/* Linux's inputs and choice on this CPU, and the choice in effect (after any override). */
+static struct dispatch_cpu host_in;
+static struct copy_dispatch host_dd;
+
 static void host_dispatch(struct dispatch_caps *caps)
 {
 	unsigned int a, b, c, d, max;
@@ -230,6 +340,8 @@ static void host_dispatch(struct dispatch_caps *caps)
 	dispatch_cpu_from_ident(&id, false, &in);
 	dispatch_decide(&in, &dd);
 	copy_ops_apply(&dd);
+	host_in = in;
+	host_dd = dd;
 	__builtin_cpu_init();
 	caps->avx2 = __builtin_cpu_supports("avx2");
 	caps->avx512f = __builtin_cpu_supports("avx512f");
@@ -254,6 +366,93 @@ static void host_dispatch(struct dispatch_caps *caps)
 	       copy_mc_impl_names[dd.copy_mc], clear_page_impl_names[dd.clear_page]);
 }
 
+/* ---- dispatch overrides, as the image's copy_page=, memcpy=, copy_mc=, clear_page= ---- */
+
+static int find_name(const char *const *names, int n, const char *want)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], want))
+			return i;
+	return -1;
+}
+
+struct overrides {
+	int copy_page, memcpy, copy_mc, clear_page;	/* -1: Linux's choice */
+};
+
+/* Apply @o over Linux's choice; false (and a message) when the CPU cannot run one. */
+static bool apply_overrides(const struct overrides *o, const struct dispatch_caps *caps)
+{
+	struct copy_dispatch dd = host_dd;
+	const char *why;
+
+	if (o->copy_page >= 0)
+		dd.copy_page = (enum copy_page_impl)o->copy_page;
+	if (o->memcpy >= 0)
+		dd.memcpy = (enum memcpy_impl)o->memcpy;
+	if (o->copy_mc >= 0) {
+		dd.copy_mc = (enum copy_mc_impl)o->copy_mc;
+		why = copy_mc_cannot_run(dd.copy_mc, caps);
+		if (why) {
+			fprintf(stderr, "ck-bench: --copy-mc %s: %s\n",
+				copy_mc_impl_names[dd.copy_mc], why);
+			return false;
+		}
+	}
+	if (o->clear_page >= 0) {
+		dd.clear_page = (enum clear_page_impl)o->clear_page;
+		why = clear_page_cannot_run(dd.clear_page, caps);
+		if (why) {
+			fprintf(stderr, "ck-bench: --clear-page %s: %s\n",
+				clear_page_impl_names[dd.clear_page], why);
+			return false;
+		}
+	}
+	if (o->copy_page >= 0 || o->memcpy >= 0 || o->copy_mc >= 0 || o->clear_page >= 0)
+		printf("# dispatch overridden: copy_page=%s memcpy=%s copy_mc=%s clear_page=%s\n",
+		       copy_page_impl_names[dd.copy_page], memcpy_impl_names[dd.memcpy],
+		       copy_mc_impl_names[dd.copy_mc], clear_page_impl_names[dd.clear_page]);
+	copy_ops_apply(&dd);
+	host_dd = dd;
+	return true;
+}
+
+/*
+ * uarch: the rfc comparison under each resolution Linux would make on other silicon, on
+ * this machine: Zen 3 (ERMS, REP_GOOD, no FSRM: bulk memcpy is memcpy_orig) and Zen 4/5
+ * or Intel (FSRM: rep movsb). Linux's own rules decide from the changed inputs.
+ */
+static void preset_uarch(struct bench_env *env, const struct bench_platform *p)
+{
+	static const struct { const char *label; bool fsrm; } u[] = {
+		{ "Zen 3 (ERMS, REP_GOOD, no FSRM)", false },
+		{ "Zen 4/5 or Intel with FSRM (ERMS, REP_GOOD, FSRM)", true },
+	};
+	static char label[sizeof(machine) + 96];
+	const char *saved_machine = env->machine;
+	struct copy_dispatch saved = host_dd;
+
+	for (size_t i = 0; i < ARRAY_SIZE(u); i++) {
+		struct dispatch_cpu in = host_in;
+		struct copy_dispatch dd;
+
+		in.rep_good = in.erms = true;
+		in.fsrm = u[i].fsrm;
+		dispatch_decide(&in, &dd);
+		copy_ops_apply(&dd);
+		snprintf(label, sizeof(label), "%s, as Linux resolves on %s", machine, u[i].label);
+		env->machine = label;
+		printf("\n== uarch: as Linux resolves on %s: copy_page=%s memcpy=%s copy_mc=%s "
+		       "clear_page=%s ==\n", u[i].label, copy_page_impl_names[dd.copy_page],
+		       memcpy_impl_names[dd.memcpy], copy_mc_impl_names[dd.copy_mc],
+		       clear_page_impl_names[dd.clear_page]);
+		arena.used = 0;
+		bench_preset_run(PRESET_RFC, env, p);
+	}
+	env->machine = saved_machine;
+	copy_ops_apply(&saved);
+}
+
 /* ---- the perf comparison ---- */
 
 static double perf_gbps(const char *coll, const char *fn, const char *size, unsigned long loops)
@@ -274,10 +473,10 @@ static double perf_gbps(const char *coll, const char *fn, const char *size, unsi
 		if (sscanf(line, " %lf %15s", &v, unit) == 2) {
 			if (!strcmp(unit, "GB/sec"))
 				best = v;
-			else if (!strcmp(unit, "MB/sec"))
-				best = v / 1000;
+			else if (!strcmp(unit, "MB/sec"))	/* perf's units are binary */
+				best = v / 1024;
 			else if (!strcmp(unit, "KB/sec"))
-				best = v / 1e6;
+				best = v / (1024.0 * 1024);
 		}
 	}
 	pclose(p);
@@ -372,6 +571,63 @@ static void run_big(void *p)
 		copy_mc_avx512_nt(c->dst, c->src, 1ULL << 30);
 }
 
+/*
+ * The limit: what one core of this machine moves, in the same run. Each probe streams
+ * @bytes (best of 3), counting traffic: a read or a write counts its bytes once, a copy
+ * twice (read + write). Returns the best copy traffic in MB/s (the reference for "% of
+ * this machine's measured copy bandwidth").
+ */
+static u64 bandwidth_probe(u8 *dst, u8 *src, size_t bytes, const struct bench_platform *p)
+{
+	static const char *const names[] = { "read", "NT write (movnti)", "NT copy",
+					     "rep movsb copy" };
+	u64 best[4] = { 0 }, copy = 0;
+
+	for (int k = 0; k < 4; k++) {
+		for (int r = 0; r < 3; r++) {
+			u64 t0 = now_ns(), t, traffic = bytes;
+			volatile u64 sink = 0;
+
+			if (k == 0) {
+				for (size_t i = 0; i < bytes; i += 64)
+					sink += *(volatile u64 *)(src + i) +
+						*(volatile u64 *)(src + i + 32);
+			} else if (k == 1) {
+				for (size_t i = 0; i < bytes; i += 8)
+					__asm__ volatile("movnti %1, %0" : "=m"(*(u64 *)(dst + i))
+							 : "r"((u64)i));
+				__asm__ volatile("sfence" ::: "memory");
+			} else if (k == 2) {
+				if (!p->caps.avx2)
+					break;
+				copy_mc_avx2_nt(dst, src, bytes);
+				traffic = 2 * bytes;
+			} else {
+				memcpy_erms(dst, src, bytes);
+				traffic = 2 * bytes;
+			}
+			t = now_ns() - t0;
+			(void)sink;
+			best[k] = MAX(best[k], stats_mbps(traffic, t));
+		}
+	}
+	printf("bandwidth probe, one core, %zu MiB each, best of 3, traffic counted (a copy "
+	       "moves its bytes twice):\n", bytes >> 20);
+	for (int k = 0; k < 4; k++) {
+		if (!best[k])
+			continue;
+		printf("  %-20s %6llu.%02llu GB/s\n", names[k], (unsigned long long)best[k] / 1000,
+		       (unsigned long long)(best[k] % 1000) / 10);
+		if (json_out)
+			fprintf(json_out, "{\"schema\":1,\"kind\":\"bandwidth\",\"machine\":\"%s\","
+				"\"probe\":\"%s\",\"bytes\":%zu,\"traffic_mbps\":%llu}\n", machine,
+				names[k], bytes, (unsigned long long)best[k]);
+		if (k >= 2)
+			copy = MAX(copy, best[k]);
+	}
+	return copy;
+}
+
 static void preset_big(struct bench_env *env, const struct bench_platform *p)
 {
 	static struct bench_result ra, rb;
@@ -379,7 +635,8 @@ static void preset_big(struct bench_env *env, const struct bench_platform *p)
 	u8 *src = arena_alloc(1ULL << 30), *dst = arena_alloc(1ULL << 30);
 	struct bench_case ca, cb;
 	struct ratio q;
-	char ga[40], gb[40], rr[48];
+	char ga[40], gb[40], rr[64];
+	u64 limit;
 
 	if (!src || !dst || !(p->caps.avx2 || p->caps.avx512f)) {
 		printf("# big: skipped (%s)\n", src && dst ? "no AVX2" : "needs 2 GiB of buffers");
@@ -393,6 +650,7 @@ static void preset_big(struct bench_env *env, const struct bench_platform *p)
 				  .ctx = &b,
 				  .primitive = b.which == 2 ? "copy_mc_avx512_nt" :
 					       "copy_mc_avx2_nt" };
+	limit = bandwidth_probe(dst, src, 1ULL << 30, p);
 	bench_compare(env, &ca, &cb, BENCH_COLD, p->runs, &ra, &rb, &q);
 	bench_fmt_gbps(&ra, ga, sizeof(ga));
 	bench_fmt_gbps(&rb, gb, sizeof(gb));
@@ -400,6 +658,12 @@ static void preset_big(struct bench_env *env, const struct bench_platform *p)
 	printf("%-20s %-16s %-22s %-16s %s\n", "1 GiB cache-cold", "rep movsb GB/s",
 	       "", "NT GB/s", "NT / rep movsb [95% CI]");
 	printf("%-20s %-16s %-22s %-16s %s\n", "", ga, cb.primitive, gb, rr);
+	if (limit)
+		printf("as %% of this machine's measured copy bandwidth (%llu.%02llu GB/s of "
+		       "traffic): rep movsb %llu%%, %s %llu%%\n", (unsigned long long)limit / 1000,
+		       (unsigned long long)(limit % 1000) / 10,
+		       (unsigned long long)(2 * ra.mbps_median * 100 / limit), cb.primitive,
+		       (unsigned long long)(2 * rb.mbps_median * 100 / limit));
 	if (json_out) {
 		char line[512];
 
@@ -413,20 +677,44 @@ static void preset_big(struct bench_env *env, const struct bench_platform *p)
 int main(int argc, char **argv)
 {
 	struct bench_env env = { .now_ns = now_ns, .cycles = cycles, .evict = evict,
-				 .out = out, .machine = machine, .flush = flush };
+				 .out = out, .machine = machine, .flush = flush,
+				 .disturbances = nivcsw };
 	struct bench_platform plat = { .alloc = arena_alloc, .folio = make_folio,
 				       .runs = BENCH_DEFAULT_RUNS, .max_bytes = 64ULL << 20 };
 	const char *presets[8];
 	int np = 0;
 	bool huge;
 	long llc;
-	u64 t0, c0;
+	u64 t0, c0, cache;
+	const char *cache_src = "sysconf";
+	int want_cpu = -1, cpu;
+	struct overrides ov = { -1, -1, -1, -1 };
+	unsigned int a, b, c, d;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--preset") && i + 1 < argc && np < 8)
 			presets[np++] = argv[++i];
-		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+		else if ((!strcmp(argv[i], "--rounds") || !strcmp(argv[i], "--runs")) &&
+			 i + 1 < argc)
 			plat.runs = (unsigned int)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
+			want_cpu = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--memcpy") && i + 1 < argc &&
+			 (ov.memcpy = find_name(memcpy_impl_names, NR_MEMCPY_IMPL,
+						argv[i + 1])) >= 0)
+			i++;
+		else if (!strcmp(argv[i], "--copy-page") && i + 1 < argc &&
+			 (ov.copy_page = find_name(copy_page_impl_names, NR_COPY_PAGE_IMPL,
+						   argv[i + 1])) >= 0)
+			i++;
+		else if (!strcmp(argv[i], "--copy-mc") && i + 1 < argc &&
+			 (ov.copy_mc = find_name(copy_mc_impl_names, NR_COPY_MC_IMPL,
+						 argv[i + 1])) >= 0)
+			i++;
+		else if (!strcmp(argv[i], "--clear-page") && i + 1 < argc &&
+			 (ov.clear_page = find_name(clear_page_impl_names, NR_CLEAR_PAGE_IMPL,
+						    argv[i + 1])) >= 0)
+			i++;
 		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
 			json_out = fopen(argv[++i], "w");
 		else if (!strcmp(argv[i], "--tiny"))
@@ -435,9 +723,12 @@ int main(int argc, char **argv)
 			 (!strcmp(argv[i + 1], "flush") || !strcmp(argv[i + 1], "evict")))
 			env.cold_flush = !strcmp(argv[++i], "flush");
 		else {
-			fprintf(stderr, "usage: %s [--preset rfc|v3|clear|primitives|perf|big]... "
-				"[--runs N] [--json FILE] [--tiny] [--cold evict|flush]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [--preset rfc|v3|clear|primitives|patterns|perf|"
+				"big|uarch]... [--rounds N] [--json FILE] [--tiny] "
+				"[--cold evict|flush] "
+				"[--cpu N] [--memcpy erms|orig] [--copy-page rep|unrolled] "
+				"[--copy-mc fragile|erms|memcpy|avx2nt|avx512nt] "
+				"[--clear-page erms|rep|unrolled|nt|clzero]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -451,17 +742,38 @@ int main(int argc, char **argv)
 	if (plat.runs < 3 || plat.runs > STATS_MAX)
 		plat.runs = BENCH_DEFAULT_RUNS;
 
+	cpu = pin_self(want_cpu);
+	if (cpu < 0)
+		printf("# NOT pinned: sched_setaffinity failed; rounds may migrate between CPUs\n");
+	else
+		printf("# pinned to CPU %d (sched_setaffinity)\n", cpu);
+	__cpuid(0, a, b, c, d);
+	if (a >= 7) {
+		__cpuid_count(7, 0, a, b, c, d);
+		has_clflushopt = b & (1u << 23);
+	}
+	gbpages = have_1g_pages();
 	t0 = now_ns();
 	c0 = cycles();
 	usleep(100000);
 	env.cycles_per_us = (cycles() - c0) * 1000 / (now_ns() - t0);
 	host_dispatch(&plat.caps);
+	if (!apply_overrides(&ov, &plat.caps))
+		return 2;
 	read_microcode();
 	llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-	evict_size = (size_t)(llc > 0 && 2 * (size_t)llc > (128u << 20) ? 2 * (size_t)llc :
-			      128u << 20);
+	cache = cpuid_largest_cache(&cache_src);
+	if (!cache && llc > 0) {
+		cache = (u64)llc;
+		cache_src = "sysconf (CPUID describes no cache)";
+	}
+	/* Three times the largest cache, in whole 2 MiB pages; 128 MiB when nothing is known. */
+	evict_size = cache ? (size_t)((3 * cache + (2 << 20) - 1) & ~(u64)((2 << 20) - 1)) :
+		     128u << 20;
 	evict_buf = map_big(evict_size, &huge);
 	arena.size = (size_t)(2 * plat.max_bytes + (256u << 20));
+	if (plat.max_bytes >= (1u << 30) && gbpages)
+		arena.size += 1u << 30;		/* room to align 1 GiB cases to 1 GiB */
 	arena.base = map_big(arena.size, &huge);
 	if (!arena.base || !evict_buf) {
 		fprintf(stderr, "ck-bench: cannot map %zu MiB of buffers\n", arena.size >> 20);
@@ -479,23 +791,39 @@ int main(int argc, char **argv)
 		plat.alloc_node = alloc_on;
 		plat.nr_nodes = nr_nodes;
 	}
-	printf("# TSC %llu MHz; buffers %s; eviction buffer %zu MiB (LLC %ld KiB); %u runs each "
-	       "after %d warm-up runs\n", (unsigned long long)env.cycles_per_us,
+	printf("# TSC %llu MHz; buffers %s; 1 GiB cases %s\n",
+	       (unsigned long long)env.cycles_per_us,
 	       huge ? "on hugetlb pages" : "on THP (no hugetlb pages reserved)",
-	       evict_size >> 20, llc > 0 ? llc >> 10 : -1, plat.runs, BENCH_WARMUP);
+	       gbpages ? "1 GiB aligned (the CPU has 1 GiB pages)" :
+	       "2 MiB aligned (no 1 GiB pages)");
+	printf("# cache-cold by %s; eviction buffer %zu MiB = 3 x the largest cache, %llu KiB "
+	       "from %s (sysconf's L3: %ld KiB)\n", env.cold_flush ? (has_clflushopt ?
+	       "CLFLUSHOPT of source and destination" : "CLFLUSH (CPUID: no CLFLUSHOPT)") :
+	       "an eviction buffer", evict_size >> 20, (unsigned long long)cache >> 10,
+	       cache_src, llc > 0 ? llc >> 10 : -1);
+	printf("# method: %u rounds alternating AB/BA, a sample = min of %d (hot) or %d (cold, "
+	       "each after its own eviction) timings, hot cases repeated to >= %d us a timing; "
+	       "ratio = median of per-round ratios, %d-resample bootstrap 95%% CI\n", plat.runs,
+	       BENCH_K_HOT, BENCH_K_COLD, BENCH_MIN_SAMPLE_NS / 1000, BENCH_BOOT_ITERS);
 	if (json_out)
 		fprintf(json_out, "{\"schema\":1,\"kind\":\"machine\",\"machine\":\"%s\","
 			"\"features\":\"%s\",\"microcode\":%s,\"tsc_mhz\":%llu,\"nodes\":%u,"
-			"\"page_sizes\":\"%s\",\"evict_bytes\":%zu}\n", machine, features,
-			microcode, (unsigned long long)env.cycles_per_us,
+			"\"page_sizes\":\"%s\",\"evict_bytes\":%zu,\"rounds\":%u,"
+			"\"pinned_cpu\":%d,\"hypervisor\":%s,\"cold_method\":\"%s\"}\n", machine,
+			features, microcode, (unsigned long long)env.cycles_per_us,
 			nr_nodes ? nr_nodes : 1, huge ? "4K,2M (hugetlb)" : "4K,2M (THP)",
-			evict_size);
+			evict_size, plat.runs, cpu, hypervisor() ? "true" : "false",
+			env.cold_flush ? "clflushopt" : "evict");
 	for (int i = 0; i < np; i++) {
 		int k;
 
 		printf("\n== preset %s ==\n", presets[i]);
 		if (!strcmp(presets[i], "perf")) {
 			preset_perf();
+			continue;
+		}
+		if (!strcmp(presets[i], "uarch")) {
+			preset_uarch(&env, &plat);
 			continue;
 		}
 		if (!strcmp(presets[i], "big")) {

@@ -9,10 +9,13 @@ not UTF-8 or not JSON, or lacks a field its kind needs makes the whole input bad
 a damaged file is not reported as if it were complete.
 
     ck-report.py LOG                      seed-style tables (baseline vs optimized, speedup)
-    ck-report.py --compare A B            B against A per case, and whether the difference
-                                          exceeds the noise (interquartile range of either run)
-    ck-report.py LOG --plot DIR           bandwidth against size per primitive, PNG and SVG
-                                          (needs Debian's python3-matplotlib)
+    ck-report.py --compare A B            B against A per comparison: whether the ratio
+                                          changed, tested on the two runs' 95% intervals
+                                          (Holm-corrected over all cases); absolute GB/s are
+                                          listed beside, not tested (they move with load)
+    ck-report.py LOG --plot DIR           per API and mode: bandwidth against size with
+                                          error bars, and the ratios with their intervals;
+                                          PNG and SVG (needs Debian's python3-matplotlib)
     ck-report.py --fleet DIR [--json] [--plot PDIR]
                                           one row per machine (DIR/MACHINE/ or MACHINE.json,
                                           .log, .jsonl: ck-results.py summaries, serial or
@@ -217,29 +220,176 @@ def seed_tables(recs, out):
     return len(comps) + len(prims) + len(perf)
 
 
-def noise(r):
-    """Relative interquartile range of a run's durations (1, all noise, when unknown)."""
-    if not r.get("median_ns") or "q1_ns" not in r or "q3_ns" not in r:
-        return 1.0
-    return (r["q3_ns"] - r["q1_ns"]) / r["median_ns"]
+ALPHA = 0.05            # family-wise: the chance that --compare flags anything in an A/A run
+Z95 = 1.959964          # the comparison intervals are 95% intervals
+SE_FLOOR = 0.0005       # ratios are printed in parts per thousand: no interval is narrower
+# Run-to-run noise of a ratio (standard deviation of its log) used when a side has one run:
+# ten hosted rfc runs of one build on the Zen 3 CI VM at load 5-6 spread by 2.4% (README).
+RUN_NOISE = 0.025
 
 
-def compare(a_recs, b_recs, out):
-    key = lambda r: (r["api"], r["primitive"], r["size"], r["mode"])
-    a = {key(r): r for r in a_recs if r.get("kind") == "result"}
-    b = {key(r): r for r in b_recs if r.get("kind") == "result"}
-    out.write("%-18s %-20s %-7s %-11s %9s %9s %7s  %s\n" % (
-        "api", "primitive", "size", "mode", "A GB/s", "B GB/s", "B/A", "verdict"))
+def comp_key(c):
+    """What makes two comparison records the same case."""
+    return (c["api"], c["mode"], c["size"], c["baseline"], c["candidate"],
+            c.get("src_node", "node0"), c.get("dst_node", "node0"),
+            c.get("candidate_src_pattern", c.get("src_pattern", "")),
+            c.get("cold_method", ""))
+
+
+def log_se(c):
+    """Standard error of log(ratio) from a record's 95% interval (its half-width in logs)."""
+    lo, hi = c["ci_lo_x1000"], c["ci_hi_x1000"]
+    if lo <= 0 or hi <= 0:
+        return None
+    return max((math.log(hi) - math.log(lo)) / (2 * Z95), SE_FLOOR)
+
+
+def holm(pvalues, alpha=ALPHA):
+    """Which of @pvalues Holm's step-down procedure rejects at family-wise level @alpha."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    reject = [False] * len(pvalues)
+    for rank, i in enumerate(order):
+        if pvalues[i] > alpha / (len(pvalues) - rank):
+            break
+        reject[i] = True
+    return reject
+
+
+def side(runs, key):
+    """One side's view of a case: its records, mean log ratio and mean within-run variance."""
+    recs = [r[key] for r in runs if key in r]
+    logs = [math.log(c["ratio_x1000"]) for c in recs if c["ratio_x1000"] > 0]
+    ses = [log_se(c) for c in recs]
+    if len(logs) != len(recs) or any(se is None for se in ses):
+        return recs, None, None
+    return recs, sum(logs) / len(logs), sum(se * se for se in ses) / len(ses)
+
+
+def run_noise(a_runs, b_runs, keys):
+    """Run-to-run variance of log ratios, pooled over cases and sides (None: one run each)."""
+    ss, df = 0.0, 0
+    for runs in (a_runs, b_runs):
+        if len(runs) < 2:
+            continue
+        for k in keys:
+            logs = [math.log(r[k]["ratio_x1000"]) for r in runs
+                    if k in r and r[k]["ratio_x1000"] > 0]
+            if len(logs) >= 2:
+                m = sum(logs) / len(logs)
+                ss += sum((x - m) ** 2 for x in logs)
+                df += len(logs) - 1
+    return ss / df if df else None
+
+
+def compare_ratios(a_recs, b_recs, noise=RUN_NOISE):
+    """
+    Per comparison measured on both sides: [key, A records, B records, change B/A (geometric
+    means), p-value or None, flagged, smallest change resolved]. @a_recs and @b_recs are
+    lists of runs (lists of records). With several runs on a side, a ratio's variance is the
+    runs' spread (pooled over cases, never below the case's own within-run variance); with
+    one run each, its interval (within-run) plus @noise squared for the run-to-run part.
+    """
+    a_runs = [{comp_key(r): r for r in recs if r.get("kind") == "comparison"} for recs in a_recs]
+    b_runs = [{comp_key(r): r for r in recs if r.get("kind") == "comparison"} for recs in b_recs]
+    keys = sorted(set().union(*a_runs) & set().union(*b_runs),
+                  key=lambda k: tuple(str(x) for x in k))
+    between = run_noise(a_runs, b_runs, keys)
+    estimated = between is not None
+    if not estimated:
+        between = noise * noise
+    rows = []
+    for k in keys:
+        ra, ma, va = side(a_runs, k)
+        rb, mb, vb = side(b_runs, k)
+        change, p, resolves = None, None, None
+        if ma is not None and mb is not None:
+            change = math.exp(mb - ma)
+            if estimated:       # the runs' spread already holds their within-run noise
+                se = math.sqrt(max(between, va) / len(ra) + max(between, vb) / len(rb))
+            else:
+                se = math.sqrt(va + vb + 2 * between)
+            p = math.erfc(abs(mb - ma) / se / math.sqrt(2))
+            resolves = Z95 * se
+        rows.append([k, ra, rb, change, p, False, resolves])
+    tested = [r for r in rows if r[4] is not None]
+    for r, rej in zip(tested, holm([r[4] for r in tested])):
+        r[5] = rej
+    return rows, math.sqrt(between)
+
+
+def overall(rows, out):
+    """
+    All cases together: the mean log change over the cases, tested against 0 with the spread
+    of the cases' changes (a one-sample t-test, so run-wide effects shared by the cases are
+    not mistaken for independent evidence). Returns (change, low, high, flagged) or None.
+    """
+    d = [math.log(r[3]) for r in rows if r[4] is not None]
+    if len(d) < 3:
+        return None
+    n, m = len(d), sum(d) / len(d)
+    se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+    df = n - 1
+    t = Z95 + (Z95 ** 3 + Z95) / (4 * df) + \
+        (5 * Z95 ** 5 + 16 * Z95 ** 3 + 3 * Z95) / (96 * df * df)     # t quantile, df
+
+    lo, hi = math.exp(m - t * se), math.exp(m + t * se)
+    flagged = lo > 1 or hi < 1
+    out.write("all %d cases together: B/A %.3fx [%.3f, %.3f] (mean over the cases, 95%% t "
+              "interval): %s\n" % (n, math.exp(m), lo, hi,
+                                   ("CHANGED: %s" % ("faster" if m > 0 else "slower"))
+                                   if flagged else "no change"))
+    return math.exp(m), lo, hi, flagged
+
+
+def compare(a_recs, b_recs, out, noise=RUN_NOISE):
+    """@a_recs, @b_recs: lists of runs. Returns the number of cases written."""
     n = 0
-    for k in sorted(set(a) & set(b)):
+    rows, between = compare_ratios(a_recs, b_recs, noise)
+    if rows:
+        out.write("comparisons: B's ratio against A's (%d and %d runs; run-to-run noise %.1f%% "
+                  "%s); a change is flagged when significant at %g family-wise (Holm, %d "
+                  "cases)\n" % (len(a_recs), len(b_recs), between * 100,
+                                 "estimated from the runs" if max(len(a_recs), len(b_recs)) > 1
+                                 else "assumed (--run-noise)", ALPHA, len(rows)))
+        out.write("%-16s %-10s %-5s %-24s %-13s %-22s %-22s %7s  %s\n" % (
+            "api", "mode", "size", "baseline -> candidate", "direction", "A ratio [95% CI]",
+            "B ratio [95% CI]", "B/A", "verdict"))
+    for k, ra, rb, change, p, flagged, resolves in rows:
+        fmt = lambda c: "%.3fx [%.3f, %.3f]%s" % (c[0]["ratio_x1000"] / 1000.0,
+                                                  c[0]["ci_lo_x1000"] / 1000.0,
+                                                  c[0]["ci_hi_x1000"] / 1000.0,
+                                                  " +%d" % (len(c) - 1) if len(c) > 1 else "")
+        if p is None:
+            verdict = "not tested (no interval)"
+        elif flagged:
+            verdict = "CHANGED: %s (p=%.2g)" % ("faster" if change > 1 else "slower", p)
+        else:
+            verdict = "no change (p=%.2g; resolves +-%.1f%%)" % (p, resolves * 100)
+        what = "%s -> %s" % (k[3], k[4])
+        if k[7]:
+            what += " (%s)" % k[7]
+        out.write("%-16s %-10s %-5s %-24s %-13s %-22s %-22s %6.3fx  %s\n" % (
+            k[0], k[1], size_name(k[2]), what, "%s->%s" % (k[5], k[6]), fmt(ra), fmt(rb),
+            change or 0.0, verdict))
+        n += 1
+    overall(rows, out)
+    key = lambda r: (r["api"], r["primitive"], r["size"], r["mode"], r.get("src_node", "node0"),
+                     r.get("dst_node", "node0"), r.get("src_pattern", ""))
+    a = {key(r): r for r in a_recs[0] if r.get("kind") == "result"}
+    b = {key(r): r for r in b_recs[0] if r.get("kind") == "result"}
+    common = sorted(set(a) & set(b), key=lambda k: tuple(str(x) for x in k))
+    if common:
+        out.write("%sresults (first run of each side): absolute throughput, listed, not tested "
+                  "(it moves with the machine's load; the comparisons above are paired)\n" %
+                  ("\n" if rows else ""))
+        out.write("%-18s %-20s %-7s %-11s %9s %9s %7s\n" % (
+            "api", "primitive", "size", "mode", "A GB/s", "B GB/s", "B/A"))
+    for k in common:
         ra, rb = a[k], b[k]
         ratio = rb["median_mbps"] / ra["median_mbps"] if ra["median_mbps"] else 0.0
-        limit = max(noise(ra), noise(rb))
-        verdict = "within noise" if abs(ratio - 1) <= limit else (
-            "faster" if ratio > 1 else "slower")
-        out.write("%-18s %-20s %-7s %-11s %9.2f %9.2f %6.2fx  %s (noise %.0f%%)\n" % (
+        out.write("%-18s %-20s %-7s %-11s %9.2f %9.2f %6.2fx\n" % (
             k[0], k[1], size_name(k[2]), k[3], gbps(ra["median_mbps"]),
-            gbps(rb["median_mbps"]), ratio, verdict, limit * 100))
+            gbps(rb["median_mbps"]), ratio))
         n += 1
     return n
 
@@ -259,26 +409,69 @@ def plot(recs, outdir):
         print("ck-report: plots need matplotlib (Debian: python3-matplotlib, run with "
               "/usr/bin/python3)", file=sys.stderr)
         return 0
+    machine = next((r for r in recs if r.get("kind") == "machine"), {})
+    label = "%s; cold: %s; %s rounds%s" % (
+        machine.get("machine", "machine unknown"), machine.get("cold_method", "?"),
+        machine.get("rounds", machine.get("runs", "?")),
+        "; EMULATED (under a hypervisor)" if machine.get("hypervisor") else "")
     series = defaultdict(list)
     for r in recs:
-        if r.get("kind") == "result":
-            series[(r["api"], r["mode"], r["primitive"])].append((r["size"], r["median_mbps"]))
-    by_fig = defaultdict(list)
-    for (api, mode, prim), pts in series.items():
-        by_fig[(api, mode)].append((prim, sorted(pts)))
+        if r.get("kind") != "result":
+            continue
+        med = gbps(r["median_mbps"])
+        lo = hi = med
+        if r.get("q1_ns") and r.get("q3_ns") and r.get("median_ns"):
+            lo = med * r["median_ns"] / r["q3_ns"]      # slower quartile: lower bandwidth
+            hi = med * r["median_ns"] / r["q1_ns"]
+        dirn = "%s->%s" % (r.get("src_node", "node0"), r.get("dst_node", "node0"))
+        api = r["api"]
+        if api == "primitive":          # copies and clears apart: one figure each
+            api = "clear primitives" if r["primitive"].startswith("clear") else "copy primitives"
+        series[(api, r["mode"], r["primitive"], dirn)].append((r["size"], med, lo, hi))
+    ratios = defaultdict(list)
+    for c in recs:
+        if c.get("kind") == "comparison":
+            ratios[(c["api"], c["mode"], "%s / %s" % (c["candidate"], c["baseline"]),
+                    "%s->%s" % (c.get("src_node", "node0"), c.get("dst_node", "node0")))].append(
+                (c["size"], c["ratio_x1000"] / 1000.0, c["ci_lo_x1000"] / 1000.0,
+                 c["ci_hi_x1000"] / 1000.0))
+    apis = sorted({k[0] for k in series} | {k[0] for k in ratios})
     made = 0
-    for (api, mode), lines in by_fig.items():
-        fig, ax = plt.subplots(figsize=(8, 5))
-        for prim, pts in sorted(lines):
-            ax.plot([p[0] for p in pts], [gbps(p[1]) for p in pts], marker="o", label=prim)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("size (bytes)")
-        ax.set_ylabel("GB/s (median)")
-        ax.set_title("%s, %s" % (api, mode))
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
-        base = os.path.join(outdir, re.sub(r"[^A-Za-z0-9_.+-]", "_", "%s-%s" % (api, mode))
-                            .lstrip("."))
+    for api in apis:
+        modes = sorted({k[1] for k in series if k[0] == api} |
+                       {k[1] for k in ratios if k[0] == api})
+        has_ratio = any(k[0] == api for k in ratios)
+        fig, axes = plt.subplots(2 if has_ratio else 1, len(modes), squeeze=False,
+                                 figsize=(6 * len(modes), 8 if has_ratio else 5))
+        for col, mode in enumerate(modes):
+            ax = axes[0][col]
+            for key in sorted(k for k in series if k[0] == api and k[1] == mode):
+                pts = sorted(series[key])
+                ax.errorbar([p[0] for p in pts], [p[1] for p in pts],
+                            yerr=[[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]],
+                            marker="o", capsize=3, label="%s %s" % (key[2], key[3]))
+            ax.set_title("%s, %s (error bars: quartiles)" % (api, mode), fontsize=9)
+            ax.set_ylabel("GB/s (median)")
+            ax.set_ylim(bottom=0)
+            size_axis(ax, [p[0] for k in series if k[0] == api for p in series[k]])
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=6)
+            if has_ratio:
+                ax = axes[1][col]
+                for key in sorted(k for k in ratios if k[0] == api and k[1] == mode):
+                    pts = sorted(ratios[key])
+                    ax.errorbar([p[0] for p in pts], [p[1] for p in pts],
+                                yerr=[[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]],
+                                marker="s", capsize=3, label="%s %s" % (key[2], key[3]))
+                ax.axhline(1.0, color="grey", linewidth=0.8)
+                ax.set_ylabel("speed ratio, 95% CI")
+                ax.set_ylim(bottom=0)
+                size_axis(ax, [p[0] for k in ratios if k[0] == api for p in ratios[k]])
+                ax.grid(True, alpha=0.3)
+                ax.legend(fontsize=6)
+        fig.suptitle(label, fontsize=8)
+        fig.tight_layout()
+        base = os.path.join(outdir, re.sub(r"[^A-Za-z0-9_.+-]", "_", api).lstrip("."))
         fig.savefig(base + ".png", dpi=100)
         fig.savefig(base + ".svg")
         plt.close(fig)
@@ -606,11 +799,26 @@ def fleet_plot(machines, outdir):
     return 1
 
 
+def size_axis(ax, sizes):
+    """A log2 size axis labelled 4K, 2M, 1G at the sizes measured."""
+    ticks = sorted(set(s for s in sizes if s > 0))
+    ax.set_xscale("log", base=2)
+    if ticks:
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([size_name(t) for t in ticks], fontsize=7)
+        ax.minorticks_off()
+    ax.set_xlabel("size")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("input", nargs="?", help="serial log or JSON-lines file")
-    ap.add_argument("--compare", nargs=2, metavar=("A", "B"))
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                    help="A and B: a run each, or several runs of one build, comma-separated")
+    ap.add_argument("--run-noise", type=float, default=RUN_NOISE * 100, metavar="PCT",
+                    help="run-to-run noise of a ratio when a side has one run (default "
+                         "%(default).1f%%)")
     ap.add_argument("--plot", metavar="DIR")
     ap.add_argument("--fleet", metavar="DIR", help="one table over many machines' results")
     ap.add_argument("--json", action="store_true", help="with --fleet: JSON instead of the "
@@ -644,16 +852,17 @@ def main(argv=None):
             ap.error("--json goes with --fleet")
         if args.compare:
             a, b = args.compare
-            main.source = a
-            a_recs = records(a)
-            main.source = b
-            b_recs = records(b)
+            a_recs, b_recs = [], []
+            for names, into in ((a, a_recs), (b, b_recs)):
+                for name in names.split(","):
+                    main.source = name
+                    into.append(records(name))
             main.source = "%s, %s" % (a, b)
-            n = compare(a_recs, b_recs, sys.stdout)
+            n = compare(a_recs, b_recs, sys.stdout, args.run_noise / 100)
             if not n:
                 print("ck-report: %s, %s: no benchmark result measured in both (%d and %d "
-                      "results)" % (a, b, sum(r["kind"] == "result" for r in a_recs),
-                                    sum(r["kind"] == "result" for r in b_recs)),
+                      "results)" % (a, b, sum(r["kind"] == "result" for r in a_recs[0]),
+                                    sum(r["kind"] == "result" for r in b_recs[0])),
                       file=sys.stderr)
                 return EXIT_NO_RESULT
             return EXIT_OK

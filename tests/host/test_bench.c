@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_bench.c - the benchmark harness with a fake clock: cases whose durations are known
- * exactly, so the summaries, the interleaving, the ratio and the JSON can be checked.
+ * exactly, so the summaries, the repetitions, the minimum of k, the AB/BA interleaving, the
+ * disturbed and discarded rounds, the ratio and the JSON can be checked.
  */
 #include "bench/harness.h"
 #include "tests/host/host_test.h"
@@ -74,11 +75,16 @@ static void test_run_summary(void)
 	      (unsigned long long)r.mbps_median);
 	CHECK(r.mcyc_per_byte == 1000 * 3000 / 1048576, "cycles/byte x1000: %llu",
 	      (unsigned long long)r.mcyc_per_byte);
-	CHECK(evictions == 10 + BENCH_WARMUP, "eviction before every run, warm-ups too: %lu",
-	      evictions);
+	CHECK(evictions == 10 * BENCH_K_COLD + BENCH_WARMUP,
+	      "eviction before every run, warm-ups too: %lu", evictions);
+	CHECK(r.reps == 1 && r.k == BENCH_K_COLD && r.rounds == 10, "cold: one op per timing");
 	evictions = 0;
 	bench_run(&env, &c, BENCH_HOT, 5, &r);
 	CHECK(evictions == 0, "cache-hot: no eviction");
+	CHECK(r.reps == BENCH_MIN_SAMPLE_NS / 1000 && r.k == BENCH_K_HOT,
+	      "a 1 us hot case is repeated to last 10 us: reps %u, k %u", r.reps, r.k);
+	CHECK(r.ns.median == BENCH_MIN_SAMPLE_NS && r.mbps_median == 1048576,
+	      "throughput counts every repetition: %llu MB/s", (unsigned long long)r.mbps_median);
 }
 
 static void test_cold_by_flush(void)
@@ -93,7 +99,7 @@ static void test_cold_by_flush(void)
 	evictions = flushes = 0;
 	env.cold_flush = true;
 	bench_run(&env, &c, BENCH_COLD, 5, &r);
-	CHECK(evictions == 0 && flushes == 2 * (5 + BENCH_WARMUP),
+	CHECK(evictions == 0 && flushes == 2 * (5 * BENCH_K_COLD + BENCH_WARMUP),
 	      "flush both buffers before every run instead of evicting: %lu flushes, %lu evictions",
 	      flushes, evictions);
 	CHECK(flushed[0] == a && flushed[1] == b, "source, then destination");
@@ -102,7 +108,7 @@ static void test_cold_by_flush(void)
 	c.flush_bytes = 0;
 	flushes = 0;
 	bench_run(&env, &c, BENCH_COLD, 3, &r);
-	CHECK(flushes == 0 && evictions == 3 + BENCH_WARMUP,
+	CHECK(flushes == 0 && evictions == 3 * BENCH_K_COLD + BENCH_WARMUP,
 	      "a case without buffers to flush falls back to eviction");
 	env.cold_flush = false;
 }
@@ -110,7 +116,7 @@ static void test_cold_by_flush(void)
 static void test_compare_interleaved(void)
 {
 	static struct bench_result ra, rb;
-	struct fake fa = { 2000, 'a' }, fb = { 1000, 'b' };
+	struct fake fa = { 20000, 'a' }, fb = { 10000, 'b' };
 	struct bench_case a = { .api = "x", .primitive = "slow", .bytes = 4096, .fn = run,
 				.ctx = &fa };
 	struct bench_case b = { .api = "x", .primitive = "fast", .bytes = 4096, .fn = run,
@@ -119,13 +125,18 @@ static void test_compare_interleaved(void)
 	char buf[64];
 
 	norder = 0;
-	bench_compare(&env, &a, &b, BENCH_HOT, 6, &ra, &rb, &q);
+	bench_compare(&env, &a, &b, BENCH_HOT, 3, &ra, &rb, &q);
 	order[norder] = 0;
-	CHECK(!strcmp(order, "abababababababab"), "interleaved A B A B: %s", order);
+	/* warm-up, calibration (3 each), then rounds of k = 5: AB, BA, AB */
+	CHECK(!strcmp(order, "abab" "aaabbb" "aaaaabbbbb" "bbbbbaaaaa" "aaaaabbbbb"),
+	      "rounds alternate AB, BA: %s", order);
 	CHECK(q.ratio_pm == 2000 && q.lo_pm == 2000 && q.hi_pm == 2000 && q.significant,
 	      "b twice as fast: %u [%u, %u]", q.ratio_pm, q.lo_pm, q.hi_pm);
 	bench_fmt_ratio(&q, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "2.00x [2.00, 2.00]"), "format: %s", buf);
+	CHECK(!strcmp(buf, "2.00x [2.00, 2.00] w=0.0%"), "format: %s", buf);
+	q = (struct ratio){ 1000, 990, 1010, false };
+	bench_fmt_ratio(&q, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "1.00x [0.99, 1.01] w=2.0% n.s."), "width beside the ratio: %s", buf);
 	q.significant = false;
 	bench_fmt_ratio(&q, buf, sizeof(buf));
 	CHECK(strstr(buf, " n.s.") != NULL, "not significant is marked: %s", buf);
@@ -153,8 +164,84 @@ static void test_format(void)
 	CHECK(!strcmp(buf, "1G"), "size %s", buf);
 }
 
+/* A case whose timings follow a script: ns per call, cycling. */
+struct scripted {
+	const u64 *ns;
+	unsigned int n, i;
+};
+
+static void run_scripted(void *p)
+{
+	struct scripted *s = p;
+
+	fake_now += s->ns[s->i++ % s->n];
+}
+
+static u64 fake_switches;
+
+static u64 switches(void)
+{
+	return fake_switches;
+}
+
+static void switch_on_call(void *p)
+{
+	struct scripted *s = p;
+
+	if (s->i == 2 + 3 + 5 * 2)	/* during round 2 (after warm-up and calibration) */
+		fake_switches++;
+	run_scripted(p);
+}
+
+static void test_min_of_k_and_disturbed(void)
+{
+	static struct bench_result r;
+	/* warm-up 2, calibration 3, then rounds of 5: one timing in round 1 is 5x longer */
+	static const u64 spike[] = { 20000, 20000, 20000, 20000, 20000,
+				     20000, 20000, 20000, 20000, 20000,
+				     20000, 100000, 20000, 20000, 20000 };
+	static const u64 zero[] = { 20000, 20000, 20000, 20000, 20000, 0 };
+	struct scripted sc = { spike, ARRAY_SIZE(spike), 0 };
+	struct bench_case c = { .api = "x", .primitive = "p", .bytes = 4096, .fn = run_scripted,
+				.ctx = &sc };
+	char buf[700];
+
+	bench_run(&env, &c, BENCH_HOT, 4, &r);
+	CHECK(r.runs == 4 && r.ns.max == 20000, "the spike is not a sample: min of k (%llu)",
+	      (unsigned long long)r.ns.max);
+	CHECK(r.disturbed == 1 && r.discarded == 0, "one round disturbed: %u, %u discarded",
+	      r.disturbed, r.discarded);
+	bench_json(&env, &c, BENCH_HOT, &r, buf, sizeof(buf));
+	CHECK(strstr(buf, "\"rounds\":4,\"k\":5,\"reps\":1,\"disturbed\":1,"
+			  "\"discarded\":0") != NULL, "JSON counts them: %s", buf);
+	sc = (struct scripted){ zero, ARRAY_SIZE(zero), 0 };
+	bench_run(&env, &c, BENCH_HOT, 6, &r);
+	CHECK(r.discarded == 5 && r.runs == 1, "a timing of 0 ns discards its round: %u kept, %u "
+	      "discarded", r.runs, r.discarded);
+	sc = (struct scripted){ spike, 1, 0 };
+	c.fn = switch_on_call;
+	env.disturbances = switches;
+	bench_run(&env, &c, BENCH_HOT, 4, &r);
+	env.disturbances = NULL;
+	CHECK(r.disturbed == 1, "a context switch during a round disturbs it: %u", r.disturbed);
+}
+
+static void test_patterns_in_json(void)
+{
+	static struct bench_result r;
+	struct fake f = { 20000, 'a' };
+	struct bench_case c = { .api = "x", .primitive = "p", .bytes = 4096, .fn = run,
+				.ctx = &f, .src_pattern = "random", .dst_pattern = "zero" };
+	char buf[700];
+
+	bench_run(&env, &c, BENCH_HOT, 3, &r);
+	bench_json(&env, &c, BENCH_HOT, &r, buf, sizeof(buf));
+	CHECK(strstr(buf, "\"src_pattern\":\"random\",\"dst_pattern\":\"zero\"") != NULL,
+	      "patterns recorded: %s", buf);
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_run_summary, test_cold_by_flush, test_compare_interleaved,
-			 test_format);
+			 test_format, test_min_of_k_and_disturbed, test_patterns_in_json);
 }

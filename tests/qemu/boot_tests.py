@@ -567,8 +567,9 @@ def t_bench_presets_tiny(b):
                 b.expect(False, "not JSON: " + line[:120])
     kinds = {o.get("kind") for o in objs}
     b.expect({"machine", "result", "comparison"} <= kinds, "JSON kinds seen: %s" % kinds)
-    for preset in ("rfc", "v3", "clear", "primitives"):
+    for preset in ("rfc", "v3", "clear", "primitives", "patterns"):
         b.has(r"^== preset %s ==$" % preset)
+    b.has(r"^bench: method: rounds alternating AB/BA")
     b.has(r"^fn=folio_copy mode=cache-cold$")
     b.has(r"^node0->node0   256K    \d+\.\d\d \+- \d+\.\d\d +\d+\.\d\d \+- \d+\.\d\d +"
           r"\d+\.\d\dx \[\d+\.\d\d, \d+\.\d\d\]")
@@ -580,6 +581,13 @@ def t_bench_presets_tiny(b):
              "every result has 3 runs and a throughput")
     b.expect(all(o["cold_method"] == ("clflushopt" if o["mode"] == "cache-cold" else "none")
                  for o in results), "cache-cold results say cold_method clflushopt")
+    b.expect(all(o.get("src_pattern") in ("zero", "constant", "random", "none") and
+                 o.get("dst_pattern") in ("zero", "constant", "random", "none") and
+                 o.get("reps", 0) >= 1 and o.get("k") in (3, 5) for o in results),
+             "every result records its data patterns, repetitions and k")
+    b.expect(any(o.get("kind") == "comparison" and o.get("api") == "patterns" and
+                 o.get("candidate_src_pattern") == "zero" for o in objs),
+             "the patterns preset compares a zero source against a random one")
 
 
 NUMA3 = ("-object memory-backend-ram,id=m0,size=1G -object memory-backend-ram,id=m1,size=512M "
