@@ -10,8 +10,8 @@
  *   clear_page()         rep stosb with ERMS, else rep stosq with REP_GOOD, else unrolled
  *   clear_pages()        the clear_page() primitive over the whole extent
  *
- * ERMS and REP_GOOD here are the values after Linux's derivation (kernel/platform/cpufeat.c). Plain C,
- * tested on the host with descriptions of real CPUs.
+ * ERMS and REP_GOOD here are the values after Linux's derivation
+ * (kernel/platform/cpufeat.c). Plain C, tested on the host with descriptions of real CPUs.
  */
 #ifndef CK_COPY_DISPATCH_H
 #define CK_COPY_DISPATCH_H

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ktap.c - the registered in-image test suites: sort them, run them and print KTAP version 1: the top level lists suites,
- * each suite is a subtest indented by four spaces, diagnostics start with "# ".
+ * ktap.c - the registered in-image test suites: sort them, run them and print KTAP version 1:
+ * the top level lists suites, each suite is a subtest indented by four spaces, diagnostics
+ * start with "# ".
  *
  * Beside each case's KTAP result goes one diagnostic line for LAVA (README "Results for
  * LAVA"), at the case's indentation, ending in '>' so a pattern can be anchored there:

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ensure-deps.sh build|run|img|check|lava - make sure the Debian packages a target needs are present.
+# ensure-deps.sh build|run|img|check|lava - make sure the Debian packages a target needs are
+# present.
 # As root, missing ones are installed with apt-get; otherwise the script names them and fails.
 set -eu
 what=${1:-build}

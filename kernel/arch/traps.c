@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * traps.c - decide what happens to an exception: a handler registered for the vector (#MC, #PF), an exception-table fixup, a
- * counted NMI, or the unexpected-exception report and the panic exit status.
+ * traps.c - decide what happens to an exception: a handler registered for the vector (#MC,
+ * #PF), an exception-table fixup, a counted NMI, or the unexpected-exception report and the
+ * panic exit status.
  */
 #include "kernel/arch/exit.h"
 #include "kernel/arch/traps.h"
