@@ -3,9 +3,10 @@
  * fuzz_extable.c - libFuzzer target for the exception-table sort, search and validation.
  * The input is a table of up to 256 entries (12 bytes each, relative offsets as in the
  * image, cut to +-1 GiB: a linked image is smaller than that, and a target 2 GiB away from
- * some slot has no 32-bit offset there, which the format cannot express). Properties: the sort keeps every entry's absolute instruction and fixup addresses
- * and its data, and orders by instruction address; validation agrees with a plain scan;
- * the search finds every instruction and nothing between them.
+ * some slot has no 32-bit offset there, which the format cannot express). Properties: the
+ * sort keeps every entry's absolute instruction and fixup addresses and its data, and orders
+ * by instruction address; validation agrees with a plain scan; the search finds every
+ * instruction and nothing between them.
  */
 #include <stdint.h>
 #include <stdlib.h>
