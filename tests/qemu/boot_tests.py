@@ -621,6 +621,16 @@ def t_srat_too_many_domains(b):
     b.has(r"^NUMA: no usable SRAT: one node holds everything$")
 
 
+def t_srat_node_without_ram(b):
+    """A node whose SRAT range holds no RAM: bench=rfc names its directions, does not drop them."""
+    boot_with_table(b, srat(srat_mem(0, 0, 512 << 20), srat_mem(1, 64 << 30, 256 << 20)),
+                    "exit=qemu tests=pages bench=rfc bench_runs=3 bench_tiny=yes")
+    b.status_is(PASS)
+    b.has(r"^NUMA: node1 \(proximity domain 1\): 256 MiB, 0 CPUs")
+    b.has(r"^node0->node1 256K: no free memory for it on a node, skipped$")
+    b.has(r"^node1->node0 256K: no free memory for it on a node, skipped$")
+
+
 def t_einj_bogus(b):
     """inject=einj with an EINJ whose register is beyond 2^52: named and skipped, no #PF."""
     entry = struct.pack("<BBBBBBBBQQQ", 0, 3, 0, 0, 0, 64, 0, 4, 0xfffffffffffff000, 0xb,
@@ -751,7 +761,7 @@ SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmd
              t_disk_image,
              t_results_variable, t_framebuffer_summary, t_framebuffer_bad_cmdline,
              t_bench_presets_tiny, t_numa_directions, t_srat_overlap,
-             t_srat_too_many_domains, t_einj_bogus] + \
+             t_srat_too_many_domains, t_srat_node_without_ram, t_einj_bogus] + \
     [make_crash_test(k) for k in CRASHES]
 
 
