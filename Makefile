@@ -114,9 +114,10 @@ $(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
 
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
-HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c kernel/lib/extable.c kernel/lib/ksyms.c kernel/platform/cpufeat.c \
-	copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c kernel/arch/mtrr.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
-	kernel/platform/numa.c \
+HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c kernel/lib/extable.c \
+	kernel/lib/ksyms.c kernel/platform/cpufeat.c copy/dispatch.c copy/ops.c copy/pages.c \
+	kernel/mm/page.c kernel/arch/mtrr.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
+	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
@@ -131,7 +132,10 @@ $(B)/host/%: tests/host/%.c $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) $(wildcard 
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
 
-FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c
+FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
+	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
+	kernel/platform/numa.c kernel/arch/pmem.c kernel/platform/madt.c kernel/lib/extable.c \
+	kernel/lib/ksyms.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE)
 	@mkdir -p $(dir $@)

@@ -205,9 +205,17 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 				struct folio d, s;
 				struct bench_case a, b;
 
-				if (sizes[i] > p->max_bytes ||
-				    !get_folios_on(p, sizes[i], dir[dr][0], dir[dr][1], &d, &s))
+				if (sizes[i] > p->max_bytes)
 					continue;
+				if (!get_folios_on(p, sizes[i], dir[dr][0], dir[dr][1], &d, &s)) {
+					char sz[16];
+
+					/* A node without free memory is named, not dropped. */
+					bench_fmt_size(sizes[i], sz, sizeof(sz));
+					outf(env, "%s->%s %s: no free memory for it on a node, skipped",
+					     node_names[dir[dr][0]], node_names[dir[dr][1]], sz);
+					continue;
+				}
 				base = (struct folio_ctx){ .dst = d, .src = s };
 				batch = base;
 				if (mc) {

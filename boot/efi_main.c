@@ -198,12 +198,18 @@ static u32 mem_type_of(UINT32 t)
 }
 
 /* Pure translation of the firmware map: no boot-service calls, safe after ExitBootServices. */
+_Static_assert(sizeof(EFI_MEMORY_DESCRIPTOR) == BOOT_MEMMAP_DESC_MIN, "BOOT_MEMMAP_DESC_MIN");
+
 static void translate_memmap(struct boot_info *bi, const void *map, UINTN size, UINTN desc_size)
 {
 	UINTN off;
 
 	bi->nr_mem = 0;
 	bi->memmap_entries_dropped = 0;
+	bi->memmap_desc_size = (u32)desc_size;
+	/* A descriptor smaller than the structure (0 would loop forever): no map at all. */
+	if (desc_size < sizeof(EFI_MEMORY_DESCRIPTOR))
+		return;
 	for (off = 0; off + desc_size <= size; off += desc_size) {
 		const EFI_MEMORY_DESCRIPTOR *d = (const void *)((const char *)map + off);
 		struct mem_range *r;

@@ -127,9 +127,24 @@ __noreturn void kernel_main(struct boot_info *bi)
 		       "QEMU detected (fw_cfg), leaving through isa-debug-exit" :
 		       "not QEMU, halting at the end");
 
+	if (bi->memmap_desc_size < BOOT_MEMMAP_DESC_MIN) {
+		pr_err("memory map: the firmware's descriptor size is %u bytes, smaller than a "
+		       "UEFI memory descriptor (%u): no map to run on\n", bi->memmap_desc_size,
+		       BOOT_MEMMAP_DESC_MIN);
+		panic();
+	}
+	if (mem_sanitize(bi)) {
+		pr_err("memory map: %u entries, none of them usable RAM: cannot run\n",
+		       bi->nr_mem);
+		panic();
+	}
 	mem_report(bi);
 	acpi_init(bi);
 	pmem_init(bi);
+	if (!pmem_free_bytes()) {
+		pr_err("memory map: no free RAM above 1 MiB outside the image: cannot run\n");
+		panic();
+	}
 	if (!paging_init(bi)) {
 		pr_err("paging: could not build the page tables (out of memory?)\n");
 		machine_exit(CK_STATUS_PANIC);

@@ -34,17 +34,49 @@ const char *einj_action_name(u8 a)
 	}
 }
 
+/* Bytes a register access touches: the access size (1..4), else the bit width, else 8. */
+static unsigned int reg_bytes(const struct einj_gas *g)
+{
+	if (g->access_size >= 1 && g->access_size <= 4)
+		return 1u << (g->access_size - 1);
+	return g->bit_width ? g->bit_width / 8 : 8;
+}
+
+static int bad(struct einj_table *out, int entry, u64 value, const char *what,
+	       const char **why)
+{
+	out->bad_entry = entry;
+	out->bad_value = value;
+	*why = what;
+	return -1;
+}
+
+/* A register the interpreter may touch: in the I/O space or below 2^52, never at 0. */
+static int check_reg(const struct einj_gas *g, int i, struct einj_table *out, const char **why)
+{
+	u64 n = reg_bytes(g);
+
+	if (g->space_id == GAS_SYSTEM_IO) {
+		if (n > 4)
+			return bad(out, i, n * 8, "I/O register wider than 32 bits: width", why);
+		if (g->address > 0x10000 - n)
+			return bad(out, i, g->address, "I/O port beyond 0xffff: address", why);
+		return 0;
+	}
+	if (!g->address)
+		return bad(out, i, 0, "memory register at address", why);
+	if (g->address >= EINJ_PHYS_LIMIT || g->address > EINJ_PHYS_LIMIT - n)
+		return bad(out, i, g->address, "memory register beyond 2^52: address", why);
+	return 0;
+}
+
 static int parse_entries(const u8 *p, size_t avail, u32 count, struct einj_table *out,
 			 bool trigger, const char **why)
 {
-	if (count > EINJ_MAX_ENTRIES) {
-		*why = "more entries than the kernel keeps";
-		return -1;
-	}
-	if ((size_t)count * EINJ_ENTRY_LEN > avail) {
-		*why = "entry count runs past the table's length";
-		return -1;
-	}
+	if (count > EINJ_MAX_ENTRIES)
+		return bad(out, -1, count, "more entries than the kernel keeps: count", why);
+	if ((size_t)count * EINJ_ENTRY_LEN > avail)
+		return bad(out, -1, count, "entry count runs past the table's length: count", why);
 	out->n = 0;
 	for (u32 i = 0; i < count; i++, p += EINJ_ENTRY_LEN) {
 		struct einj_entry *e = &out->e[out->n++];
@@ -83,10 +115,33 @@ static int parse_entries(const u8 *p, size_t avail, u32 count, struct einj_table
 			*why = "bad bit offset";
 			return -1;
 		}
+		if (check_reg(&e->reg, (int)i, out, why))
+			return -1;
 		if (e->action == EINJ_SET_ERROR_TYPE_WITH_ADDRESS) {
+			if (e->reg.space_id != GAS_SYSTEM_MEMORY ||
+			    e->reg.address > EINJ_PHYS_LIMIT - sizeof(struct einj_setwa_params))
+				return bad(out, (int)i, e->reg.address, "SET_ERROR_TYPE_WITH_ADDRESS "
+					   "parameter block not in memory below 2^52: address", why);
 			out->has_setwa = true;
 			out->setwa_params = e->reg.address;
 		}
+	}
+	return 0;
+}
+
+int einj_check_overlap(struct einj_table *t, u64 start, u64 end, const char **why)
+{
+	for (unsigned int i = 0; i < t->n; i++) {
+		const struct einj_entry *e = &t->e[i];
+		u64 a = e->reg.address, n = reg_bytes(&e->reg);
+
+		if (e->instruction == EINJ_NOOP || e->reg.space_id != GAS_SYSTEM_MEMORY)
+			continue;
+		if (e->action == EINJ_SET_ERROR_TYPE_WITH_ADDRESS)
+			n = MAX(n, sizeof(struct einj_setwa_params));
+		if (a < end && start < a + n)
+			return bad(t, (int)i, a, "register inside the image's own memory: "
+				   "address", why);
 	}
 	return 0;
 }

@@ -63,7 +63,13 @@ struct einj_table {
 	struct einj_entry e[EINJ_MAX_ENTRIES];
 	bool has_setwa;			/* SET_ERROR_TYPE_WITH_ADDRESS present */
 	u64 setwa_params;		/* address of its parameter block */
+	/* On a refusal: the entry (-1: the header) and the value @why names. */
+	int bad_entry;
+	u64 bad_value;
 };
+
+/* Highest physical address bit x86-64 can have (MAXPHYADDR is at most 52). */
+#define EINJ_PHYS_LIMIT		(1ULL << 52)
 
 /* The SET_ERROR_TYPE_WITH_ADDRESS parameter block (ACPI 6.x table 18.30). */
 struct einj_setwa_params {
@@ -90,13 +96,21 @@ struct einj_io {
 
 /*
  * Parse an EINJ table (@len bytes from its ACPI header on). Returns 0, or -1 with a reason
- * in @why: too short, entry count beyond the length, unknown action or instruction,
- * register space other than memory or I/O, bad access width.
+ * in @why (and the entry and value in @out->bad_entry, bad_value): too short, entry count
+ * beyond the length, unknown action or instruction, register space other than memory or
+ * I/O, bad access width or bit offset, a register address of 0, beyond 2^52 or wrapping,
+ * an I/O port beyond 0xffff.
  */
 int einj_parse(const void *table, size_t len, struct einj_table *out, const char **why);
 /* Parse a trigger action table (header: size, revision, table size, entry count). */
 int einj_parse_trigger(const void *table, size_t len, struct einj_table *out,
 		       const char **why);
+
+/*
+ * Refuse a table whose memory registers or parameter block touch [@start, @end) (RAM the
+ * image uses): -1 with @why and the entry and address in @t->bad_entry, bad_value.
+ */
+int einj_check_overlap(struct einj_table *t, u64 start, u64 end, const char **why);
 
 /* Run the memory-error injection at @address (aligned to @mask). Returns 0 or -1 + @why. */
 int einj_inject_memory(const struct einj_table *t, const struct einj_io *io, u64 address,

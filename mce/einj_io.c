@@ -85,6 +85,8 @@ static int trigger(void *ctx, u64 addr, struct einj_table *out)
 	u32 size;
 
 	(void)ctx;
+	if (!addr || addr >= EINJ_PHYS_LIMIT - SZ_4K)
+		return -1;	/* the firmware's register gave nonsense */
 	ensure_mapped(addr);
 	size = *(volatile u32 *)(uintptr_t)(addr + 8);
 	if (size > 4096)

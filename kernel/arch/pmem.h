@@ -18,7 +18,22 @@ const char *mem_type_name(u32 type);
 void mem_for_each_ram_run(const struct boot_info *bi, void (*fn)(u64 start, u64 end, void *ctx),
 			  void *ctx);
 
-/* Take the free (conventional) RAM above 1 MiB from the map. */
+/* The end of @r; mem_sanitize() makes sure it does not wrap. */
+u64 mem_end(const struct mem_range *r);
+/*
+ * Make the firmware map safe to use, in place: entries of no pages dropped, page counts that
+ * run past 2^64 clipped, unaligned or unknown entries reserved, the map sorted by address,
+ * overlaps named. Each change is reported through pmem_warn once. Returns -1 when no entry
+ * is usable RAM (the caller panics).
+ */
+int mem_sanitize(struct boot_info *bi);
+/* Where mem_sanitize() reports (the image prints; host tests collect). */
+extern void (*pmem_warn)(u32 entry, const char *field, u64 value, const char *what);
+
+/*
+ * Take the free (conventional) RAM above 1 MiB from the sanitized map: only what no entry of
+ * another type also claims, and never the image's own pages.
+ */
 void pmem_init(const struct boot_info *bi);
 /*
  * Add the firmware's boot-services memory. Only safe once the kernel runs on its own page
@@ -32,7 +47,9 @@ u64 pmem_alloc(u64 size, u64 align);
 u64 pmem_alloc_in(u64 size, u64 align, u64 lo, u64 hi);
 u64 pmem_free_bytes(void);
 
+#ifdef CK_KERNEL
 /* Print the map, adjacent entries of one type merged, with totals. */
 void mem_report(const struct boot_info *bi);
+#endif
 
 #endif

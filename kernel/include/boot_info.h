@@ -69,6 +69,7 @@ struct boot_notes {
 	char text[BOOT_NOTES_MAX][BOOT_NOTE_LEN];
 };
 #define BOOT_MEMMAP_MAX		512
+#define BOOT_MEMMAP_DESC_MIN	40	/* sizeof(EFI_MEMORY_DESCRIPTOR) */
 
 struct boot_info {
 	u64 image_base, image_size;
@@ -82,6 +83,7 @@ struct boot_info {
 	u32 fw_revision;
 	u32 ebs_attempts;	/* ExitBootServices calls it took */
 	u32 memmap_entries_dropped;	/* firmware entries beyond BOOT_MEMMAP_MAX */
+	u32 memmap_desc_size;		/* the firmware's descriptor size; too small: no map */
 	u32 nr_mem;
 	struct mem_range mem[BOOT_MEMMAP_MAX];
 	/* Runtime services, valid after ExitBootServices. */

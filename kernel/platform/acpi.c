@@ -3,12 +3,9 @@
  * acpi.c - walk RSDP -> XSDT (or RSDT) -> tables. Nothing here trusts the firmware: every
  * checksum is verified and a bad or missing table is reported and skipped, never fatal.
  */
-#include "kernel/arch/paging.h"
-#include "kernel/console/printk.h"
+#include "kernel/include/unaligned.h"
 #include "kernel/lib/string.h"
 #include "kernel/platform/acpi.h"
-
-#define ACPI_MAX_TABLES	64
 
 struct rsdp {
 	char signature[8];
@@ -22,10 +19,6 @@ struct rsdp {
 	u8 reserved[3];
 } __packed;
 
-static const struct acpi_sdt_hdr *tables[ACPI_MAX_TABLES];
-static unsigned int nr_tables;
-static const struct acpi_sdt_hdr *root;
-
 static u8 sum(const void *p, size_t n)
 {
 	const u8 *b = p;
@@ -36,84 +29,208 @@ static u8 sum(const void *p, size_t n)
 	return s;
 }
 
-static bool table_ok(const struct acpi_sdt_hdr *h)
+/*
+ * The RSDP at @addr, or NULL. Revision 0 is the 20-byte ACPI 1.0 structure; from revision 2
+ * the extended checksum covers the 36 bytes the spec defines, whatever the length field says
+ * (a length beyond them is clipped and named; one below them loses the XSDT).
+ */
+static const struct rsdp *check_rsdp(struct acpi_walk *w, u64 addr, bool *xsdt_ok)
 {
-	return h->length >= sizeof(*h) && h->length < (64U << 20) && sum(h, h->length) == 0;
-}
+	const struct rsdp *r;
 
-static const struct rsdp *check_rsdp(u64 addr, const char *what)
-{
-	const struct rsdp *r = (const void *)(uintptr_t)addr;
-
+	*xsdt_ok = false;
 	if (!addr)
 		return NULL;
-	if (memcmp(r->signature, "RSD PTR ", 8) || sum(r, 20)) {
-		pr_warn("ACPI: %s RSDP at 0x%llx has a bad signature or checksum, ignored\n",
-			what, (unsigned long long)addr);
+	r = w->map(w->ctx, addr, ACPI_RSDP_V1_LEN);
+	if (!r) {
+		w->warn(w->ctx, "RSDP", "address", addr, "is not readable memory, ignored");
 		return NULL;
 	}
-	if (r->revision >= 2 && (r->length < sizeof(*r) || sum(r, r->length))) {
-		pr_warn("ACPI: %s RSDP extended checksum is bad, using the RSDT only\n", what);
+	if (memcmp(r->signature, "RSD PTR ", 8) || sum(r, ACPI_RSDP_V1_LEN)) {
+		w->warn(w->ctx, "RSDP", "signature or checksum", addr, "bad, ignored");
+		return NULL;
+	}
+	if (r->revision < 2)
+		return r;
+	if (!w->map(w->ctx, addr, ACPI_RSDP_V2_LEN)) {
+		w->warn(w->ctx, "RSDP", "address", addr,
+			"revision 2 structure is not readable: using the RSDT");
 		return r;
 	}
+	if (r->length < ACPI_RSDP_V2_LEN) {
+		w->warn(w->ctx, "RSDP", "Length", r->length,
+			"is below the 36 bytes of revision 2: using the RSDT");
+		return r;
+	}
+	if (r->length > ACPI_RSDP_V2_LEN)
+		w->warn(w->ctx, "RSDP", "Length", r->length,
+			"is beyond the 36 bytes of revision 2: clipped to 36");
+	if (sum(r, ACPI_RSDP_V2_LEN)) {
+		w->warn(w->ctx, "RSDP", "Extended Checksum", r->ext_checksum,
+			"is bad: using the RSDT");
+		return r;
+	}
+	*xsdt_ok = r->xsdt != 0;
 	return r;
 }
 
-static void add_table(u64 addr)
+/*
+ * The table at @addr when it is readable whole and its checksum holds; else NULL + @warn,
+ * naming it @what (its own signature when @what is NULL).
+ */
+static const struct acpi_sdt_hdr *check_table(struct acpi_walk *w, u64 addr, u32 max_len,
+					      const char *what)
 {
-	const struct acpi_sdt_hdr *h = (const void *)(uintptr_t)addr;
+	const struct acpi_sdt_hdr *h = w->map(w->ctx, addr, sizeof(*h));
+	char sig[5] = "????";
+
+	if (!h) {
+		w->warn(w->ctx, what ? what : "table", "address", addr,
+			"is not readable memory, skipped");
+		return NULL;
+	}
+	for (int i = 0; i < 4; i++)
+		if (h->signature[i] >= 0x20 && h->signature[i] < 0x7f)
+			sig[i] = h->signature[i];
+	if (!what)
+		what = sig;
+	if (h->length < sizeof(*h) || h->length > max_len) {
+		w->warn(w->ctx, what, "Length", h->length,
+			"is below the header or beyond the limit, skipped");
+		return NULL;
+	}
+	if (!w->map(w->ctx, addr, h->length)) {
+		w->warn(w->ctx, what, "Length", h->length,
+			"runs past readable memory, skipped");
+		return NULL;
+	}
+	if (sum(h, h->length)) {
+		w->warn(w->ctx, what, "Checksum", h->checksum, "is bad, skipped");
+		return NULL;
+	}
+	return h;
+}
+
+static void add_table(struct acpi_walk *w, u64 addr)
+{
+	const struct acpi_sdt_hdr *h;
 
 	if (!addr)
 		return;
-	if (!table_ok(h)) {
-		pr_warn("ACPI: table at 0x%llx ('%.4s') fails its checksum, skipped\n",
-			(unsigned long long)addr, h->signature);
+	h = check_table(w, addr, ACPI_TABLE_MAX_LEN, NULL);
+	if (!h)
+		return;
+	if (w->nr_tables == ACPI_MAX_TABLES) {
+		w->warn(w->ctx, w->use_xsdt ? "XSDT" : "RSDT", "entry", addr,
+			"is beyond the 64 tables kept, skipped");
 		return;
 	}
-	if (nr_tables == ACPI_MAX_TABLES) {
-		pr_warn("ACPI: more than %d tables, '%.4s' skipped\n", ACPI_MAX_TABLES,
-			h->signature);
-		return;
-	}
-	tables[nr_tables++] = h;
+	w->tables[w->nr_tables++] = h;
 }
+
+void acpi_walk(struct acpi_walk *w, u64 rsdp, u64 rsdp1)
+{
+	const struct rsdp *r;
+	const char *name;
+	bool xsdt_ok;
+	u32 entries, esize;
+
+	w->nr_tables = 0;
+	w->root = NULL;
+	w->revision = 0;
+	w->use_xsdt = false;
+	w->have_rsdp = false;
+	r = check_rsdp(w, rsdp, &xsdt_ok);
+	if (!r)
+		r = check_rsdp(w, rsdp1, &xsdt_ok);
+	if (!r)
+		return;
+	w->have_rsdp = true;
+	w->revision = r->revision;
+	memcpy(w->oem_id, r->oem_id, sizeof(w->oem_id));
+	w->use_xsdt = xsdt_ok;
+	name = xsdt_ok ? "XSDT" : "RSDT";
+	esize = xsdt_ok ? 8 : 4;
+	w->root = check_table(w, xsdt_ok ? r->xsdt : r->rsdt, ACPI_ROOT_MAX_LEN, name);
+	if (w->root && memcmp(w->root->signature, name, 4)) {
+		w->warn(w->ctx, name, "Signature", get_le32((const u8 *)w->root->signature),
+			"is wrong: no ACPI tables");
+		w->root = NULL;
+	}
+	if (!w->root)
+		return;
+	if ((w->root->length - sizeof(*w->root)) % esize)
+		w->warn(w->ctx, name, "Length", w->root->length,
+			"is not a whole number of entries: the last is ignored");
+	entries = (w->root->length - sizeof(*w->root)) / esize;
+	for (u32 i = 0; i < entries; i++) {
+		u64 a = 0;
+
+		memcpy(&a, (const u8 *)(w->root + 1) + i * esize, esize);
+		add_table(w, a);
+	}
+}
+
+#ifdef CK_KERNEL
+#include "kernel/arch/paging.h"
+#include "kernel/console/printk.h"
+
+static const struct acpi_sdt_hdr *const *tables;
+static unsigned int nr_tables;
+static const struct acpi_sdt_hdr *root;
+static const struct boot_info *boot;
+
+/* Firmware tables live in memory the firmware map lists (any type), or below 1 MiB. */
+static const void *kernel_map(void *ctx, u64 addr, u64 len)
+{
+	u64 end = addr + len;
+
+	(void)ctx;
+	if (!addr || end < addr)
+		return NULL;
+	if (end <= 0x100000)
+		return (const void *)(uintptr_t)addr;
+	for (u32 i = 0; i < boot->nr_mem; i++) {
+		u64 s = boot->mem[i].base, pages = boot->mem[i].pages;
+
+		if (pages > (~0ULL - s) / SZ_4K)
+			continue;
+		if (addr >= s && end <= s + pages * SZ_4K)
+			return (const void *)(uintptr_t)addr;
+	}
+	return NULL;
+}
+
+static void kernel_warn(void *ctx, const char *table, const char *field, u64 value,
+			const char *what)
+{
+	(void)ctx;
+	pr_warn("ACPI: %s %s 0x%llx %s\n", table, field, (unsigned long long)value, what);
+}
+
+static struct acpi_walk walk = { .map = kernel_map, .warn = kernel_warn };
 
 void acpi_init(const struct boot_info *bi)
 {
-	const struct rsdp *r = check_rsdp(bi->rsdp, "ACPI 2.0");
-	bool use_xsdt;
-	u32 entries, i;
-
-	nr_tables = 0;
-	root = NULL;
-	if (!r)
-		r = check_rsdp(bi->rsdp1, "ACPI 1.0");
-	if (!r) {
+	boot = bi;
+	acpi_walk(&walk, bi->rsdp, bi->rsdp1);
+	tables = walk.tables;
+	nr_tables = walk.nr_tables;
+	root = walk.root;
+	if (!walk.have_rsdp) {
 		printk("ACPI: the firmware gave no usable RSDP: no ACPI tables (no PM timer, "
 		       "one NUMA node)\n");
 		return;
 	}
-	use_xsdt = r->revision >= 2 && r->xsdt && !sum(r, r->length);
-	root = (const void *)(uintptr_t)(use_xsdt ? r->xsdt : r->rsdt);
-	if (!root || !table_ok(root) ||
-	    memcmp(root->signature, use_xsdt ? "XSDT" : "RSDT", 4)) {
-		pr_warn("ACPI: %s at 0x%llx is invalid: no ACPI tables\n",
-			use_xsdt ? "XSDT" : "RSDT", (unsigned long long)(uintptr_t)root);
-		root = NULL;
+	if (!root) {
+		printk("ACPI: no usable XSDT or RSDT: no ACPI tables (no PM timer, one NUMA "
+		       "node)\n");
 		return;
 	}
-	entries = (root->length - sizeof(*root)) / (use_xsdt ? 8 : 4);
-	for (i = 0; i < entries; i++) {
-		const u8 *p = (const u8 *)(root + 1) + i * (use_xsdt ? 8 : 4);
-		u64 a = 0;
-
-		memcpy(&a, p, use_xsdt ? 8 : 4);
-		add_table(a);
-	}
-	printk("ACPI: rev %u %s at 0x%llx, OEM '%.6s', %u tables:", r->revision,
-	       use_xsdt ? "XSDT" : "RSDT", (unsigned long long)(uintptr_t)root, r->oem_id,
-	       nr_tables);
-	for (i = 0; i < nr_tables; i++)
+	printk("ACPI: rev %u %s at 0x%llx, OEM '%.6s', %u tables:", walk.revision,
+	       walk.use_xsdt ? "XSDT" : "RSDT", (unsigned long long)(uintptr_t)root,
+	       walk.oem_id, nr_tables);
+	for (unsigned int i = 0; i < nr_tables; i++)
 		printk(" %.4s", tables[i]->signature);
 	printk("\n");
 }
@@ -175,3 +292,4 @@ bool acpi_pm_timer(u16 *port, u32 *bits)
 	*bits = (flags & FADT_TMR_VAL_EXT) ? 32 : 24;
 	return true;
 }
+#endif

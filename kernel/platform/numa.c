@@ -13,6 +13,20 @@
 #define SRAT_MEM	1	/* memory affinity, 40 bytes */
 #define SRAT_X2APIC	2	/* processor x2APIC affinity, 24 bytes */
 
+static void note(struct numa_info *n, const char *what, u64 value)
+{
+	if (n->nr_notes < NUMA_MAX_NOTES)
+		n->note[n->nr_notes++] = (struct numa_note){ what, value };
+}
+
+static int refuse(struct numa_info *n, const char **why, const char *what, u64 value)
+{
+	*why = what;
+	n->why_value = value;
+	return -1;
+}
+
+/* The node of @domain, a new one when it is first seen; -1 past NUMA_MAX_NODES. */
 static int node_for(struct numa_info *n, u32 domain)
 {
 	for (unsigned int i = 0; i < n->nr_nodes; i++)
@@ -24,86 +38,152 @@ static int node_for(struct numa_info *n, u32 domain)
 	return (int)n->nr_nodes++;
 }
 
+/*
+ * Record [base, end) for @node. A range that touches the previous one of the same node
+ * extends it; one that overlaps a range of another node makes the SRAT ambiguous (-1).
+ */
+static int add_range(struct numa_info *n, u64 base, u64 end, u8 node, u32 flags,
+		     const char **why)
+{
+	struct numa_range *last = n->nr_ranges ? &n->range[n->nr_ranges - 1] : NULL;
+
+	for (unsigned int i = 0; i < n->nr_ranges; i++) {
+		const struct numa_range *r = &n->range[i];
+
+		if (base >= r->end || end <= r->start)
+			continue;
+		if (r->node != node)
+			return refuse(n, why, "SRAT memory affinity: ranges of two proximity "
+				      "domains overlap at base", base);
+		note(n, "SRAT memory affinity: a range overlaps another of its domain, "
+		     "ignored: base", base);
+		return 0;
+	}
+	n->bytes[node] += end - base;
+	if (last && last->node == node && last->end == base &&
+	    last->hotplug == !!(flags & 2) && last->nonvolatile == !!(flags & 4)) {
+		last->end = end;
+		return 0;
+	}
+	if (n->nr_ranges == NUMA_MAX_RANGES) {
+		n->bytes[node] -= end - base;
+		note(n, "SRAT memory affinity: ranges beyond the 64 kept are ignored "
+		     "(memory in no node): base", base);
+		return 0;
+	}
+	n->range[n->nr_ranges++] = (struct numa_range){ base, end, node, flags & 2, flags & 4 };
+	return 0;
+}
+
 int numa_parse_srat(const void *srat, size_t len, struct numa_info *out, const char **why)
 {
 	const u8 *b = srat;
 	size_t off = SRAT_FIRST;
+	u32 dom = 0;
 
 	memset(out, 0, sizeof(*out));
 	*why = NULL;
-	if (len < SRAT_FIRST || memcmp(b, "SRAT", 4) || get_le32(b + 4) != len) {
-		*why = "not an SRAT, or its length is wrong";
-		return -1;
-	}
+	if (len < SRAT_FIRST || memcmp(b, "SRAT", 4))
+		return refuse(out, why, "SRAT: not an SRAT, or shorter than its header: length",
+			      len);
+	if (get_le32(b + 4) != len)
+		return refuse(out, why, "SRAT: header length differs from the table: length",
+			      get_le32(b + 4));
 	while (off + 2 <= len) {
 		u8 type = b[off], elen = b[off + 1];
 		const u8 *e = b + off;
 		int node;
 
-		if (elen < 2 || off + elen > len) {
-			*why = "an entry runs past the table";
-			return -1;
-		}
+		if (elen < 2 || off + elen > len)
+			return refuse(out, why, "SRAT: an entry runs past the table: entry length",
+				      elen);
 		if (type == SRAT_CPU && elen >= 16 && (get_le32(e + 4) & 1)) {
-			u32 dom = e[2] | (u32)e[9] << 8 | (u32)e[10] << 16 | (u32)e[11] << 24;
-
+			dom = e[2] | (u32)e[9] << 8 | (u32)e[10] << 16 | (u32)e[11] << 24;
 			node = node_for(out, dom);
-			if (node >= 0)
-				out->cpus[node]++;
+			if (node < 0)
+				goto too_many;
+			out->cpus[node]++;
 		} else if (type == SRAT_X2APIC && elen >= 24 && (get_le32(e + 12) & 1)) {
-			node = node_for(out, get_le32(e + 4));
-			if (node >= 0)
-				out->cpus[node]++;
+			dom = get_le32(e + 4);
+			node = node_for(out, dom);
+			if (node < 0)
+				goto too_many;
+			out->cpus[node]++;
 		} else if (type == SRAT_MEM && elen >= 40 && (get_le32(e + 28) & 1)) {
 			u64 base = get_le64(e + 8), size = get_le64(e + 16);
 
-			node = node_for(out, get_le32(e + 2));
-			if (node < 0 || !size)
+			dom = get_le32(e + 2);
+			if (!size)
 				goto next;
-			if (out->nr_ranges == NUMA_MAX_RANGES) {
-				*why = "more memory ranges than the kernel keeps";
-				return -1;
+			if (base + size < base) {
+				note(out, "SRAT memory affinity: base + length wraps past 2^64, "
+				     "range ignored: base", base);
+				goto next;
 			}
-			out->range[out->nr_ranges++] = (struct numa_range){
-				base, base + size, (u8)node, get_le32(e + 28) & 2,
-				get_le32(e + 28) & 4 };
-			out->bytes[node] += size;
+			node = node_for(out, dom);
+			if (node < 0)
+				goto too_many;
+			if (add_range(out, base, base + size, (u8)node, get_le32(e + 28), why))
+				return -1;
 		}
 next:
 		off += elen;
 	}
-	if (!out->nr_nodes) {
-		*why = "the SRAT names no enabled node";
-		return -1;
-	}
+	if (!out->nr_nodes)
+		return refuse(out, why, "SRAT: no enabled processor or memory entry: entries",
+			      0);
 	out->from_srat = true;
 	return 0;
+too_many:
+	return refuse(out, why, "SRAT: more proximity domains than the 8 nodes kept: domain",
+		      dom);
 }
 
 int numa_parse_slit(const void *slit, size_t len, struct numa_info *io, const char **why)
 {
+	u8 d[NUMA_MAX_NODES][NUMA_MAX_NODES];
 	const u8 *b = slit;
+	bool asym = false;
 	u64 n;
 
 	*why = NULL;
-	if (len < ACPI_HDR + 8 || memcmp(b, "SLIT", 4) || get_le32(b + 4) != len) {
-		*why = "not a SLIT, or its length is wrong";
-		return -1;
-	}
+	io->have_slit = false;
+	if (len < ACPI_HDR + 8 || memcmp(b, "SLIT", 4))
+		return refuse(io, why, "SLIT: not a SLIT, or shorter than its header: length",
+			      len);
+	if (get_le32(b + 4) != len)
+		return refuse(io, why, "SLIT: header length differs from the table: length",
+			      get_le32(b + 4));
 	n = get_le64(b + ACPI_HDR);
-	if (n > 256 || ACPI_HDR + 8 + n * n > len) {
-		*why = "locality count does not fit the table";
-		return -1;
-	}
+	if (n > 256 || ACPI_HDR + 8 + n * n > len)
+		return refuse(io, why, "SLIT: locality count does not fit the table: count", n);
 	/* SLIT rows are indexed by proximity domain; map each to our node numbers. */
 	for (unsigned int i = 0; i < io->nr_nodes; i++)
 		for (unsigned int j = 0; j < io->nr_nodes; j++) {
-			if (io->domain[i] >= n || io->domain[j] >= n) {
-				*why = "a proximity domain is beyond the SLIT's localities";
-				return -1;
-			}
-			io->distance[i][j] = b[ACPI_HDR + 8 + io->domain[i] * n + io->domain[j]];
+			if (io->domain[i] >= n || io->domain[j] >= n)
+				return refuse(io, why, "SLIT: a proximity domain is beyond the "
+					      "localities: domain", MAX(io->domain[i],
+									io->domain[j]));
+			d[i][j] = b[ACPI_HDR + 8 + io->domain[i] * n + io->domain[j]];
 		}
+	/* ACPI 6.x 5.2.17: the diagonal is 10, every other distance is above it. */
+	for (unsigned int i = 0; i < io->nr_nodes; i++)
+		for (unsigned int j = 0; j < io->nr_nodes; j++) {
+			if (i == j && d[i][j] != NUMA_LOCAL_DISTANCE)
+				return refuse(io, why, "SLIT: a local distance is not 10: "
+					      "distance", d[i][j]);
+			if (i != j && d[i][j] <= NUMA_LOCAL_DISTANCE)
+				return refuse(io, why, "SLIT: a remote distance is not above 10: "
+					      "distance", d[i][j]);
+		}
+	for (unsigned int i = 0; i < io->nr_nodes; i++)
+		for (unsigned int j = i + 1; j < io->nr_nodes; j++)
+			if (d[i][j] != d[j][i] && !asym) {
+				note(io, "SLIT: distances are asymmetric (kept as given): "
+				     "domain", io->domain[i]);
+				asym = true;
+			}
+	memcpy(io->distance, d, sizeof(d));
 	io->have_slit = true;
 	return 0;
 }
@@ -134,20 +214,26 @@ void numa_init(void)
 
 	if (!srat || numa_parse_srat(srat, srat->length, &info, &why)) {
 		if (srat)
-			pr_warn("NUMA: SRAT unusable (%s)\n", why);
+			pr_warn("NUMA: SRAT rejected: %s 0x%llx\n", why,
+				(unsigned long long)info.why_value);
 		memset(&info, 0, sizeof(info));
 		info.nr_nodes = 1;
 		info.cpus[0] = 1;
-		printk("NUMA: no SRAT: one node holds everything\n");
+		printk("NUMA: no usable SRAT: one node holds everything\n");
 		return;
 	}
 	if (slit && numa_parse_slit(slit, slit->length, &info, &why))
-		pr_warn("NUMA: SLIT unusable (%s)\n", why);
+		pr_warn("NUMA: SLIT rejected: %s 0x%llx (no distances)\n", why,
+			(unsigned long long)info.why_value);
+	for (unsigned int i = 0; i < info.nr_notes; i++)
+		pr_warn("NUMA: %s 0x%llx\n", info.note[i].what,
+			(unsigned long long)info.note[i].value);
 	for (unsigned int i = 0; i < info.nr_nodes; i++) {
 		printk("NUMA: node%u (proximity domain %u): %llu MiB, %u CPU%s%s", i,
 		       info.domain[i],
 		       (unsigned long long)info.bytes[i] >> 20, info.cpus[i],
 		       info.cpus[i] == 1 ? "" : "s",
+		       !info.bytes[i] ? " (no memory: tests cannot place buffers here)" :
 		       info.cpus[i] ? "" : " (memory without CPUs: how CXL memory appears)");
 		if (info.have_slit) {
 			printk(", distances");

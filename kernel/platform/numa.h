@@ -10,7 +10,9 @@
 #include "kernel/include/types.h"
 
 #define NUMA_MAX_NODES	8
-#define NUMA_MAX_RANGES	32
+#define NUMA_MAX_RANGES	64
+#define NUMA_MAX_NOTES	4
+#define NUMA_LOCAL_DISTANCE	10
 
 struct numa_range {
 	u64 start, end;
@@ -28,6 +30,16 @@ struct numa_info {
 	bool have_slit;
 	u8 distance[NUMA_MAX_NODES][NUMA_MAX_NODES];
 	bool from_srat;
+	/*
+	 * What the parsers clipped or refused: @what names the table and field, @value is the
+	 * firmware's value. On a -1 return, @why and @why_value say why the table was refused.
+	 */
+	unsigned int nr_notes;
+	struct numa_note {
+		const char *what;
+		u64 value;
+	} note[NUMA_MAX_NOTES];
+	u64 why_value;
 };
 
 /* Parse an SRAT (@len bytes from its ACPI header). Returns 0, or -1 with @why. */

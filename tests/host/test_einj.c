@@ -295,6 +295,7 @@ static void test_trigger_parse(void)
 	trig[16] = EINJ_TRIGGER_ERROR;
 	trig[16 + 1] = EINJ_WRITE_REGISTER_VALUE;
 	trig[16 + 5] = 32;
+	trig[16 + 9] = 0x10;	/* register at 0x1000: address 0 is refused */
 	CHECK(einj_parse_trigger(trig, sizeof(trig), &t, &why) == 0 && t.n == 1, "trigger: %s",
 	      why ? why : "");
 	trig[16] = EINJ_EXECUTE_OPERATION;
@@ -305,8 +306,46 @@ static void test_trigger_parse(void)
 	CHECK(einj_parse_trigger(trig, sizeof(trig), &t, &why) == -1, "size beyond buffer");
 }
 
+/* Register addresses that would fault or hit the image are refused at parse time. */
+static void test_bogus_addresses(void)
+{
+	static struct einj_table t;
+	const char *why;
+	size_t len;
+
+	good_table();
+	put_entry(4, EINJ_CHECK_BUSY_STATUS, EINJ_READ_REGISTER_VALUE, 0, 0, 64,
+		  0xfffffffffffff000ULL, 1, 1);
+	len = build(8);
+	CHECK(einj_parse(tbl, len, &t, &why) == -1 && t.bad_entry == 4 &&
+	      t.bad_value == 0xfffffffffffff000ULL && strstr(why, "2^52"),
+	      "register beyond 2^52 refused: %s", why ? why : "accepted");
+	good_table();
+	put_entry(0, EINJ_BEGIN_OPERATION, EINJ_WRITE_REGISTER_VALUE, 0, 0, 64, 0, 0xb, ~0ULL);
+	len = build(8);
+	CHECK(einj_parse(tbl, len, &t, &why) == -1 && t.bad_entry == 0 && t.bad_value == 0,
+	      "register at 0 refused: %s", why ? why : "accepted");
+	good_table();
+	put_entry(3, EINJ_EXECUTE_OPERATION, EINJ_WRITE_REGISTER_VALUE, 0, 1, 8, 0x10000, 1, 0xff);
+	len = build(8);
+	CHECK(einj_parse(tbl, len, &t, &why) == -1 && t.bad_value == 0x10000,
+	      "port 0x10000 refused: %s", why ? why : "accepted");
+	good_table();
+	put_entry(2, EINJ_SET_ERROR_TYPE_WITH_ADDRESS, EINJ_WRITE_REGISTER, 0, 0, 64,
+		  EINJ_PHYS_LIMIT - 8, 0, ~0ULL);
+	len = build(8);
+	CHECK(einj_parse(tbl, len, &t, &why) == -1 && t.bad_entry == 2,
+	      "parameter block past 2^52 refused: %s", why ? why : "accepted");
+	len = good_table();
+	CHECK(einj_parse(tbl, len, &t, &why) == 0, "good table parses");
+	CHECK(einj_check_overlap(&t, R_PARAM + 8, R_PARAM + 0x1000, &why) == -1 &&
+	      t.bad_entry == 2 && t.bad_value == R_PARAM, "parameter block over the image");
+	CHECK(einj_check_overlap(&t, 0x100000000ULL, 0x100001000ULL, &why) == 0,
+	      "no overlap elsewhere");
+}
+
 int main(void)
 {
-	return RUN_TESTS(test_parse_good, test_inject_sequence, test_inject_failures,
+	return RUN_TESTS(test_bogus_addresses, test_parse_good, test_inject_sequence, test_inject_failures,
 			 test_preserve, test_malformed, test_trigger_parse);
 }

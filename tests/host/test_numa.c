@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_numa.c - SRAT and SLIT parsing on synthetic tables: three nodes (two with CPUs, one
- * with memory only), a disabled entry, domains numbered sparsely, and malformed tables.
+ * with memory only), a disabled entry, domains numbered sparsely, and malformed tables:
+ * overlapping or wrapping ranges, too many domains or ranges, invalid SLIT distances.
  */
 #include <stdint.h>
 
 #include "kernel/platform/numa.h"
 #include "tests/host/host_test.h"
 
-static unsigned char srat[512], slit[256];
+static unsigned char srat[4096], slit[256];
 
 static size_t hdr(unsigned char *t, const char *sig, size_t len)
 {
@@ -114,11 +115,107 @@ static void test_malformed(void)
 	CHECK(numa_parse_srat(srat, len, &n, &why) == -1, "zero-length entry");
 	memset(srat + 48, 0, 16);
 	hdr(srat, "SRAT", 48);
-	CHECK(numa_parse_srat(srat, 48, &n, &why) == -1 && strstr(why, "no enabled node"),
+	CHECK(numa_parse_srat(srat, 48, &n, &why) == -1 && strstr(why, "no enabled"),
 	      "empty SRAT");
+}
+
+static size_t hostile_base(void)
+{
+	size_t off = 48;
+
+	memset(srat, 0, sizeof(srat));
+	off = cpu(off, 0, 1);
+	off = mem(off, 0, 0x100000, 0x3ff00000, 1);
+	return off;
+}
+
+static void test_overlap(void)
+{
+	struct numa_info n;
+	const char *why;
+	size_t off = hostile_base();
+
+	off = mem(off, 1, 0x20000000, 0x40000000, 1);	/* inside node 0's range */
+	CHECK(numa_parse_srat(srat, hdr(srat, "SRAT", off), &n, &why) == -1 && why &&
+	      strstr(why, "overlap") && n.why_value == 0x20000000,
+	      "two domains overlapping refused, base named: %s", why ? why : "accepted");
+	off = hostile_base();
+	off = mem(off, 0, 0x20000000, 0x1000, 1);	/* same domain: ignored with a note */
+	CHECK(numa_parse_srat(srat, hdr(srat, "SRAT", off), &n, &why) == 0 && n.nr_notes == 1 &&
+	      n.bytes[0] == 0x3ff00000, "same-domain overlap noted, counted once");
+}
+
+static void test_wrap(void)
+{
+	struct numa_info n;
+	const char *why;
+	size_t off = hostile_base();
+
+	off = mem(off, 1, 0xfffffffffff00000ULL, 0x300000, 1);
+	CHECK(numa_parse_srat(srat, hdr(srat, "SRAT", off), &n, &why) == 0, "parses");
+	CHECK(n.nr_nodes == 1 && n.nr_ranges == 1 && n.nr_notes == 1 &&
+	      n.note[0].value == 0xfffffffffff00000ULL && strstr(n.note[0].what, "wraps"),
+	      "wrapping range ignored and named: %u nodes, %u ranges", n.nr_nodes, n.nr_ranges);
+}
+
+static void test_too_many_domains(void)
+{
+	struct numa_info n;
+	const char *why;
+	size_t off = 48;
+
+	memset(srat, 0, sizeof(srat));
+	for (uint32_t d = 0; d < NUMA_MAX_NODES + 1; d++)
+		off = mem(off, d, 0x100000000ULL * (d + 1), 0x1000000, 1);
+	CHECK(numa_parse_srat(srat, hdr(srat, "SRAT", off), &n, &why) == -1 && why &&
+	      strstr(why, "proximity domains") && n.why_value == NUMA_MAX_NODES,
+	      "a 9th domain refuses the SRAT, naming it: %s", why ? why : "accepted");
+}
+
+static void test_many_ranges(void)
+{
+	struct numa_info n;
+	const char *why;
+	size_t off = 48;
+
+	memset(srat, 0, sizeof(srat));
+	/* 40 adjacent ranges of one node merge into one; 70 separate ones are clipped. */
+	for (int i = 0; i < 40; i++)
+		off = mem(off, 0, 0x100000000ULL + i * 0x100000ULL, 0x100000, 1);
+	CHECK(numa_parse_srat(srat, hdr(srat, "SRAT", off), &n, &why) == 0 &&
+	      n.nr_ranges == 1 && n.bytes[0] == 40 * 0x100000ULL, "adjacent ranges merge");
+	off = 48;
+	for (int i = 0; i < 70; i++)
+		off = mem(off, (uint32_t)i & 1, 0x100000000ULL + i * 0x200000ULL, 0x100000, 1);
+	CHECK(numa_parse_srat(srat, hdr(srat, "SRAT", off), &n, &why) == 0 &&
+	      n.nr_nodes == 2 && n.nr_ranges == NUMA_MAX_RANGES && n.nr_notes == 4,
+	      "70 ranges: SRAT kept, clipped with notes: %s", why ? why : "ok");
+}
+
+static void test_bad_slit(void)
+{
+	struct numa_info n;
+	const char *why;
+	uint64_t loc = 2;
+	size_t off = hostile_base();
+
+	off = mem(off, 1, 0x40000000, 0x40000000, 1);
+	CHECK(numa_parse_srat(srat, hdr(srat, "SRAT", off), &n, &why) == 0, "two nodes");
+	memset(slit, 0, sizeof(slit));
+	memcpy(slit + 36, &loc, 8);
+	hdr(slit, "SLIT", 48);
+	CHECK(numa_parse_slit(slit, 48, &n, &why) == -1 && !n.have_slit && why &&
+	      strstr(why, "local distance") && n.why_value == 0, "all-zero SLIT refused");
+	slit[44] = 10, slit[45] = 5, slit[46] = 20, slit[47] = 10;
+	CHECK(numa_parse_slit(slit, 48, &n, &why) == -1 && n.why_value == 5,
+	      "remote distance 5 refused");
+	slit[45] = 30;
+	CHECK(numa_parse_slit(slit, 48, &n, &why) == 0 && n.have_slit && n.nr_notes == 1 &&
+	      n.distance[0][1] == 30 && n.distance[1][0] == 20, "asymmetric kept with a note");
 }
 
 int main(void)
 {
-	return RUN_TESTS(test_srat, test_slit, test_malformed);
+	return RUN_TESTS(test_srat, test_slit, test_malformed, test_overlap, test_wrap,
+			 test_too_many_domains, test_many_ranges, test_bad_slit);
 }

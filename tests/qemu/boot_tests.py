@@ -615,6 +615,76 @@ def t_numa_directions(b):
              "JSON results lack the node2 directions: %s" % sorted(dirs))
 
 
+def acpi_table(sig, body, revision=1):
+    """An ACPI table: the 36-byte header (OEM "CKTEST"), @body, a correct checksum."""
+    t = bytearray(struct.pack("<4sIBB6s8sI4sI", sig, 36 + len(body), revision, 0, b"CKTEST",
+                              b"CKFUZZ  ", 1, b"CKBT", 1)) + body
+    t[9] = (-sum(t)) & 0xff
+    return bytes(t)
+
+
+def srat_mem(domain, base, size):
+    """An enabled SRAT memory affinity entry (ACPI 6.x 5.2.16.2)."""
+    return struct.pack("<BBIHQQIIQ", 1, 40, domain, 0, base, size, 0, 1, 0)
+
+
+def srat(*entries):
+    return acpi_table(b"SRAT", struct.pack("<IQ", 1, 0) + b"".join(entries), revision=3)
+
+
+def boot_with_table(b, table, cmdline, **kw):
+    """Boot with @table added to the firmware's ACPI tables (QEMU -acpitable)."""
+    with tempfile.TemporaryDirectory(prefix="ck-acpi-") as tmp:
+        path = os.path.join(tmp, "table.aml")
+        with open(path, "wb") as f:
+            f.write(table)
+        return b.run(cmdline, extra=list(kw.pop("extra", [])) + ["-acpitable file=" + path],
+                     **kw)
+
+
+def t_srat_overlap(b):
+    """An SRAT whose two domains claim the same memory: refused by name, one node, PASS."""
+    boot_with_table(b, srat(srat_mem(0, 0, 256 << 20), srat_mem(1, 128 << 20, 384 << 20)),
+                    "exit=qemu tests=cmdline")
+    b.status_is(PASS)
+    b.has(r"^warning: NUMA: SRAT rejected: SRAT memory affinity: ranges of two proximity domains "
+          r"overlap at base 0x8000000$")
+    b.has(r"^NUMA: no usable SRAT: one node holds everything$")
+
+
+def t_srat_too_many_domains(b):
+    """Nine proximity domains, one more than the kernel keeps: refused by name, one node."""
+    boot_with_table(b, srat(*[srat_mem(d, d << 24, 1 << 24) for d in range(9)]),
+                    "exit=qemu tests=cmdline")
+    b.status_is(PASS)
+    b.has(r"^warning: NUMA: SRAT rejected: SRAT: more proximity domains than the 8 nodes kept: "
+          r"domain 0x8$")
+    b.has(r"^NUMA: no usable SRAT: one node holds everything$")
+
+
+def t_srat_node_without_ram(b):
+    """A node whose SRAT range holds no RAM: bench=rfc names its directions, does not drop them."""
+    boot_with_table(b, srat(srat_mem(0, 0, 512 << 20), srat_mem(1, 64 << 30, 256 << 20)),
+                    "exit=qemu tests=pages bench=rfc bench_runs=3 bench_tiny=yes")
+    b.status_is(PASS)
+    b.has(r"^NUMA: node1 \(proximity domain 1\): 256 MiB, 0 CPUs")
+    b.has(r"^node0->node1 256K: no free memory for it on a node, skipped$")
+    b.has(r"^node1->node0 256K: no free memory for it on a node, skipped$")
+
+
+def t_einj_bogus(b):
+    """inject=einj with an EINJ whose register is beyond 2^52: named and skipped, no #PF."""
+    entry = struct.pack("<BBBBBBBBQQQ", 0, 3, 0, 0, 0, 64, 0, 4, 0xfffffffffffff000, 0xb,
+                        (1 << 64) - 1)
+    table = acpi_table(b"EINJ", struct.pack("<IBBBBI", 12, 0, 0, 0, 0, 1) + entry)
+    boot_with_table(b, table, "exit=qemu tests=mce inject=einj", cpu=INTEL)
+    b.status_is(PASS)
+    b.has(r"^warning: EINJ: table rejected: entry 0: memory register beyond 2\^52: address "
+          r"0xfffffffffffff000$")
+    b.has(r"^    ok \d+ einj_table # SKIP EINJ table rejected")
+    b.lacks(r"^PANIC: unexpected exception")
+
+
 def load_tool(name):
     spec = importlib.util.spec_from_file_location(name.replace("-", "_"),
                                                   os.path.join(ROOT, "tools", name + ".py"))
@@ -762,8 +832,8 @@ SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmd
              t_mce_qemu_amd_no_succor, t_mce_qemu_early, t_pxe_ovmf, t_pxe_ipxe_script,
              t_disk_image,
              t_results_variable, t_results_stale_chunks, t_framebuffer_summary,
-             t_framebuffer_bad_cmdline,
-             t_bench_presets_tiny, t_numa_directions] + \
+             t_framebuffer_bad_cmdline, t_bench_presets_tiny, t_numa_directions, t_srat_overlap,
+             t_srat_too_many_domains, t_srat_node_without_ram, t_einj_bogus] + \
     [make_crash_test(k) for k in CRASHES]
 
 
