@@ -114,7 +114,7 @@ $(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
 
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
-HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c kernel/lib/extable.c \
+HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap.c kernel/cmdline.c kernel/lib/extable.c \
 	kernel/lib/ksyms.c kernel/platform/cpufeat.c copy/dispatch.c copy/ops.c copy/pages.c \
 	kernel/mm/page.c kernel/arch/mtrr.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \

@@ -15,6 +15,7 @@
 #include "boot/efi_glue.h"
 #include "kernel/include/boot_info.h"
 #include "kernel/lib/cmdline_text.h"
+#include "kernel/lib/efi_memmap.h"
 
 #define CMDLINE_FILE	L"copykernel.cmdline"
 #define EBS_MAX_TRIES	8
@@ -177,54 +178,10 @@ static void get_framebuffer(struct boot_info *bi)
 	bi->fb.stride = mi->PixelsPerScanLine;
 }
 
-static u32 mem_type_of(UINT32 t)
-{
-	switch (t) {
-	case EfiConventionalMemory:	return MEM_USABLE;
-	case EfiLoaderCode:		return MEM_LOADER_CODE;
-	case EfiLoaderData:		return MEM_LOADER_DATA;
-	case EfiBootServicesCode:
-	case EfiBootServicesData:	return MEM_BOOT_SERVICES;
-	case EfiRuntimeServicesCode:	return MEM_RUNTIME_CODE;
-	case EfiRuntimeServicesData:	return MEM_RUNTIME_DATA;
-	case EfiACPIReclaimMemory:	return MEM_ACPI_RECLAIM;
-	case EfiACPIMemoryNVS:		return MEM_ACPI_NVS;
-	case EfiMemoryMappedIO:
-	case EfiMemoryMappedIOPortSpace: return MEM_MMIO;
-	case 14:			return MEM_PERSISTENT;	/* EfiPersistentMemory (UEFI 2.5) */
-	case EfiUnusableMemory:		return MEM_UNUSABLE;
-	default:			return MEM_RESERVED;
-	}
-}
-
-/* Pure translation of the firmware map: no boot-service calls, safe after ExitBootServices. */
+/* The layout kernel/lib/efi_memmap.c reads: checked against gnu-efi's structure. */
 _Static_assert(sizeof(EFI_MEMORY_DESCRIPTOR) == BOOT_MEMMAP_DESC_MIN, "BOOT_MEMMAP_DESC_MIN");
-
-static void translate_memmap(struct boot_info *bi, const void *map, UINTN size, UINTN desc_size)
-{
-	UINTN off;
-
-	bi->nr_mem = 0;
-	bi->memmap_entries_dropped = 0;
-	bi->memmap_desc_size = (u32)desc_size;
-	/* A descriptor smaller than the structure (0 would loop forever): no map at all. */
-	if (desc_size < sizeof(EFI_MEMORY_DESCRIPTOR))
-		return;
-	for (off = 0; off + desc_size <= size; off += desc_size) {
-		const EFI_MEMORY_DESCRIPTOR *d = (const void *)((const char *)map + off);
-		struct mem_range *r;
-
-		if (bi->nr_mem == BOOT_MEMMAP_MAX) {
-			bi->memmap_entries_dropped++;
-			continue;
-		}
-		r = &bi->mem[bi->nr_mem++];
-		r->base = d->PhysicalStart;
-		r->pages = d->NumberOfPages;
-		r->fw_type = d->Type;
-		r->type = mem_type_of(d->Type);
-	}
-}
+_Static_assert(offsetof(EFI_MEMORY_DESCRIPTOR, PhysicalStart) == 8, "PhysicalStart");
+_Static_assert(offsetof(EFI_MEMORY_DESCRIPTOR, NumberOfPages) == 24, "NumberOfPages");
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
@@ -311,6 +268,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	/* Boot services are gone: no Print, no allocation from here on. */
 	bi->ebs_attempts = tries;
-	translate_memmap(bi, map, map_size, desc_size);
+	efi_memmap_translate(bi, map, map_size, desc_size);
 	kernel_start(bi);
 }

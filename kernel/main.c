@@ -88,8 +88,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	char desc[256];
 	int cmdline_errors;
 	enum ck_status status;
-	enum results_state state;
-	int store_err;
+	char stored[32];
 
 	serial_init(SERIAL_DEFAULT_PORT, SERIAL_DEFAULT_BAUD);
 	gdt_init();
@@ -195,14 +194,10 @@ __noreturn void kernel_main(struct boot_info *bi)
 		status = CK_STATUS_PASS;
 	/* Store first, so the summary line can say whether the result survives the reboot. */
 	results_store(status);
-	state = results_state(&store_err);
+	results_state_word(stored, sizeof(stored));
 	printk("# copykernel-summary: result=%s suites=%u pass=%u fail=%u skip=%u "
-	       "cmdline_errors=%d results=%s", tot.fail ? "FAIL" : "PASS", tot.suites, tot.pass,
-	       tot.fail, tot.skip, cmdline_errors, state == RESULTS_STORED ? "stored" :
-	       state == RESULTS_NO_FIRMWARE ? "console-only" : "NOT-STORED");
-	if (state == RESULTS_FAILED)
-		printk("(error-%d)", store_err);
-	printk("\n");
+	       "cmdline_errors=%d results=%s\n", tot.fail ? "FAIL" : "PASS", tot.suites, tot.pass,
+	       tot.fail, tot.skip, cmdline_errors, stored);
 	if (cfg.bench) {
 		struct bench_image_opts bo = { .sel = cfg.bench, .runs = cfg.bench_runs,
 					       .tiny = cfg.bench_tiny, .cold_flush = cfg.bench_cold == 1 };

@@ -25,11 +25,28 @@ static char started[40];
 static enum results_state state;
 static int store_err, stored_status = -1;
 
+static int (*store_fn)(const char *name, const void *data, size_t size);
+
 enum results_state results_state(int *err)
 {
 	if (err)
 		*err = store_err;
 	return state;
+}
+
+void results_state_word(char *buf, size_t size)
+{
+	if (state == RESULTS_STORED)
+		ck_snprintf(buf, size, "stored");
+	else if (state == RESULTS_FAILED)
+		ck_snprintf(buf, size, "NOT-STORED(error-%d)", store_err);
+	else
+		ck_snprintf(buf, size, "console-only");
+}
+
+void results_set_store_fn(int (*fn)(const char *name, const void *data, size_t size))
+{
+	store_fn = fn;
 }
 
 static void results_on_exit(enum ck_status status)
@@ -110,9 +127,11 @@ void results_store(int status)
 	static char json[RESULTS_CHUNK * RESULTS_MAX_CHUNKS];
 	static u8 var[12 + RESULTS_CHUNK];
 	size_t len, chunks;
+	int (*set_var)(const char *name, const void *data, size_t size);
 	int err = 0;
 
-	if (!boot || !boot->fw_set_var) {
+	set_var = store_fn ? store_fn : boot ? boot->fw_set_var : NULL;
+	if (!set_var) {
 		state = RESULTS_NO_FIRMWARE;
 		return;
 	}
@@ -137,7 +156,7 @@ void results_store(int status)
 		memcpy(var + 8, &run_id, 4);
 		memcpy(var + 12, json + i * RESULTS_CHUNK, n);
 		ck_snprintf(name, sizeof(name), "CopykernelResult%zu", i);
-		err = boot->fw_set_var(name, var, 12 + n);
+		err = set_var(name, var, 12 + n);
 	}
 	/* Chunks of an older, longer summary would let a reader mix two runs: delete them. */
 	for (size_t i = chunks; i < RESULTS_MAX_CHUNKS && !err; i++) {
@@ -145,7 +164,7 @@ void results_store(int status)
 		int e;
 
 		ck_snprintf(name, sizeof(name), "CopykernelResult%zu", i);
-		e = boot->fw_set_var(name, NULL, 0);
+		e = set_var(name, NULL, 0);
 		if (e)
 			printk("results: could not delete the stale variable %s (error %d)\n", name,
 			       e);

@@ -36,5 +36,9 @@ size_t results_json(int status, char *buf, size_t size);
 void results_store(int status);
 /* What the last store did, and the firmware's error when it failed. */
 enum results_state results_state(int *err);
+/* The summary line's word for it: "stored", "NOT-STORED(error-N)" or "console-only". */
+void results_state_word(char *buf, size_t size);
+/* Tests: store through @fn instead of the firmware (NULL: the firmware again). */
+void results_set_store_fn(int (*fn)(const char *name, const void *data, size_t size));
 
 #endif
