@@ -150,7 +150,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	}
 	pmem_add_boot_services(bi);
 	acpi_map_tables();
-	numa_init();
+	numa_init(bi);
 	cpu_init();
 	fpu_init();
 	mce_init();

@@ -196,7 +196,48 @@ int numa_node_of(const struct numa_info *n, u64 pa)
 	return -1;
 }
 
+void numa_clip_to_ram(struct numa_info *n, const u64 (*ram)[2], unsigned int nr)
+{
+	struct numa_range out[NUMA_MAX_RANGES];
+	unsigned int k = 0;
+	bool full = false;
+
+	for (unsigned int i = 0; i < NUMA_MAX_NODES; i++)
+		n->bytes[i] = 0;
+	for (unsigned int i = 0; i < n->nr_ranges; i++) {
+		const struct numa_range *r = &n->range[i];
+		bool any = false;
+
+		for (unsigned int j = 0; j < nr; j++) {
+			u64 lo = MAX(r->start, ram[j][0]), hi = MIN(r->end, ram[j][1]);
+
+			if (lo >= hi)
+				continue;
+			any = true;
+			if (k == NUMA_MAX_RANGES) {
+				full = true;
+				continue;
+			}
+			out[k] = *r;
+			out[k].start = lo;
+			out[k].end = hi;
+			n->bytes[r->node] += hi - lo;
+			k++;
+		}
+		if (!any)
+			note(n, "SRAT memory affinity: a range holds no RAM of the memory map, "
+			     "ignored: base", r->start);
+	}
+	if (full)
+		note(n, "SRAT memory affinity: more RAM pieces than the 64 kept; the rest is in "
+		     "no node: count", NUMA_MAX_RANGES);
+	for (unsigned int i = 0; i < k; i++)
+		n->range[i] = out[i];
+	n->nr_ranges = k;
+}
+
 #ifdef CK_KERNEL
+#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/platform/acpi.h"
 
@@ -207,9 +248,28 @@ const struct numa_info *numa(void)
 	return &info;
 }
 
-void numa_init(void)
+#define NUMA_RAM_RUNS	128
+
+struct ram_runs {
+	u64 run[NUMA_RAM_RUNS][2];
+	unsigned int n;
+};
+
+static void add_ram_run(u64 start, u64 end, void *ctx)
+{
+	struct ram_runs *r = ctx;
+
+	if (r->n < NUMA_RAM_RUNS) {
+		r->run[r->n][0] = start;
+		r->run[r->n][1] = end;
+		r->n++;
+	}
+}
+
+void numa_init(const struct boot_info *bi)
 {
 	const struct acpi_sdt_hdr *srat = acpi_find("SRAT"), *slit = acpi_find("SLIT");
+	static struct ram_runs ram;
 	const char *why;
 
 	if (!srat || numa_parse_srat(srat, srat->length, &info, &why)) {
@@ -222,6 +282,9 @@ void numa_init(void)
 		printk("NUMA: no usable SRAT: one node holds everything\n");
 		return;
 	}
+	ram.n = 0;
+	mem_for_each_ram_run(bi, add_ram_run, &ram);
+	numa_clip_to_ram(&info, (const u64 (*)[2])ram.run, ram.n);
 	if (slit && numa_parse_slit(slit, slit->length, &info, &why))
 		pr_warn("NUMA: SLIT rejected: %s 0x%llx (no distances)\n", why,
 			(unsigned long long)info.why_value);

@@ -49,9 +49,20 @@ int numa_parse_slit(const void *slit, size_t len, struct numa_info *io, const ch
 /* The node holding physical address @pa, or -1. */
 int numa_node_of(const struct numa_info *n, u64 pa);
 
+/*
+ * Keep only what lies in RAM: each node range becomes its intersections with the sorted,
+ * disjoint RAM runs [start, end) of @ram (@nr of them), and each node's bytes are recounted.
+ * A range with no RAM at all is dropped with a note; pieces beyond NUMA_MAX_RANGES too.
+ */
+void numa_clip_to_ram(struct numa_info *n, const u64 (*ram)[2], unsigned int nr);
+
 #ifdef CK_KERNEL
-/* Read SRAT and SLIT (one node covering everything when there is no SRAT); print them. */
-void numa_init(void);
+struct boot_info;
+/*
+ * Read SRAT and SLIT (one node covering everything when there is no SRAT), keep the node
+ * ranges to the RAM of @bi's map; print them.
+ */
+void numa_init(const struct boot_info *bi);
 const struct numa_info *numa(void);
 #endif
 

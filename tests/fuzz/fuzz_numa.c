@@ -4,7 +4,9 @@
  * say how much of the rest is the SRAT; the remainder is the SLIT. Properties of a parse
  * that succeeds: nodes and ranges within their limits, every range non-empty and not
  * wrapping, no two nodes' ranges overlapping, per-node bytes equal to the ranges' sum, and
- * valid distances (10 on the diagonal, more elsewhere). Every refusal says why.
+ * valid distances (10 on the diagonal, more elsewhere). Every refusal says why. Then the
+ * ranges are kept to a RAM map made from the SLIT part's bytes: every range must lie inside
+ * one RAM run, and the properties above must still hold.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,6 +57,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check(&n);
+	{
+		static struct numa_info c;
+		static u64 ram[16][2];
+		unsigned int nr = 0;
+		u64 at = 0;
+
+		/* Sorted, disjoint runs: each byte pair of the SLIT part a gap and a length. */
+		for (size_t i = srat_len; i + 1 < size && nr < 16; i += 2) {
+			u64 gap = (u64)data[i] << 20, len = ((u64)data[i + 1] + 1) << 20;
+
+			if (at + gap + len < at)
+				break;
+			ram[nr][0] = at + gap;
+			ram[nr][1] = at + gap + len;
+			at = ram[nr][1];
+			nr++;
+		}
+		c = n;
+		c.nr_notes = 0;
+		numa_clip_to_ram(&c, (const u64 (*)[2])ram, nr);
+		check(&c);
+		for (unsigned int i = 0; i < c.nr_ranges; i++) {
+			bool inside = false;
+
+			for (unsigned int j = 0; j < nr; j++)
+				inside |= c.range[i].start >= ram[j][0] && c.range[i].end <= ram[j][1];
+			if (!inside)
+				abort();
+		}
+	}
 	if (numa_parse_slit(data + srat_len, size - srat_len, &n, &why)) {
 		if (!why || n.have_slit)
 			abort();

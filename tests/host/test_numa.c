@@ -214,8 +214,36 @@ static void test_bad_slit(void)
 	      n.distance[0][1] == 30 && n.distance[1][0] == 20, "asymmetric kept with a note");
 }
 
+/* Node ranges kept to the RAM of the memory map: holes cut out, a range in no RAM dropped. */
+static void test_clip_to_ram(void)
+{
+	static const u64 ram[][2] = { { 0, 0xa0000 }, { 0x100000, 0x80000000 },
+				      { 0x100000000ULL, 0x180000000ULL } };
+	struct numa_info n;
+
+	memset(&n, 0, sizeof(n));
+	n.nr_nodes = 2;
+	n.range[0] = (struct numa_range){ 0, 0x100000000ULL, 0, false, false };
+	n.range[1] = (struct numa_range){ 0x100000000ULL, 0x200000000ULL, 1, false, false };
+	n.range[2] = (struct numa_range){ 0x300000000ULL, 0x340000000ULL, 1, false, false };
+	n.nr_ranges = 3;
+	numa_clip_to_ram(&n, ram, 3);
+	CHECK(n.nr_ranges == 3, "pieces: %u", n.nr_ranges);
+	CHECK(n.range[0].end == 0xa0000 && n.range[1].start == 0x100000 &&
+	      n.range[1].end == 0x80000000 && n.range[1].node == 0, "node 0 around the holes");
+	CHECK(n.range[2].start == 0x100000000ULL && n.range[2].end == 0x180000000ULL,
+	      "node 1 to the end of RAM");
+	CHECK(n.bytes[0] == 0xa0000 + 0x80000000 - 0x100000 && n.bytes[1] == 0x80000000,
+	      "bytes recounted: %llx %llx", (unsigned long long)n.bytes[0],
+	      (unsigned long long)n.bytes[1]);
+	CHECK(n.nr_notes == 1 && strstr(n.note[0].what, "no RAM") &&
+	      n.note[0].value == 0x300000000ULL, "the range in no RAM is named");
+	CHECK(numa_node_of(&n, 0xb0000) == -1, "the VGA hole is in no node");
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_srat, test_slit, test_malformed, test_overlap, test_wrap,
+			 test_clip_to_ram,
 			 test_too_many_domains, test_many_ranges, test_bad_slit);
 }
