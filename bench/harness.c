@@ -11,6 +11,29 @@ const char *bench_mode_name(enum bench_mode m)
 	return m == BENCH_COLD ? "cache-cold" : "cache-hot";
 }
 
+void bench_evict_lines(const u8 *buf, u64 bytes)
+{
+	volatile u64 sink = 0;
+
+	for (u64 i = 0; i < bytes; i += 64)
+		sink += *(const volatile u64 *)(buf + i);
+	(void)sink;
+}
+
+void bench_flush_lines(const void *addr, u64 bytes, bool clflushopt)
+{
+	const u8 *p = (const u8 *)((uintptr_t)addr & ~(uintptr_t)63);
+	const u8 *end = (const u8 *)addr + bytes;
+
+	if (clflushopt)
+		for (; p < end; p += 64)
+			__asm__ volatile("clflushopt %0" : "+m"(*(volatile u8 *)p));
+	else
+		for (; p < end; p += 64)
+			__asm__ volatile("clflush %0" : "+m"(*(volatile u8 *)p));
+	__asm__ volatile("mfence" ::: "memory");
+}
+
 static u64 disturbances(const struct bench_env *env)
 {
 	return env->disturbances ? env->disturbances() : 0;

@@ -99,4 +99,12 @@ const char *bench_mode_name(enum bench_mode m);
 const char *bench_cold_method(const struct bench_env *env, const struct bench_case *c,
 			      enum bench_mode m);
 
+/* Read every cache line of @buf (@bytes long): what an eviction buffer is for. */
+void bench_evict_lines(const u8 *buf, u64 bytes);
+/*
+ * Write back and drop every line of [@addr, @addr + @bytes): CLFLUSHOPT when @clflushopt
+ * (the caller asked CPUID), else CLFLUSH; then a fence, so the flushes are done.
+ */
+void bench_flush_lines(const void *addr, u64 bytes, bool clflushopt);
+
 #endif

@@ -35,26 +35,13 @@ static u64 cycles(void)
 
 static void evict(void *ctx)
 {
-	volatile u64 sink = 0;
-
 	(void)ctx;
-	for (u64 i = 0; i < evict_bytes; i += 64)
-		sink += *(volatile u64 *)(evict_buf + i);
-	(void)sink;
+	bench_evict_lines(evict_buf, evict_bytes);
 }
 
-/* Write back and drop every line of [addr, addr + bytes): CLFLUSHOPT where the CPU has it. */
 static void flush(const void *addr, u64 bytes)
 {
-	const u8 *p = (const u8 *)((uintptr_t)addr & ~63ULL), *end = (const u8 *)addr + bytes;
-
-	if (cpu()->clflushopt)
-		for (; p < end; p += 64)
-			__asm__ volatile("clflushopt %0" : "+m"(*(volatile u8 *)p));
-	else
-		for (; p < end; p += 64)
-			__asm__ volatile("clflush %0" : "+m"(*(volatile u8 *)p));
-	__asm__ volatile("mfence" ::: "memory");
+	bench_flush_lines(addr, bytes, cpu()->clflushopt);
 }
 
 static void out(const char *line)

@@ -98,29 +98,15 @@ static void out(const char *line)
 
 static void evict(void *ctx)
 {
-	volatile u64 sink = 0;
-
 	(void)ctx;
-	for (size_t i = 0; i < evict_size; i += 64)
-		sink += *(volatile u64 *)(evict_buf + i);
-	(void)sink;
+	bench_evict_lines(evict_buf, evict_size);
 }
 
-static bool has_clflushopt;
+static bool has_clflushopt;	/* CPUID leaf 7 */
 
-/* Write back and drop every line: CLFLUSHOPT when CPUID leaf 7 has it, else CLFLUSH. */
 static void flush(const void *addr, u64 bytes)
 {
-	const u8 *p = (const u8 *)((uintptr_t)addr & ~(uintptr_t)63);
-	const u8 *end = (const u8 *)addr + bytes;
-
-	if (has_clflushopt)
-		for (; p < end; p += 64)
-			__asm__ volatile("clflushopt %0" : "+m"(*(volatile u8 *)p));
-	else
-		for (; p < end; p += 64)
-			__asm__ volatile("clflush %0" : "+m"(*(volatile u8 *)p));
-	__asm__ volatile("mfence" ::: "memory");
+	bench_flush_lines(addr, bytes, has_clflushopt);
 }
 
 /* Involuntary context switches of this thread: a round with one is disturbed. */
