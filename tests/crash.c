@@ -8,23 +8,23 @@
 #include "kernel/arch/paging.h"
 #include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
+#include "kernel/lib/ptrsort.h"
 #include "tests/crash.h"
 
 extern const struct ck_crash *__start_ck_crashes[], *__stop_ck_crashes[];
+
+static bool crash_before(const void *a, const void *b)
+{
+	return ((const struct ck_crash *)a)->order < ((const struct ck_crash *)b)->order;
+}
 
 unsigned int ck_crashes_get(const struct ck_crash *const **list)
 {
 	unsigned int n = (unsigned int)(__stop_ck_crashes - __start_ck_crashes);
 	static bool sorted;
 
-	for (unsigned int i = 1; i < n && !sorted; i++) {
-		const struct ck_crash *c = __start_ck_crashes[i];
-		unsigned int j = i;
-
-		for (; j > 0 && __start_ck_crashes[j - 1]->order > c->order; j--)
-			__start_ck_crashes[j] = __start_ck_crashes[j - 1];
-		__start_ck_crashes[j] = c;
-	}
+	if (!sorted)
+		ptr_sort((const void **)__start_ck_crashes, n, crash_before);
 	sorted = true;
 	*list = (const struct ck_crash *const *)__start_ck_crashes;
 	return n;

@@ -12,6 +12,7 @@
  */
 #include "kernel/console/printk.h"
 #include "kernel/lib/format.h"
+#include "kernel/lib/ptrsort.h"
 #include "kernel/lib/string.h"
 #include "tests/ktap.h"
 
@@ -147,26 +148,21 @@ void ktap_set_after_case(void (*fn)(void))
 	after_case = fn;
 }
 
+/* By order, then by name. */
+static bool suite_before(const void *a, const void *b)
+{
+	const struct ck_suite *x = a, *y = b;
+
+	return x->order < y->order || (x->order == y->order && strcmp(x->name, y->name) < 0);
+}
+
 unsigned int ck_suites_get(const struct ck_suite *const **list)
 {
 	unsigned int n = (unsigned int)(__stop_ck_suites - __start_ck_suites);
 	static bool sorted;
 
-	/* Insertion sort by order, then name: a handful of entries, once. */
-	for (unsigned int i = 1; i < n && !sorted; i++) {
-		const struct ck_suite *s = __start_ck_suites[i];
-		unsigned int j = i;
-
-		for (; j > 0; j--) {
-			const struct ck_suite *p = __start_ck_suites[j - 1];
-
-			if (p->order < s->order ||
-			    (p->order == s->order && strcmp(p->name, s->name) <= 0))
-				break;
-			__start_ck_suites[j] = p;
-		}
-		__start_ck_suites[j] = s;
-	}
+	if (!sorted)
+		ptr_sort((const void **)__start_ck_suites, n, suite_before);
 	sorted = true;
 	*list = (const struct ck_suite *const *)__start_ck_suites;
 	return n;
