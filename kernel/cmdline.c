@@ -190,6 +190,40 @@ static const char *parse_bench_runs(struct span v, struct ck_config *cfg)
 	return NULL;
 }
 
+static const char *parse_smp(struct span v, struct ck_config *cfg)
+{
+	u32 n;
+
+	if (span_eq(v, "all")) {
+		cfg->smp = 0;
+		return NULL;
+	}
+	if (!parse_u32(v, &n) || n < 1 || n > 1024)
+		return "not all or a CPU count from 1 to 1024";
+	cfg->smp = (u16)n;
+	return NULL;
+}
+
+static const char *parse_smp_timeout(struct span v, struct ck_config *cfg)
+{
+	u32 n;
+
+	if (!parse_u32(v, &n) || n < 10 || n > 60000)
+		return "not a number of milliseconds from 10 to 60000";
+	cfg->smp_timeout = (u16)n;
+	return NULL;
+}
+
+static const char *parse_bench_cpu(struct span v, struct ck_config *cfg)
+{
+	u32 n;
+
+	if (!parse_u32(v, &n) || n > 1023)
+		return "not a CPU number from 0 to 1023";
+	cfg->bench_cpu = (u16)(n + 1);
+	return NULL;
+}
+
 /*
  * One row per key. Most keys pick one of a list of names into a u8 of struct ck_config:
  *   OPT_CHOICE  the field holds the index of the name;
@@ -243,6 +277,12 @@ static const struct opt opts[] = {
 	  .syntax = "3..200", .def = "30" },
 	CHOICE("bench_tiny", bench_tiny, tiny_names, "no"),
 	CHOICE("bench_cold", bench_cold, cold_names, "evict"),
+	{ .key = "smp", .kind = OPT_CUSTOM, .parse = parse_smp,
+	  .syntax = "all or a CPU count, 1..1024", .def = "all" },
+	{ .key = "smp_timeout", .kind = OPT_CUSTOM, .parse = parse_smp_timeout,
+	  .syntax = "milliseconds per AP, 10..60000", .def = "1000" },
+	{ .key = "bench_cpu", .kind = OPT_CUSTOM, .parse = parse_bench_cpu,
+	  .syntax = "a CPU number, 0..1023", .def = "0" },
 };
 
 static void choices_of(const struct opt *o, const struct ck_config *cfg,
@@ -468,4 +508,10 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 		append(buf, size, &len, " bench_tiny=yes");
 	if (cfg->bench_cold)
 		append(buf, size, &len, " bench_cold=flush");
+	if (cfg->smp)
+		append(buf, size, &len, " smp=%u", cfg->smp);
+	if (cfg->smp_timeout)
+		append(buf, size, &len, " smp_timeout=%u", cfg->smp_timeout);
+	if (cfg->bench_cpu)
+		append(buf, size, &len, " bench_cpu=%u", cfg->bench_cpu - 1);
 }

@@ -26,6 +26,7 @@
 #include "kernel/platform/acpi.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
+#include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "kernel/results.h"
 #include "kernel/summary.h"
@@ -168,6 +169,8 @@ __noreturn void kernel_main(struct boot_info *bi)
 	cpu_report();
 	tsc_init();
 	exit_set_delay(cfg.exit_delay, tsc_info()->hz);
+	smp_init(bi, cfg.smp, cfg.smp_timeout ? cfg.smp_timeout : SMP_DEFAULT_TIMEOUT_MS);
+	smp_report();
 	cmdline_errors += copy_setup(&cfg);
 	pages_setup(bi);
 	printk("memory: %llu MiB free for tests\n", (unsigned long long)pmem_free_bytes() >> 20);

@@ -11,6 +11,7 @@
 #include "kernel/arch/traps.h"
 #include "kernel/include/probe.h"
 #include "kernel/include/x86.h"
+#include "kernel/platform/smp.h"
 #include "tests/ctx.h"
 #include "tests/ktap.h"
 
@@ -40,7 +41,7 @@ static void for_each_ram_run(struct ck_test *t, void (*fn)(u64 start, u64 end, v
 }
 
 struct ident_check {
-	u64 ranges, bytes, holes, not_identity, bad_size, above_4g;
+	u64 ranges, bytes, holes, guards, not_identity, bad_size, above_4g;
 	u64 first_bad;
 };
 
@@ -57,7 +58,9 @@ static void check_run(u64 start, u64 end, void *ctx)
 		struct pg_leaf l;
 
 		if (!pg_lookup(va, &l)) {
-			if (!c->holes++ && !c->not_identity)
+			if (smp_is_guard_page(ALIGN_DOWN(va, SZ_4K)))
+				c->guards++;
+			else if (!c->holes++ && !c->not_identity)
 				c->first_bad = va;
 			va = ALIGN_DOWN(va, SZ_4K) + SZ_4K;
 			continue;
@@ -78,6 +81,9 @@ static void ram_mapped_identity(struct ck_test *t)
 	report(t, c.ranges > 0, "the map has RAM");
 	report(t, c.holes == 0, "%llu RAM pages not mapped (first at 0x%llx)",
 	       (unsigned long long)c.holes, (unsigned long long)c.first_bad);
+	report(t, c.guards == 4 * (u64)(smp_nr_cpus() - 1),
+	       "%llu unmapped guard pages for %u APs (4 each: stack, #DF, NMI, #MC)",
+	       (unsigned long long)c.guards, smp_nr_cpus() - 1);
 	report(t, c.not_identity == 0, "%llu leaves not 1:1 (first at 0x%llx)",
 	       (unsigned long long)c.not_identity, (unsigned long long)c.first_bad);
 	report(t, c.bad_size == 0, "1 GiB leaves on a CPU without pdpe1gb: %llu",

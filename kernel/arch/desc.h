@@ -19,7 +19,9 @@
 
 void gdt_init(void);
 void idt_init(void);
-/* Top of IST stack @ist (1-based), for tests that check a handler ran on it. */
+/* Load the (shared) IDT on this CPU. */
+void idt_load(void);
+/* This CPU's top of IST stack @ist (1-based), for tests that check a handler ran on it. */
 u64 ist_stack_top(unsigned int ist);
 
 #endif

@@ -83,6 +83,41 @@ exc_common:
 	add rsp, 16		; vector and error code
 	iretq
 
+; The wakeup IPI (VECTOR_WAKEUP): an idle AP halts in "sti; hlt" and this interrupt only
+; ends the halt; the AP then looks at its work slot (kernel/platform/smp.c). The handler
+; acknowledges the interrupt and returns. The CPU left RSP 16-byte aligned minus the 40-byte
+; frame; nine pushes bring it back to a 16-byte boundary for the call.
+; Clobbers: nothing (the caller-saved registers are saved around the call).
+extern apic_eoi
+global irq_wakeup_stub
+irq_wakeup_stub:
+	cld
+	push rax
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push r8
+	push r9
+	push r10
+	push r11
+	call apic_eoi
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rax
+	iretq
+
+; A spurious interrupt needs no EOI (SDM vol. 3, "Spurious Interrupt").
+global irq_spurious_stub
+irq_spurious_stub:
+	iretq
+
 ; Table of stub addresses, filled at boot (position independent: no absolute relocations).
 ; exc_stub_stride is the distance between two stubs; kernel/idt.c computes each address.
 global exc_stub_stride

@@ -4,6 +4,7 @@
  * shutdown through the runtime services, or a halt loop for a console someone is reading.
  */
 #include "kernel/arch/exit.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 
@@ -17,6 +18,8 @@ static unsigned int exit_delay;
 static u64 exit_tsc_hz;
 static struct exit_notifier *notifiers;
 static bool exiting;
+static int exit_owner = -1;		/* the CPU on its way out */
+static void (*stop_others)(void);
 
 void exit_set_delay(unsigned int seconds, u64 tsc_hz)
 {
@@ -56,16 +59,37 @@ __noreturn void panic(void)
 	machine_exit(CK_STATUS_PANIC);
 }
 
+void exit_set_stop_others(void (*fn)(void))
+{
+	stop_others = fn;
+}
+
+bool exit_stopping(void)
+{
+	int owner = __atomic_load_n(&exit_owner, __ATOMIC_ACQUIRE);
+
+	return owner >= 0 && owner != (int)this_cpu()->cpu;
+}
+
 __noreturn void machine_exit(enum ck_status status)
 {
 	enum exit_method m = exit_method;
+	int me = (int)this_cpu()->cpu, owner = -1;
 
 	irq_disable();
+	if (!__atomic_compare_exchange_n(&exit_owner, &owner, me, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE) && owner != me) {
+		/* Another CPU is already on its way out and reports: stay quiet. */
+		__atomic_store_n(&this_cpu()->state, CPU_STOPPED, __ATOMIC_RELEASE);
+		halt_forever();
+	}
 	if (m == EXIT_AUTO)
 		m = qemu_detected() ? EXIT_QEMU : EXIT_HALT;
 	/* A notifier that faults brings the panic path back here: run them once. */
 	if (!exiting) {
 		exiting = true;
+		if (stop_others)
+			stop_others();
 		for (struct exit_notifier *n = notifiers; n; n = n->next)
 			n->fn(status);
 	}

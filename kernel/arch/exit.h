@@ -32,7 +32,16 @@ void exit_init(enum exit_method method, void (*fw_reset)(enum fw_reset_kind));
 void exit_set_delay(unsigned int seconds, u64 tsc_hz);
 void register_exit_notifier(struct exit_notifier *n);
 bool qemu_detected(void);
-/* Run the notifiers, say the status and leave. */
+/*
+ * The SMP layer's way to stop every other CPU (an NMI each), called once, first thing on
+ * the way out. A CPU that takes that NMI parks (exit_stopping() tells its NMI handler).
+ */
+void exit_set_stop_others(void (*fn)(void));
+bool exit_stopping(void);
+/*
+ * Run the notifiers, say the status and leave. Any CPU may call it; the first one owns the
+ * way out, and another CPU that calls it meanwhile parks.
+ */
 __noreturn void machine_exit(enum ck_status status);
 /* The machine cannot go on: leave with the panic status (after the caller's report). */
 __noreturn void panic(void);

@@ -58,3 +58,13 @@ void fpu_init(void)
 	printk("fpu: SSE on, AVX %s, AVX-512 %s (XCR0 0x%llx)\n", state.avx ? "on" : "off",
 	       state.avx512 ? "on" : "off", (unsigned long long)want);
 }
+
+void fpu_init_ap(void)
+{
+	write_cr0((read_cr0() & ~CR0_EM) | CR0_MP);
+	write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
+	if (state.xcr0) {
+		write_cr4(read_cr4() | CR4_OSXSAVE);
+		xsetbv(0, state.xcr0);
+	}
+}

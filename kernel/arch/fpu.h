@@ -17,6 +17,8 @@ struct fpu_state {
 
 /* Enable SSE, and AVX and AVX-512 state through XCR0 where the CPU has them. */
 void fpu_init(void);
+/* An AP: the boot CPU's choice (same CR0/CR4 bits, same XCR0), silently. */
+void fpu_init_ap(void);
 const struct fpu_state *fpu_state(void);
 
 #endif

@@ -1,43 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gdt.c - replace the firmware's GDT with the kernel's: flat 64-bit code and data and a TSS
- * whose IST slots give #DF, NMI and #MC stacks of their own.
+ * whose IST slots give #DF, NMI and #MC stacks of their own. Each CPU has its own GDT and
+ * TSS in its struct percpu (kernel/arch/percpu.h); the boot CPU's is static.
  */
 #include "kernel/arch/desc.h"
-
-struct tss64 {
-	u32 reserved0;
-	u64 rsp[3];
-	u64 reserved1;
-	u64 ist[7];
-	u64 reserved2;
-	u16 reserved3;
-	u16 iomap_base;
-} __packed;
+#include "kernel/arch/percpu.h"
+#include "kernel/include/x86.h"
 
 struct desc_ptr {
 	u16 limit;
 	u64 base;
 } __packed;
 
-static struct tss64 tss __aligned(16);
-static u64 gdt[5] __aligned(16);
-static u8 ist_stacks[3][IST_STACK_SIZE] __aligned(4096);
+static struct percpu boot_percpu;
+static u8 boot_ist_stacks[3][IST_STACK_SIZE] __aligned(4096);
+
+struct percpu *boot_cpu(void)
+{
+	return &boot_percpu;
+}
 
 u64 ist_stack_top(unsigned int ist)
 {
-	return (u64)(uintptr_t)&ist_stacks[ist - 1][IST_STACK_SIZE];
+	return this_cpu()->ist_top[ist - 1];
 }
 
-void gdt_init(void)
+void gdt_load_cpu(struct percpu *pc)
 {
-	u64 base = (u64)(uintptr_t)&tss, limit = sizeof(tss) - 1;
-	struct desc_ptr p = { .limit = sizeof(gdt) - 1, .base = (u64)(uintptr_t)gdt };
-	unsigned int i;
+	u64 base = (u64)(uintptr_t)&pc->tss, limit = sizeof(pc->tss) - 1;
+	struct desc_ptr p = { .limit = sizeof(pc->gdt) - 1, .base = (u64)(uintptr_t)pc->gdt };
+	u64 *gdt = pc->gdt;
 
-	for (i = 1; i <= 3; i++)
-		tss.ist[i - 1] = ist_stack_top(i);
-	tss.iomap_base = sizeof(tss);	/* no I/O bitmap */
+	pc->self = pc;
+	for (unsigned int i = 0; i < 3; i++)
+		pc->tss.ist[i] = pc->ist_top[i];
+	pc->tss.iomap_base = sizeof(pc->tss);	/* no I/O bitmap */
 
 	gdt[0] = 0;
 	gdt[1] = 0x00af9a000000ffffULL;	/* 64-bit code, DPL 0 */
@@ -66,4 +64,14 @@ void gdt_init(void)
 		:
 		: [p] "m"(p), [cs] "i"(KERNEL_CS), [ds] "i"(KERNEL_DS), [tr] "i"(KERNEL_TSS)
 		: "rax", "memory");
+	/* After the null selector went into %gs: its base is the MSR's from here on. */
+	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)pc);
+}
+
+void gdt_init(void)
+{
+	for (unsigned int i = 0; i < 3; i++)
+		boot_percpu.ist_top[i] = (u64)(uintptr_t)&boot_ist_stacks[i][IST_STACK_SIZE];
+	boot_percpu.state = CPU_ONLINE;
+	gdt_load_cpu(&boot_percpu);
 }

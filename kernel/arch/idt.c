@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * idt.c - point all 32 exception vectors at the stubs in kernel/entry.asm. Vectors 32-255
- * stay not-present: the kernel runs with interrupts off, and a stray "int n" then raises #GP,
- * which is reported like any other unexpected exception.
+ * idt.c - point all 32 exception vectors at the stubs in kernel/arch/entry.asm, and the two
+ * interrupt vectors the kernel uses at theirs: VECTOR_WAKEUP (an IPI that wakes an idle AP
+ * to look at its work slot) and VECTOR_SPURIOUS. The other vectors stay not-present: the
+ * boot CPU runs with interrupts off, APs enable them only inside "sti; hlt", and a stray
+ * vector then raises #NP, which is reported like any other unexpected exception. One IDT
+ * serves every CPU.
  */
+#include "kernel/arch/apic.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/traps.h"
 
@@ -24,7 +28,18 @@ struct desc_ptr {
 
 extern char exc_stubs_start[];
 extern const u64 exc_stub_stride;
+extern char irq_wakeup_stub[], irq_spurious_stub[];
 static struct idt_gate idt[256] __aligned(16);
+
+static void set_gate(unsigned int v, u64 a, unsigned int ist)
+{
+	idt[v].off0 = a & 0xffff;
+	idt[v].off1 = (a >> 16) & 0xffff;
+	idt[v].off2 = a >> 32;
+	idt[v].sel = KERNEL_CS;
+	idt[v].ist = ist;
+	idt[v].type = 0x8e;	/* present, DPL 0, 64-bit interrupt gate */
+}
 
 static unsigned int ist_for(unsigned int v)
 {
@@ -36,19 +51,18 @@ static unsigned int ist_for(unsigned int v)
 	}
 }
 
-void idt_init(void)
+void idt_load(void)
 {
 	struct desc_ptr p = { .limit = sizeof(idt) - 1, .base = (u64)(uintptr_t)idt };
 
-	for (unsigned int v = 0; v < 32; v++) {
-		u64 a = (u64)(uintptr_t)exc_stubs_start + v * exc_stub_stride;
-
-		idt[v].off0 = a & 0xffff;
-		idt[v].off1 = (a >> 16) & 0xffff;
-		idt[v].off2 = a >> 32;
-		idt[v].sel = KERNEL_CS;
-		idt[v].ist = ist_for(v);
-		idt[v].type = 0x8e;	/* present, DPL 0, 64-bit interrupt gate */
-	}
 	__asm__ volatile("lidt %0" : : "m"(p) : "memory");
+}
+
+void idt_init(void)
+{
+	for (unsigned int v = 0; v < 32; v++)
+		set_gate(v, (u64)(uintptr_t)exc_stubs_start + v * exc_stub_stride, ist_for(v));
+	set_gate(VECTOR_WAKEUP, (u64)(uintptr_t)irq_wakeup_stub, 0);
+	set_gate(VECTOR_SPURIOUS, (u64)(uintptr_t)irq_spurious_stub, 0);
+	idt_load();
 }

@@ -5,6 +5,7 @@
  * panic exit status.
  */
 #include "kernel/arch/exit.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/arch/traps.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/extable.h"
@@ -24,7 +25,7 @@ struct ex_record ex_last;
 struct nmi_record nmi_last;
 static trap_handler_t handlers[32];
 u64 trap_last_mc_frame;
-static int die_depth;
+static int die_cpu = -1;		/* the CPU reporting an unexpected exception */
 
 static const char *const names[32][2] = {
 	{ "DE", "divide error" },		{ "DB", "debug" },
@@ -120,7 +121,15 @@ __noreturn void die(struct pt_regs *regs)
 	char sym[96];
 	u64 i, w;
 
-	if (++die_depth > 1) {
+	int me = (int)this_cpu()->cpu, prev = -1;
+
+	if (!__atomic_compare_exchange_n(&die_cpu, &prev, me, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		if (prev != me) {
+			/* Another CPU reports (once): stay out of it. */
+			__atomic_store_n(&this_cpu()->state, CPU_STOPPED, __ATOMIC_RELEASE);
+			halt_forever();
+		}
 		/* The report itself faulted: say the least and leave. */
 		static const char msg[] = "\nPANIC: exception while reporting an exception\n";
 
@@ -131,6 +140,7 @@ __noreturn void die(struct pt_regs *regs)
 	printk("\nPANIC: unexpected exception %llu #%s (%s)\n",
 	       (unsigned long long)regs->vector, trap_mnemonic(regs->vector),
 	       trap_name(regs->vector));
+	printk("  on CPU %u (APIC id %u)\n", this_cpu()->cpu, this_cpu()->apic_id);
 	printk("  error code 0x%llx, RIP %016llx %s\n", (unsigned long long)regs->error_code,
 	       (unsigned long long)regs->rip, sym);
 	if (regs->vector == X86_TRAP_PF)
@@ -185,6 +195,11 @@ void trap_dispatch(struct pt_regs *regs)
 {
 	trap_handler_t h = regs->vector < ARRAY_SIZE(handlers) ? handlers[regs->vector] : NULL;
 
+	if (regs->vector == X86_TRAP_NMI && exit_stopping()) {
+		/* Another CPU is leaving the machine and stops us: park, NMIs stay blocked. */
+		__atomic_store_n(&this_cpu()->state, CPU_STOPPED, __ATOMIC_RELEASE);
+		halt_forever();
+	}
 	if (regs->vector == X86_TRAP_MC)
 		trap_last_mc_frame = (u64)(uintptr_t)regs;
 	if (h && h(regs))

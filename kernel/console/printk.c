@@ -1,14 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * printk.c - the console list, and printk: format into a stack buffer and write to every
- * console. Long output is cut at PRINTK_MAX bytes with a marker; nothing here allocates or
- * takes a lock.
+ * console. Long output is cut at PRINTK_MAX bytes with a marker; nothing here allocates.
+ *
+ * One lock keeps lines from several CPUs apart. It is bounded: a CPU that waits about
+ * 2^27 spins takes it anyway, so a holder that was stopped by an NMI (or this CPU, when an
+ * NMI printed in the middle of a line) costs a pause, never a hang.
  */
 #include "kernel/console/printk.h"
+#include "kernel/include/x86.h"
 
 #define PRINTK_MAX	512
+#define LOCK_SPINS	(1UL << 27)
 
 static struct console *consoles;
+static volatile u32 console_lock;
+
+static void lock(void)
+{
+	for (unsigned long i = 0; i < LOCK_SPINS; i++) {
+		if (!__atomic_exchange_n(&console_lock, 1, __ATOMIC_ACQUIRE))
+			return;
+		cpu_relax();
+	}
+}
+
+static void unlock(void)
+{
+	__atomic_store_n(&console_lock, 0, __ATOMIC_RELEASE);
+}
 
 void register_console(struct console *con)
 {
@@ -21,10 +41,17 @@ void register_console(struct console *con)
 	*p = con;
 }
 
-void console_write(const char *s, size_t n)
+static void write_locked(const char *s, size_t n)
 {
 	for (struct console *c = consoles; c; c = c->next)
 		c->write(s, n);
+}
+
+void console_write(const char *s, size_t n)
+{
+	lock();
+	write_locked(s, n);
+	unlock();
 }
 
 int vprintk(const char *fmt, va_list ap)
@@ -33,9 +60,11 @@ int vprintk(const char *fmt, va_list ap)
 	int n = ck_vsnprintf(buf, sizeof(buf), fmt, ap);
 	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
-	console_write(buf, len);
+	lock();
+	write_locked(buf, len);
 	if (len < (size_t)n)
-		console_write("[...]\n", 6);
+		write_locked("[...]\n", 6);
+	unlock();
 	return n;
 }
 

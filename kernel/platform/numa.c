@@ -75,6 +75,20 @@ static int add_range(struct numa_info *n, u64 base, u64 end, u8 node, u32 flags,
 	return 0;
 }
 
+static void add_cpu_affinity(struct numa_info *n, u32 apic_id, int node)
+{
+	if (n->nr_cpu_aff < NUMA_MAX_CPU_AFF)
+		n->cpu_aff[n->nr_cpu_aff++] = (struct numa_cpu_aff){ apic_id, (u8)node };
+}
+
+int numa_node_of_apic(const struct numa_info *n, u32 apic_id)
+{
+	for (unsigned int i = 0; i < n->nr_cpu_aff; i++)
+		if (n->cpu_aff[i].apic_id == apic_id)
+			return n->cpu_aff[i].node;
+	return -1;
+}
+
 int numa_parse_srat(const void *srat, size_t len, struct numa_info *out, const char **why)
 {
 	const u8 *b = srat;
@@ -103,12 +117,14 @@ int numa_parse_srat(const void *srat, size_t len, struct numa_info *out, const c
 			if (node < 0)
 				goto too_many;
 			out->cpus[node]++;
+			add_cpu_affinity(out, e[3], node);
 		} else if (type == SRAT_X2APIC && elen >= 24 && (get_le32(e + 12) & 1)) {
 			dom = get_le32(e + 4);
 			node = node_for(out, dom);
 			if (node < 0)
 				goto too_many;
 			out->cpus[node]++;
+			add_cpu_affinity(out, get_le32(e + 8), node);
 		} else if (type == SRAT_MEM && elen >= 40 && (get_le32(e + 28) & 1)) {
 			u64 base = get_le64(e + 8), size = get_le64(e + 16);
 

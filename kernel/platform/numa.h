@@ -13,6 +13,7 @@
 #define NUMA_MAX_RANGES	64
 #define NUMA_MAX_NOTES	4
 #define NUMA_LOCAL_DISTANCE	10
+#define NUMA_MAX_CPU_AFF	1024
 
 struct numa_range {
 	u64 start, end;
@@ -24,6 +25,12 @@ struct numa_info {
 	unsigned int nr_nodes;
 	u32 domain[NUMA_MAX_NODES];	/* proximity domain of node i */
 	unsigned int cpus[NUMA_MAX_NODES];
+	/* Each enabled CPU entry's APIC id (x2APIC id for type 2) and node. */
+	unsigned int nr_cpu_aff;
+	struct numa_cpu_aff {
+		u32 apic_id;
+		u8 node;
+	} cpu_aff[NUMA_MAX_CPU_AFF];
 	u64 bytes[NUMA_MAX_NODES];
 	unsigned int nr_ranges;
 	struct numa_range range[NUMA_MAX_RANGES];
@@ -46,6 +53,8 @@ struct numa_info {
 int numa_parse_srat(const void *srat, size_t len, struct numa_info *out, const char **why);
 /* Parse a SLIT into @io (nodes already known from the SRAT). */
 int numa_parse_slit(const void *slit, size_t len, struct numa_info *io, const char **why);
+/* The node of the CPU with @apic_id (from the SRAT's affinity entries), or -1. */
+int numa_node_of_apic(const struct numa_info *n, u32 apic_id);
 /* The node holding physical address @pa, or -1. */
 int numa_node_of(const struct numa_info *n, u64 pa);
 

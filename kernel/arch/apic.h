@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * apic.h - the local APIC of the running CPU, in whichever mode the firmware left it:
+ * xAPIC (MMIO at the base IA32_APIC_BASE names, 8-bit ids) or x2APIC (MSRs 0x800-0x8ff,
+ * 32-bit ids). Registers are named by their xAPIC offset; in x2APIC mode the MSR is
+ * 0x800 + offset / 16 (SDM vol. 3, "x2APIC Register Address Space").
+ */
+#ifndef CK_APIC_H
+#define CK_APIC_H
+
+#include "kernel/arch/apic_start.h"
+
+#define APIC_ID		0x20
+#define APIC_VERSION	0x30
+#define APIC_EOI	0xb0
+#define APIC_SVR	0xf0
+#define APIC_ESR	0x280
+#define APIC_ICR	0x300
+#define APIC_ICR_HIGH	0x310
+#define APIC_LVT_TIMER	0x320
+#define APIC_LVT_LINT0	0x350
+#define APIC_LVT_LINT1	0x360
+#define APIC_LVT_ERROR	0x370
+
+#define APIC_BASE_BSP		BIT(8)
+#define APIC_BASE_EXTD		BIT(10)	/* x2APIC mode */
+#define APIC_BASE_EN		BIT(11)
+#define APIC_SVR_ENABLE		BIT(8)
+#define APIC_LVT_MASKED		BIT(16)
+#define APIC_LVT_DM_NMI		(4U << 8)
+
+/* Vectors the kernel uses besides the 32 exceptions. */
+#define VECTOR_WAKEUP		0xf0	/* "look at your work slot" */
+#define VECTOR_SPURIOUS		0xff
+
+enum apic_mode { APIC_MODE_OFF, APIC_MODE_XAPIC, APIC_MODE_X2APIC };
+
+/*
+ * Find the boot CPU's APIC mode and map the xAPIC page (uncached). @madt_addr is the
+ * MADT's address (0: none); a difference from IA32_APIC_BASE is noted in @note.
+ * Returns false when the APIC is disabled.
+ */
+bool apic_init(u64 madt_addr, const char **note);
+enum apic_mode apic_mode(void);
+const char *apic_mode_name(enum apic_mode m);
+u64 apic_base(void);
+bool apic_x2apic_capable(void);
+/* Switch this CPU to x2APIC (the boot CPU once; each AP follows the boot CPU's mode). */
+bool apic_enable_x2apic(void);
+/* An AP: match the boot CPU's mode. */
+void apic_ap_mode(void);
+
+u32 apic_read(u32 reg);
+void apic_write(u32 reg, u32 val);
+u32 apic_id(void);
+void apic_eoi(void);
+void apic_icr_write(u32 dest, u32 low);
+bool apic_icr_busy(void);
+u32 apic_esr(void);
+/* Software-enable this CPU's APIC with the spurious vector; APs mask LINT0, timer, error. */
+void apic_cpu_setup(bool bsp);
+void apic_send_ipi(u32 dest, u8 vector);
+/*
+ * NMI to one CPU (the panic path). Never "all but self": a CPU still in firmware code would
+ * take it through the firmware's IDT, in memory the kernel has reused.
+ */
+void apic_send_nmi(u32 dest);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * apic_start.h - the INIT, SIPI, SIPI sequence that wakes one application processor, over
+ * an abstract local APIC so the host can drive it with a fake one (tests/host/test_smp.c).
+ *
+ * The order and the delays follow the SDM (vol. 3, "MP Initialization Example") as Linux's
+ * wakeup_secondary_cpu_via_init() applies them: INIT assert, INIT deassert, then two STARTUP
+ * IPIs, each preceded by clearing the APIC error status and followed by reading it. Every
+ * wait is bounded; a CPU that does not answer is a result, never a hang.
+ */
+#ifndef CK_APIC_START_H
+#define CK_APIC_START_H
+
+#include "kernel/include/types.h"
+
+/* Interrupt command register, low word (SDM vol. 3, "Interrupt Command Register"). */
+#define ICR_DM_FIXED		(0U << 8)
+#define ICR_DM_NMI		(4U << 8)
+#define ICR_DM_INIT		(5U << 8)
+#define ICR_DM_STARTUP		(6U << 8)
+#define ICR_BUSY		(1U << 12)	/* xAPIC delivery status: send pending */
+#define ICR_LEVEL_ASSERT	(1U << 14)
+#define ICR_TRIGGER_LEVEL	(1U << 15)
+#define ICR_DEST_ALL_BUT_SELF	(3U << 18)
+
+#define APIC_XAPIC_MAX_ID	0xfe	/* 0xff is the xAPIC broadcast id */
+
+struct apic_start_ops {
+	/* Write the ICR: @dest is an APIC id (8 bits in xAPIC mode, 32 in x2APIC). */
+	void (*icr_write)(void *ctx, u32 dest, u32 low);
+	/* xAPIC: the previous IPI is still being sent. x2APIC has no such state. */
+	bool (*icr_busy)(void *ctx);
+	/* Clear the error status register and read it back (a write of 0 latches it). */
+	u32 (*esr_read)(void *ctx);
+	void (*udelay)(void *ctx, u32 us);
+	/* The AP has reached the kernel (checked after the sequence, until the timeout). */
+	bool (*answered)(void *ctx);
+	u64 (*now_us)(void *ctx);
+	void *ctx;
+};
+
+struct apic_start_params {
+	u32 apic_id;
+	u8 sipi_vector;		/* start page number: the trampoline sits at vector * 4 KiB */
+	bool x2apic;		/* the ICR takes a 32-bit destination */
+	bool modern;		/* Linux's init_udelay = 0: no 10 ms wait after INIT */
+	u32 answer_timeout_us;	/* after the second SIPI */
+};
+
+enum apic_start_step {
+	APIC_START_OK,
+	APIC_START_BAD_ID,		/* id does not fit the xAPIC destination field */
+	APIC_START_INIT_STUCK,		/* INIT assert never left the ICR */
+	APIC_START_DEASSERT_STUCK,
+	APIC_START_SIPI_STUCK,
+	APIC_START_SIPI_ERROR,		/* the APIC error status was not clear after a SIPI */
+	APIC_START_NO_ANSWER,		/* the sequence went out, the CPU never checked in */
+};
+
+struct apic_start_result {
+	enum apic_start_step step;
+	u32 esr;		/* error status read after the failing SIPI */
+	unsigned int sipis;	/* STARTUP IPIs sent */
+	u64 answer_us;		/* from the first SIPI to the check-in */
+};
+
+/* Returns 0 when the CPU answered, -1 otherwise; @r says how far it got. */
+int apic_start_cpu(const struct apic_start_ops *ops, const struct apic_start_params *p,
+		   struct apic_start_result *r);
+const char *apic_start_step_name(enum apic_start_step s);
+
+/* The ICR wait bound: Linux's safe_apic_wait_icr_idle() polls 1000 x 100 us. */
+#define APIC_ICR_POLLS		1000
+#define APIC_ICR_POLL_US	100
+
+#endif
