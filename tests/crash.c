@@ -9,6 +9,7 @@
 #include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/lib/ptrsort.h"
+#include "kernel/platform/smp.h"
 #include "tests/crash.h"
 
 extern const struct ck_crash *__start_ck_crashes[], *__stop_ck_crashes[];
@@ -87,3 +88,27 @@ static void crash_df(void)
 	__asm__ volatile("mov %0, %%rsp; ud2" : : "r"(page + SZ_4K) : "memory");
 }
 CK_CRASH(df, 6, crash_df);
+
+static void ud_on_this_cpu(void *arg)
+{
+	__asm__ volatile("ud2");
+}
+
+/*
+ * #UD on the last AP: the AP reports (naming itself), stops the boot CPU, which is waiting
+ * here, with an NMI, and leaves. Without an AP the boot CPU raises it, and says so.
+ */
+static void crash_ap(void)
+{
+	unsigned int c = smp_nr_cpus() - 1;
+
+	if (!cpu_online(c) || !c) {
+		printk("crash: no AP online: #UD on the boot CPU instead\n");
+		ud_on_this_cpu(NULL);
+		return;
+	}
+	printk("crash: #UD on CPU %u (APIC id %u)\n", c, smp_cpu(c)->apic_id);
+	on_cpu(c, ud_on_this_cpu, NULL, 10000);
+	printk("crash: CPU %u did not stop the machine within 10 s\n", c);
+}
+CK_CRASH(ap, 7, crash_ap);

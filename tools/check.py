@@ -289,7 +289,8 @@ def qemu_tests(build, res, only):
                 details.append("serial log tail:")
                 details += ["  " + l for l in b.log.splitlines()[-25:]]
             res.add("qemu/%s: %s" % (b.name, (f.__doc__ or "").strip()), not b.problems,
-                    details, note="%.1f s" % secs)
+                    details, note="%.1f s" % secs + ("; " + b.note if getattr(b, "note", "")
+                                                     else ""))
 
 
 def main():

@@ -21,12 +21,9 @@ static int fail(struct apic_start_result *r, enum apic_start_step step)
 	return -1;
 }
 
-int apic_start_cpu(const struct apic_start_ops *ops, const struct apic_start_params *p,
-		   struct apic_start_result *r)
+int apic_start_init(const struct apic_start_ops *ops, const struct apic_start_params *p,
+		    struct apic_start_result *r)
 {
-	u32 sipi = ICR_DM_STARTUP | p->sipi_vector;
-	u64 t0, deadline;
-
 	*r = (struct apic_start_result){ .step = APIC_START_OK };
 	if (!p->x2apic && p->apic_id > APIC_XAPIC_MAX_ID)
 		return fail(r, APIC_START_BAD_ID);
@@ -40,8 +37,15 @@ int apic_start_cpu(const struct apic_start_ops *ops, const struct apic_start_par
 	ops->icr_write(ops->ctx, p->apic_id, ICR_DM_INIT | ICR_TRIGGER_LEVEL);
 	if (!wait_icr_idle(ops))
 		return fail(r, APIC_START_DEASSERT_STUCK);
+	return 0;
+}
 
-	t0 = ops->now_us(ops->ctx);
+int apic_start_sipi(const struct apic_start_ops *ops, const struct apic_start_params *p,
+		    struct apic_start_result *r)
+{
+	u32 sipi = ICR_DM_STARTUP | p->sipi_vector;
+	u64 t0 = ops->now_us(ops->ctx), deadline;
+
 	for (unsigned int j = 0; j < 2; j++) {
 		ops->esr_read(ops->ctx);
 		ops->icr_write(ops->ctx, p->apic_id, sipi);
@@ -70,6 +74,12 @@ int apic_start_cpu(const struct apic_start_ops *ops, const struct apic_start_par
 	}
 }
 
+int apic_start_cpu(const struct apic_start_ops *ops, const struct apic_start_params *p,
+		   struct apic_start_result *r)
+{
+	return apic_start_init(ops, p, r) ? -1 : apic_start_sipi(ops, p, r);
+}
+
 const char *apic_start_step_name(enum apic_start_step s)
 {
 	switch (s) {
@@ -82,4 +92,11 @@ const char *apic_start_step_name(enum apic_start_step s)
 	case APIC_START_NO_ANSWER:	return "no answer after INIT-SIPI-SIPI";
 	}
 	return "?";
+}
+
+enum apic_mode_plan apic_plan_mode(bool x2apic_now, bool x2apic_capable, u32 max_apic_id)
+{
+	if (x2apic_now || max_apic_id <= APIC_XAPIC_MAX_ID)
+		return APIC_PLAN_KEEP;
+	return x2apic_capable ? APIC_PLAN_SWITCH_X2APIC : APIC_PLAN_UNREACHABLE;
 }

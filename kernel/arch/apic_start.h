@@ -64,10 +64,29 @@ struct apic_start_result {
 	u64 answer_us;		/* from the first SIPI to the check-in */
 };
 
-/* Returns 0 when the CPU answered, -1 otherwise; @r says how far it got. */
+/*
+ * The two halves, for a caller that puts every AP into wait-for-SIPI first (INIT stops a
+ * CPU spinning in firmware code, which under an emulator slows everyone else) and starts
+ * them one by one afterwards: apic_start_init() sends INIT and its deassert, and
+ * apic_start_sipi() the two STARTUP IPIs and waits for the answer. Each returns 0 or -1
+ * with @r saying where it stopped (apic_start_sipi() adds to the @r of apic_start_init()).
+ */
+int apic_start_init(const struct apic_start_ops *ops, const struct apic_start_params *p,
+		    struct apic_start_result *r);
+int apic_start_sipi(const struct apic_start_ops *ops, const struct apic_start_params *p,
+		    struct apic_start_result *r);
+/* Both: returns 0 when the CPU answered, -1 otherwise; @r says how far it got. */
 int apic_start_cpu(const struct apic_start_ops *ops, const struct apic_start_params *p,
 		   struct apic_start_result *r);
 const char *apic_start_step_name(enum apic_start_step s);
+
+/*
+ * Which APIC mode the boot CPU needs: firmware's mode is kept unless a CPU to start has an
+ * id above 254, which only x2APIC mode can address (SDM vol. 3, "x2APIC"); without x2APIC
+ * support such CPUs are unreachable and reported.
+ */
+enum apic_mode_plan { APIC_PLAN_KEEP, APIC_PLAN_SWITCH_X2APIC, APIC_PLAN_UNREACHABLE };
+enum apic_mode_plan apic_plan_mode(bool x2apic_now, bool x2apic_capable, u32 max_apic_id);
 
 /* The ICR wait bound: Linux's safe_apic_wait_icr_idle() polls 1000 x 100 us. */
 #define APIC_ICR_POLLS		1000

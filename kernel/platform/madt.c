@@ -28,8 +28,10 @@ static int refuse(struct madt_info *m, const char **why, const char *what, u64 v
 
 static void add_cpu(struct madt_info *m, u32 id, u32 uid, u32 flags, bool x2apic)
 {
-	if (!(flags & (MADT_ENABLED | MADT_ONLINE_CAPABLE)))
+	if (!(flags & (MADT_ENABLED | MADT_ONLINE_CAPABLE))) {
+		m->nr_unusable++;
 		return;
+	}
 	for (unsigned int i = 0; i < m->nr_cpus; i++)
 		if (m->cpu[i].apic_id == id) {
 			note(m, "MADT: a second entry for APIC ID, ignored: APIC ID", id);

@@ -25,6 +25,7 @@ struct madt_info {
 	u64 lapic_addr;		/* the override when there is a valid one */
 	u32 flags;		/* bit 0: PC-AT compatible 8259s */
 	unsigned int nr_cpus, nr_enabled;
+	unsigned int nr_unusable;	/* entries neither enabled nor online-capable (skipped) */
 	struct madt_cpu cpu[MADT_MAX_CPUS];
 	/* What was ignored (@what names the field, @value is the firmware's value). */
 	unsigned int nr_notes;

@@ -240,6 +240,8 @@ static void stop_others(void)
 		if (pc != me && pc->state == CPU_ONLINE)
 			apic_send_nmi(pc->apic_id);
 	}
+	if (!info.nr_online || info.nr_online == 1)
+		return;
 	end = smp_now_us() + 100000;
 	do {
 		left = 0;
@@ -250,6 +252,9 @@ static void stop_others(void)
 	if (left)
 		printk("smp: %u CPU%s did not stop on NMI within 100 ms\n", left,
 		       left == 1 ? "" : "s");
+	else
+		printk("smp: the other %u online CPU%s stopped (NMI)\n", info.nr_online - 1,
+		       info.nr_online == 2 ? "" : "s");
 }
 
 /* ---- bring-up ---------------------------------------------------------------------- */
@@ -393,26 +398,37 @@ static void start_aps(u32 timeout_ms)
 		.icr_write = op_icr_write, .icr_busy = op_icr_busy, .esr_read = op_esr_read,
 		.udelay = op_udelay, .answered = op_answered, .now_us = op_now_us,
 	};
+	static struct apic_start_result res[MADT_MAX_CPUS];
 	u64 t0 = smp_now_us();
 
+	/* First INIT every AP: each then waits for its SIPI, halted, out of firmware code. */
+	for (unsigned int c = 1; c < info.nr_cpus; c++) {
+		p.apic_id = cpus[c]->apic_id;
+		ops.ctx = NULL;
+		cpus[c]->state = CPU_ABSENT;
+		if (apic_start_init(&ops, &p, &res[c]))
+			cpus[c]->state = CPU_FAILED;
+	}
 	for (unsigned int c = 1; c < info.nr_cpus; c++) {
 		struct percpu *pc = cpus[c];
 		struct start_ctx s = { pc };
-		struct apic_start_result r;
+		struct apic_start_result *r = &res[c];
 		u32 expect = CPU_STARTING;
 
-		ops.ctx = &s;
-		p.apic_id = pc->apic_id;
-		__atomic_store_n(&pc->state, CPU_STARTING, __ATOMIC_RELEASE);
-		if (!apic_start_cpu(&ops, &p, &r) ||
-		    !__atomic_compare_exchange_n(&pc->state, &expect, CPU_FAILED, false,
-						 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			pc->start_us = r.answer_us;
-			info.nr_online++;
-			continue;
+		if (pc->state != CPU_FAILED) {
+			ops.ctx = &s;
+			p.apic_id = pc->apic_id;
+			__atomic_store_n(&pc->state, CPU_STARTING, __ATOMIC_RELEASE);
+			if (!apic_start_sipi(&ops, &p, r) ||
+			    !__atomic_compare_exchange_n(&pc->state, &expect, CPU_FAILED, false,
+							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				pc->start_us = r->answer_us;
+				info.nr_online++;
+				continue;
+			}
 		}
-		pc->fail_step = apic_start_step_name(r.step);
-		pc->fail_esr = r.esr;
+		pc->fail_step = apic_start_step_name(r->step);
+		pc->fail_esr = r->esr;
 		info.nr_failed++;
 	}
 	info.start_us = smp_now_us() - t0;
@@ -430,8 +446,8 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 	struct percpu *bsp = boot_cpu();
 	const char *why, *note;
 	unsigned int n = 0;
+	u32 max_id = 0;
 	u64 blocks;
-
 	int bad;
 
 	memset(&info, 0, sizeof(info));
@@ -460,6 +476,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		printk("smp: %s 0x%llx\n", madt.note[i].what,
 		       (unsigned long long)madt.note[i].value);
 	info.nr_listed = madt.nr_cpus;
+	info.nr_unusable = madt.nr_unusable;
 
 	/* Number the CPUs: the boot CPU first, then the enabled ones in MADT order. */
 	cpus[n++] = bsp;
@@ -487,13 +504,22 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		return;
 	}
 	for (unsigned int c = 1; c < n; c++)
-		if (slots[c].apic_id > APIC_XAPIC_MAX_ID && info.mode == APIC_MODE_XAPIC) {
-			if (!apic_enable_x2apic())
-				break;	/* apic_start_cpu() reports each such CPU */
+		max_id = MAX(max_id, slots[c].apic_id);
+	switch (apic_plan_mode(info.mode == APIC_MODE_X2APIC, apic_x2apic_capable(), max_id)) {
+	case APIC_PLAN_SWITCH_X2APIC:
+		if (apic_enable_x2apic()) {
 			info.mode = APIC_MODE_X2APIC;
 			info.switched_x2apic = true;
-			printk("smp: boot CPU switched to x2APIC mode: APIC ids above 254\n");
+			printk("smp: boot CPU switched to x2APIC mode: APIC ids up to %u\n", max_id);
 		}
+		break;
+	case APIC_PLAN_UNREACHABLE:
+		/* apic_start_cpu() refuses each such CPU, and the report names it. */
+		printk("smp: APIC ids up to %u need x2APIC, which this CPU lacks\n", max_id);
+		break;
+	default:
+		break;
+	}
 
 	info.tramp = find_low_pages(bi);
 	if (!info.tramp) {
@@ -554,6 +580,10 @@ void smp_report(void)
 		       (unsigned long long)s->tramp, (unsigned long long)s->start_us / 1000,
 		       (unsigned long long)s->start_us % 1000);
 	printk("\n");
+	if (s->nr_unusable)
+		printk("smp: %u more MADT entr%s neither enabled nor online-capable (absent "
+		       "CPUs): not started, not waited for\n", s->nr_unusable,
+		       s->nr_unusable == 1 ? "y" : "ies");
 	if (s->nr_not_enabled)
 		printk("smp: %u more listed as online-capable but not enabled: not started\n",
 		       s->nr_not_enabled);

@@ -31,6 +31,7 @@ struct smp_info {
 	unsigned int nr_cpus;		/* numbered CPUs: enabled ones, up to smp= */
 	unsigned int nr_online;		/* boot CPU included */
 	unsigned int nr_failed, nr_not_enabled, nr_beyond_limit;
+	unsigned int nr_unusable;	/* MADT entries neither enabled nor online-capable */
 	u64 start_us;			/* starting all APs, first INIT to last check-in */
 	u64 tramp;			/* physical address of the trampoline page, 0 if none */
 	enum apic_mode mode;

@@ -76,6 +76,8 @@ static void test_small(void)
 	CHECK(madt_parse(t, finish(), &m, &why) == 0, "parse: %s", why ? why : "");
 	CHECK(m.nr_cpus == 3 && m.nr_enabled == 2 && m.lapic_addr == 0xfee00000 && m.flags == 1,
 	      "3 CPUs, 2 enabled: %u %u", m.nr_cpus, m.nr_enabled);
+	CHECK(m.nr_unusable == 1, "the entry with neither flag counted as unusable: %u",
+	      m.nr_unusable);
 	CHECK(m.cpu[1].apic_id == 2 && m.cpu[1].uid == 1 && !m.cpu[2].enabled && !m.cpu[0].x2apic,
 	      "fields");
 }

@@ -180,12 +180,12 @@ def t_bad_cmdline(b):
     b.status_is(CMDLINE)
     b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash, ebs, copy_page, "
           r"memcpy, copy_mc, clear_page, inject, mce_case, fb, exit_delay, bench, bench_runs, "
-          r"bench_tiny, bench_cold\); ignored")
+          r"bench_tiny, bench_cold, smp, smp_timeout, bench_cpu\); ignored")
     b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
           r"comma-separated list of cmdline, extable, .*\); using the default 'all'")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
     b.has(r"'lonely' is not key=value")
-    b.has(r"bad value 'sometimes' for crash= .*valid: none, ud, gp, pf, de, bp, df")
+    b.has(r"bad value 'sometimes' for crash= .*valid: none, ud, gp, pf, de, bp, df, ap")
     b.has(r"^cmdline: in effect: tests=all console=ttyS0,115200 exit=qemu crash=none")
     b.has(r"cmdline_errors=5")
     check_ktap(b)
@@ -826,7 +826,124 @@ def t_exit_halt(b):
     b.has(r"^copykernel: halted; power-cycle or reset the machine to leave")
 
 
-SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline,
+# ---- SMP ---------------------------------------------------------------------------------
+
+def smp_started(b, n, of=None):
+    """The bring-up line: n CPUs online of `of` numbered, and every AP's start accounted."""
+    m = b.has(r"^smp: %d of %d CPUs? online \((xAPIC|x2APIC), APIC ids: ([0-9 .]+)\)"
+              % (n, of or n))
+    b.lacks(r"^smp: CPU \d+ \(APIC id \d+\) did not start", "an AP failed to start")
+    return m
+
+
+def smp_suite_passed(b, skip=0):
+    b.has(r"^ok \d+ smp$", "the smp suite did not pass")
+    for case in ("cpus_started", "each_cpu_runs_on_its_own"):
+        b.has(r"^    ok \d+ %s$" % case, "smp case %s did not pass" % case)
+    if not skip:
+        for case in ("fault_on_ap_guard_page", "nmi_on_ap_uses_its_ist", "barriers_hold",
+                     "slow_cpu_is_a_timeout", "atomics_across_cpus"):
+            b.has(r"^    ok \d+ %s$" % case, "smp case %s did not pass" % case)
+
+
+def t_smp_4_default(b):
+    """A default run under -smp 4: 4 CPUs started, every suite passes on them."""
+    b.run("exit=qemu", extra=["-smp 4"])
+    b.status_is(PASS)
+    smp_started(b, 4)
+    smp_suite_passed(b)
+    b.has(r"^smp: the other 3 online CPUs stopped \(NMI\)$")
+    check_ktap(b)
+
+
+def make_smp_test(n, timeout=150):
+    def t(b):
+        b.run("exit=qemu tests=smp,traps", extra=["-smp %d" % n], timeout=timeout)
+        b.status_is(PASS)
+        m = smp_started(b, n)
+        smp_suite_passed(b, skip=(n == 1))
+        if n == 1:
+            b.has(r"^smp: running on the boot CPU only: the MADT lists no other enabled CPU$")
+            b.has(r"^    ok \d+ barriers_hold # SKIP one CPU online")
+        t_ms = re.search(r"APs started in (\d+)\.(\d+) ms", b.log)
+        b.expect(n == 1 or t_ms, "no AP start time reported")
+        if t_ms:
+            b.note = "APs started in %s.%s ms" % t_ms.groups()
+        if m and n <= 16:
+            b.expect(m.group(2).split() == [str(i) for i in range(n)],
+                     "APIC ids %r, want 0..%d" % (m.group(2), n - 1))
+    t.__name__ = "t_smp_%d" % n
+    t.__doc__ = "-smp %d: every CPU started and the smp suite passes on all of them" % n
+    return t
+
+
+def t_smp_maxcpus(b):
+    """-smp 2,maxcpus=8: the 6 absent CPUs are listed but neither started nor waited for."""
+    b.run("exit=qemu tests=smp", extra=["-smp 2,maxcpus=8"])
+    b.status_is(PASS)
+    smp_started(b, 2)
+    b.has(r"^smp: 6 more MADT entries neither enabled nor online-capable \(absent CPUs\): "
+          r"not started, not waited for$")
+    smp_suite_passed(b)
+
+
+def t_smp_limit(b):
+    """smp=2 under -smp 4 uses two CPUs and names the two left alone; smp=1 is today's run."""
+    b.run("exit=qemu tests=smp smp=2", extra=["-smp 4"])
+    b.status_is(PASS)
+    smp_started(b, 2)
+    b.has(r"^smp: 2 more enabled CPUs not used \(smp= limit\)$")
+    smp_suite_passed(b)
+    b.run("exit=qemu tests=smp smp=1", extra=["-smp 4"])
+    b.status_is(PASS)
+    b.has(r"^smp: running on the boot CPU only: smp=1$")
+    b.has(r"^smp: 3 more enabled CPUs not used \(smp= limit\)$")
+    b.has(r"^    ok \d+ fault_on_ap_guard_page # SKIP one CPU online")
+
+
+def t_smp_bad_values(b):
+    """Bad smp=/smp_timeout=/bench_cpu= words are named, defaults kept, status 3."""
+    b.run("exit=qemu tests=smp smp=0 smp_timeout=5 bench_cpu=x", extra=["-smp 2"])
+    b.status_is(CMDLINE)
+    b.has(r"bad value '0' for smp= \(not all or a CPU count from 1 to 1024")
+    b.has(r"bad value '5' for smp_timeout= ")
+    b.has(r"bad value 'x' for bench_cpu= ")
+    smp_started(b, 2)
+
+
+NUMA2_CPUS = ("-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,"
+              "size=512M -object memory-backend-ram,id=m2,size=256M "
+              "-numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1 "
+              "-numa node,nodeid=2,memdev=m2")
+
+
+def t_smp_numa(b):
+    """CPUs on two SRAT nodes and a CPU-less node: each CPU knows its node from the SRAT."""
+    b.run("exit=qemu tests=smp", mem="1280M", extra=["-smp 4", NUMA2_CPUS])
+    b.status_is(PASS)
+    smp_started(b, 4)
+    for cpu, node in ((0, 0), (1, 0), (2, 1), (3, 1)):
+        b.has(r"^    # CPU %d: APIC id %d, node %d, online$" % (cpu, cpu, node),
+              "CPU %d not on node %d" % (cpu, node))
+    b.has(r"^NUMA: node2 \(proximity domain 2\): .*0 CPUs")
+    smp_suite_passed(b)
+
+
+def t_crash_ap(b):
+    """crash=ap: a #UD on an AP is reported once, naming that CPU; the others stop by NMI."""
+    b.run("exit=qemu crash=ap", extra=["-smp 4"])
+    b.status_is(PANIC)
+    b.has(r"^crash: #UD on CPU 3 \(APIC id 3\)$")
+    b.has(r"^PANIC: unexpected exception 6 #UD ")
+    b.has(r"^  on CPU 3 \(APIC id 3\)$")
+    b.expect(len(re.findall(r"^PANIC", b.log, re.M)) == 1, "more than one PANIC report")
+    b.has(r"^smp: the other 3 online CPUs stopped \(NMI\)$")
+    b.has(r"^copykernel: exit status 2 \(panic\)")
+    b.lacks(r"did not stop the machine")
+
+
+# The longest first, so the two-wide pool does not end on it.
+SCENARIOS = [make_smp_test(255, timeout=400), t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline,
              t_no_cmdline, t_cmdline_file_too_long, t_cmdline_file_nul_and_utf8,
              t_shell_loadoptions, t_ebs_retry, t_subset_and_console,
              t_exit_shutdown, t_exit_reset, t_exit_halt, t_dispatch_intel_max,
@@ -837,7 +954,10 @@ SCENARIOS = [t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmd
              t_disk_image,
              t_results_variable, t_results_stale_chunks, t_framebuffer_summary,
              t_framebuffer_bad_cmdline, t_bench_presets_tiny, t_numa_directions, t_srat_overlap,
-             t_srat_too_many_domains, t_srat_node_without_ram, t_einj_bogus] + \
+             t_srat_too_many_domains, t_srat_node_without_ram, t_einj_bogus,
+             t_smp_4_default, t_smp_maxcpus, t_smp_limit, t_smp_bad_values, t_smp_numa,
+             t_crash_ap] + \
+    [make_smp_test(n) for n in (1, 2, 8, 64)] + \
     [make_crash_test(k) for k in CRASHES]
 
 
