@@ -184,7 +184,7 @@ static void nmi_on_ap_uses_its_ist(struct ck_test *t)
 }
 
 /* Fewer rounds with many CPUs: under an emulator every round needs every vCPU scheduled. */
-#define ROUNDS_TOTAL	1600
+#define ROUNDS_TOTAL	400
 
 struct barrier_run {
 	struct smp_barrier b;
