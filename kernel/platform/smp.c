@@ -50,6 +50,7 @@ static struct percpu *cpus[MADT_MAX_CPUS];
 static struct tramp_slot slots[MADT_MAX_CPUS];
 static u64 bsp_cr4;
 static u64 ap_blocks;
+static u64 bsp_ist_block;	/* the boot CPU's guarded IST stacks */
 
 __noreturn void smp_ap_entry(struct percpu *pc);
 
@@ -440,6 +441,30 @@ static void single(const char *why)
 	printk("smp: running on the boot CPU only: %s\n", why);
 }
 
+/*
+ * The boot CPU's IST stacks started in the image's .bss (gdt_init() runs before there is an
+ * allocator); move them to stacks with guard pages like the APs'. The CPU reads the TSS's
+ * IST slots at each exception, so changing them in place is enough.
+ */
+static void bsp_guarded_ist(void)
+{
+	struct percpu *bsp = boot_cpu();
+	u64 p = pmem_alloc(3 * (GUARD + IST_STACK_SIZE), SZ_2M);
+
+	if (!p) {
+		printk("smp: no memory for the boot CPU's guarded IST stacks: keeping the "
+		       "unguarded ones\n");
+		return;
+	}
+	bsp_ist_block = p;
+	for (unsigned int i = 0; i < 3; i++) {
+		pg_set_attr(p, p + GUARD, 0);
+		p += GUARD + IST_STACK_SIZE;
+		bsp->ist_top[i] = p;
+		bsp->tss.ist[i] = p;
+	}
+}
+
 void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 {
 	const struct acpi_sdt_hdr *h = acpi_find("APIC");
@@ -452,6 +477,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 
 	memset(&info, 0, sizeof(info));
 	bsp_cr4 = read_cr4();
+	bsp_guarded_ist();
 	bad = h ? madt_parse(h, h->length, &madt, &why) : -1;
 	if (!apic_init(bad ? 0 : madt.lapic_addr, &note)) {
 		single("the local APIC is disabled (IA32_APIC_BASE.EN clear)");
@@ -553,6 +579,10 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 bool smp_is_guard_page(u64 pa)
 {
 	u64 off;
+
+	if (bsp_ist_block && pa >= bsp_ist_block &&
+	    pa < bsp_ist_block + 3 * (GUARD + IST_STACK_SIZE))
+		return (pa - bsp_ist_block) % (GUARD + IST_STACK_SIZE) < GUARD;
 
 	if (!ap_blocks || pa < ap_blocks || pa >= ap_blocks + (u64)(info.nr_cpus - 1) * AP_BLOCK)
 		return false;
