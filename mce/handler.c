@@ -152,6 +152,15 @@ static const struct mce_view *view_of(void *ctx, unsigned int cpu)
 	return mc && pc->state == CPU_ONLINE ? &mc->view : NULL;
 }
 
+/* The same while the machine stops: CPUs that parked on the way out still show their view. */
+static const struct mce_view *view_stopping(void *ctx, unsigned int cpu)
+{
+	struct percpu *pc = smp_cpu(cpu);
+	struct mce_cpu *mc = pc ? pc->mce : NULL;
+
+	return mc && (pc->state == CPU_ONLINE || pc->state == CPU_STOPPED) ? &mc->view : NULL;
+}
+
 static unsigned int rv_online(void)
 {
 	unsigned int n = 0;
@@ -259,14 +268,14 @@ static void rv_annotate(u32 gen, const struct mce_reign *rg)
 static __noreturn void rv_panic(const struct mce_rule *why, u32 gen, struct mce_cpu *mine)
 {
 	int me = (int)smp_processor_id(), none = -1;
+	unsigned int shown = 0;
 	struct mce_reign rg;
 	char ord[16];
 
 	if (!__atomic_compare_exchange_n(&rv_panic_cpu, &none, me, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))
 		rv_park();
-	mce_rv_reign(view_of, NULL, smp_nr_cpus(), gen, &rg);
-	rv_annotate(gen, &rg);
+	mce_rv_reign(view_stopping, NULL, smp_nr_cpus(), gen, &rg);
 	rg.end = MCE_END_PANIC;
 	printk("\nPANIC: machine check: %s\n", why->name);
 	printk("  broadcast machine check (MCG_STATUS.LMCES clear): ");
@@ -277,7 +286,7 @@ static __noreturn void rv_panic(const struct mce_rule *why, u32 gen, struct mce_
 	printk(", %u of %u online CPUs checked in; reported by CPU %d\n", rg.nr_in, rg.nr_online,
 	       me);
 	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
-		const struct mce_view *v = view_of(NULL, c);
+		const struct mce_view *v = view_stopping(NULL, c);
 
 		if (!v)
 			continue;
@@ -298,19 +307,25 @@ static __noreturn void rv_panic(const struct mce_rule *why, u32 gen, struct mce_
 		printk(", worst: %s (%s)\n", mce_grade_name(v->grade),
 		       v->why ? v->why->name : "nothing to log");
 	}
-	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
-		const struct mce_view *v = view_of(NULL, c);
-		const struct mce_record *r;
+	for (unsigned int pass = 0; pass < 2 && !shown; pass++) {
+		/* Nobody recorded anything (an unknown source): this CPU's banks, then. */
+		if (pass && mine && mine->view.scanned && mine->view.seq < 0)
+			mine->view.seq = (s64)mce_record_commit(&mine->scratch);
+		for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
+			const struct mce_view *v = view_stopping(NULL, c);
+			struct mce_record *r;
 
-		if (mce_rv_checked_in(v, gen) && v->seq >= 0 && (r = mce_get((u64)v->seq)))
+			if (!mce_rv_checked_in(v, gen) || v->seq < 0 ||
+			    !(r = mce_get_rw((u64)v->seq)))
+				continue;
+			r->monarch = rg.monarch;
+			r->nr_in = (u16)rg.nr_in;
+			r->nr_online = (u16)rg.nr_online;
+			r->would_panic = true;
+			r->recovered = false;
 			mce_report(r, "  ");
-	}
-	if (mine && mine->view.seq < 0) {
-		mine->scratch.would_panic = true;
-		mine->scratch.monarch = rg.monarch;
-		mine->scratch.nr_in = (u16)rg.nr_in;
-		mine->scratch.nr_online = (u16)rg.nr_online;
-		mce_report(&mine->scratch, "  ");
+			shown++;
+		}
 	}
 	panic();
 }
