@@ -13,6 +13,17 @@
 static struct mce_caps caps;
 static struct mce_record ring[MCE_RING];
 static u64 nr_records;
+static bool broadcast_capable;
+
+void mce_broadcast_set(bool capable)
+{
+	broadcast_capable = capable;
+}
+
+bool mce_broadcast_capable(void)
+{
+	return broadcast_capable;
+}
 
 void mce_caps_set(const struct mce_caps *c)
 {

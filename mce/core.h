@@ -37,6 +37,8 @@ extern struct mce_cpu mce_boot_cpu;
  * printed with @print), SMCA IPIDs, LMCE when allowed. @caps: the boot CPU's.
  */
 void mce_cpu_setup(struct mce_cpu *mc, const struct mce_caps *caps, bool print);
+/* Whether machine checks here are broadcast (mce_broadcast_capable), from mce_rv_setup. */
+void mce_broadcast_set(bool capable);
 /* Rendezvous parameters, set by mce_cpus_init. */
 void mce_rv_setup(bool capable, u64 timeout_tsc);
 

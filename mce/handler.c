@@ -125,7 +125,6 @@ static void record_decision(struct mce_record *r, const struct mce_decision *d)
 
 /* ---- the rendezvous of a broadcast machine check (mce/smp_logic.h) ---- */
 
-static bool rv_capable;
 static u64 rv_timeout_tsc;
 static unsigned int rv_callin;		/* CPUs checked in: Linux's mce_callin */
 static unsigned int rv_executing;	/* Linux's mce_executing */
@@ -134,13 +133,8 @@ static int rv_panic_cpu = -1;		/* the CPU that reports */
 
 void mce_rv_setup(bool capable, u64 timeout_tsc)
 {
-	rv_capable = capable;
+	mce_broadcast_set(capable);
 	rv_timeout_tsc = timeout_tsc;
-}
-
-bool mce_broadcast_capable(void)
-{
-	return rv_capable;
 }
 
 /* The CPUs waited for: online ones, with a machine-check state. */
@@ -436,7 +430,7 @@ static bool handle(struct pt_regs *regs, enum mce_kind kind)
 	mce_rdmsr(MSR_IA32_MCG_STATUS, &mcg);
 	mce_rdmsr(MSR_IA32_MCG_CAP, &cap);
 	if (kind == MCE_KIND_REAL && caps->enabled && mc &&
-	    mce_rv_needed(caps->amd, rv_capable, mcg, rv_online()))
+	    mce_rv_needed(caps->amd, mce_broadcast_capable(), mcg, rv_online()))
 		return handle_broadcast(regs, mc, mcg, cap, e);
 
 	r = mce_record_new(regs->rip, (u64)(uintptr_t)regs, kind);
