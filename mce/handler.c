@@ -297,7 +297,8 @@ static __noreturn void rv_panic(const struct mce_rule *why, u32 gen, struct mce_
 		}
 		printk("%u valid bank%s", v->nr_valid, v->nr_valid == 1 ? "" : "s");
 		if (v->bank >= 0)
-			printk(", bank %d STATUS 0x%016llx", v->bank, (unsigned long long)v->status);
+			printk(", bank %d STATUS 0x%016llx", v->bank,
+			       (unsigned long long)v->status);
 		printk(", worst: %s (%s)\n", mce_grade_name(v->grade),
 		       v->why ? v->why->name : "nothing to log");
 	}

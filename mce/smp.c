@@ -21,7 +21,8 @@
 
 #define SETUP_TIMEOUT_MS	1000
 
-static unsigned int nr_failed;		/* online CPUs that did not finish the setup in time */
+/* Online CPUs that did not finish the setup in time. */
+static unsigned int nr_failed;
 
 static struct mce_cpu *mc_of(unsigned int cpu)
 {

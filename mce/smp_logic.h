@@ -64,7 +64,7 @@ struct mce_reign {
 	enum mce_end end;		/* PANIC, or RESUME: every CPU goes on with its own end */
 	const struct mce_rule *why;	/* the rule that stopped the machine, or NULL */
 	enum mce_grade worst;		/* the worst grade of all CPUs */
-	int worst_cpu;			/* the first CPU with that grade, -1 when nobody graded */
+	int worst_cpu;			/* the first CPU with that grade, -1: nobody graded */
 	int monarch;			/* the CPU that checked in first, -1 */
 	unsigned int nr_in;		/* CPUs of this event that checked in */
 	unsigned int nr_online;		/* CPUs that were waited for */
@@ -84,7 +84,7 @@ enum mce_rv_stage {
 	MCE_RV_CALLIN,		/* everyone: until every online CPU checked in */
 	MCE_RV_TURN,		/* a Subject: until the CPUs before it scanned */
 	MCE_RV_SUBJECTS,	/* the Monarch: until every Subject scanned */
-	MCE_RV_MONARCH,		/* a Subject: until the Monarch reigned and released everyone */
+	MCE_RV_MONARCH,		/* a Subject: until the Monarch reigned and released all */
 };
 
 /*
@@ -111,7 +111,7 @@ const char *mce_rv_ordinal(unsigned int n, char *buf, size_t size);
 #define MCG_CMCI_P		BIT(10)
 
 enum mce_cmci_owner {
-	MCE_CMCI_MINE,		/* CMCI_EN was clear and stuck when set: this CPU owns the bank */
+	MCE_CMCI_MINE,		/* CMCI_EN was clear and stuck when set: this CPU owns it */
 	MCE_CMCI_OTHER,		/* CMCI_EN was already set: another CPU owns it (shared bank) */
 	MCE_CMCI_NONE,		/* CMCI_EN does not stick: the bank has no CMCI */
 };
