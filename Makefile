@@ -116,7 +116,8 @@ $(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
 HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap.c kernel/cmdline.c kernel/lib/extable.c \
 	kernel/lib/ksyms.c kernel/platform/cpufeat.c copy/dispatch.c copy/ops.c copy/pages.c \
-	kernel/mm/page.c kernel/arch/mtrr.c kernel/arch/apic_start.c mce/grade.c mce/decode.c mce/einj.c bench/stats.c \
+	kernel/mm/page.c kernel/arch/mtrr.c kernel/arch/apic_start.c mce/grade.c mce/decode.c \
+	mce/einj.c mce/smp_logic.c bench/stats.c \
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c
 # The host tests link the very objects the image links for copy/ (same NASM output).

@@ -15,7 +15,8 @@
 static const char *const exit_names[] = { "auto", "qemu", "reset", "shutdown", "halt" };
 static const char *const ebs_names[] = { "normal", "stale" };
 static const char *const inject_names[] = { "emulate", "simulate", "qemu", "einj" };
-static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle", "early" };
+static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle", "early",
+					       "ap_idle", "ap_alone", "ap_local" };
 static const char *const fb_names[] = { "on", "off" };
 static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives",
 					   "patterns", "all" };

@@ -195,6 +195,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	exit_set_delay(cfg.exit_delay, tsc_info()->hz);
 	smp_init(bi, cfg.smp, cfg.smp_timeout ? cfg.smp_timeout : SMP_DEFAULT_TIMEOUT_MS);
 	smp_report();
+	mce_cpus_init();
 	cmdline_errors += copy_setup(&cfg);
 	pages_setup(bi);
 	printk("memory: %llu MiB free for tests\n", (unsigned long long)pmem_free_bytes() >> 20);

@@ -11,6 +11,7 @@
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
 #include "kernel/platform/cpu.h"
+#include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "kernel/results.h"
 #include "mce/mce.h"
@@ -77,6 +78,33 @@ void results_set_tests(const struct ktap_totals *tot, int cmdline_errors)
 #define PUT(...)							\
 	(len += (size_t)ck_snprintf(buf + len, len < size ? size - len : 0, __VA_ARGS__))
 
+/* "cpus": every CPU's start and MCA state (mce_cpus_init), inside the "mce" object. */
+static void results_cpus_json(char *buf, size_t size, size_t *lenp)
+{
+	const struct smp_info *si = smp_info();
+	size_t len = *lenp;
+	bool first = true;
+	char sum[256];
+
+	mce_cpus_summary_text(sum, sizeof(sum));
+	PUT(",\"cpus\":{\"numbered\":%u,\"started\":%u,\"failed\":%u,\"summary\":\"%s\","
+	    "\"per_cpu\":[", smp_nr_cpus(), smp_nr_online(), si->nr_failed, sum);
+	for (unsigned int c = 0; c < smp_nr_cpus() && c < 64; c++) {
+		const struct mce_cpu_facts *f = mce_cpu_facts(c);
+
+		if (!f || !f->started)
+			continue;
+		PUT("%s{\"cpu\":%u,\"banks\":%u,\"stale\":%u,\"not_enabled\":%llu,"
+		    "\"shared\":%llu,\"shared_by\":\"%s\",\"lmce\":%s}", first ? "" : ",", c,
+		    f->nbanks, f->stale, (unsigned long long)f->not_enabled,
+		    (unsigned long long)f->shared, f->share == MCE_SHARE_CMCI ? "cmci" :
+		    f->share == MCE_SHARE_IPID ? "ipid" : "unknown", f->lmce ? "true" : "false");
+		first = false;
+	}
+	PUT("]}");
+	*lenp = len;
+}
+
 size_t results_json(int status, char *buf, size_t size)
 {
 	const struct cpu_ident *c = cpu();
@@ -118,7 +146,9 @@ size_t results_json(int status, char *buf, size_t size)
 	    (unsigned long long)mce_count(), (unsigned long long)recovered);
 	for (unsigned int i = 0; i < poison_log.n; i++)
 		PUT("%s%llu", i ? "," : "", (unsigned long long)poison_log.pfn[i]);
-	PUT("]}}");
+	PUT("]");
+	results_cpus_json(buf, size, &len);
+	PUT("}}");
 	return len;
 }
 

@@ -19,6 +19,7 @@
 #include "kernel/names.h"
 #include "kernel/results.h"
 #include "kernel/platform/cpu.h"
+#include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "kernel/summary.h"
 #include "mce/mce.h"
@@ -42,6 +43,28 @@ static const char *verdict_of(enum ck_status s)
 	}
 }
 
+/* "CPUs: 4 started, 0 failed, stale machine-check errors on none" (the per-CPU MCA setup). */
+static void mce_cpus_line(char *buf, size_t size)
+{
+	const struct smp_info *si = smp_info();
+	size_t len;
+	bool any = false;
+
+	len = (size_t)ck_snprintf(buf, size, "CPUs: %u started, %u failed, stale machine-check "
+				  "errors on", smp_nr_online(), si->nr_failed);
+	for (unsigned int c = 0; c < smp_nr_cpus() && len < size; c++) {
+		const struct mce_cpu_facts *f = mce_cpu_facts(c);
+
+		if (f && f->stale) {
+			len += (size_t)ck_snprintf(buf + len, size - len, "%s %u", any ? "," : "",
+						   c);
+			any = true;
+		}
+	}
+	if (!any && len < size)
+		ck_snprintf(buf + len, size - len, " none");
+}
+
 void summary_show(enum ck_status status, const struct ktap_totals *tot)
 {
 	u8 *src = (u8 *)(uintptr_t)pmem_alloc(QB_BYTES, SZ_2M);
@@ -52,8 +75,8 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 	unsigned int nb = 0;
 	struct bench_env env;
 	struct bench_platform plat;
-	static char l[6][160];
-	const char *lines[6];
+	static char l[7][160];
+	const char *lines[7];
 	const struct cpu_ident *c = cpu();
 	size_t len = 0;
 	u64 rec = 0;
@@ -106,6 +129,7 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 		    "records, %llu recovered; poison list: %u page%s",
 		    (unsigned long long)mce_count(), (unsigned long long)rec, poison_log.n,
 		    poison_log.n == 1 ? "" : "s");
+	mce_cpus_line(l[6], sizeof(l[6]));
 	switch (results_state(&err)) {
 	case RESULTS_STORED:
 		ck_snprintf(l[5], sizeof(l[5]), "results are also in UEFI variables "
@@ -122,7 +146,7 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 	}
 	for (int i = 0; i < 6; i++)
 		lines[i] = l[i];
-	fbcon_summary(verdict_of(status), status == CK_STATUS_PASS, lines, 6, bars, nb,
+	fbcon_summary(verdict_of(status), status == CK_STATUS_PASS, lines, 7, bars, nb,
 		      "quick figures: 1 MiB, cache-warm, median of 5 (GB/s)");
 	printk("fbcon: summary drawn\n");
 }

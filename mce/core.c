@@ -13,6 +13,17 @@
 static struct mce_caps caps;
 static struct mce_record ring[MCE_RING];
 static u64 nr_records;
+static bool broadcast_capable;
+
+void mce_broadcast_set(bool capable)
+{
+	broadcast_capable = capable;
+}
+
+bool mce_broadcast_capable(void)
+{
+	return broadcast_capable;
+}
 
 void mce_caps_set(const struct mce_caps *c)
 {
@@ -34,11 +45,16 @@ u64 mce_count(void)
 	return nr_records;
 }
 
-const struct mce_record *mce_get(u64 seq)
+struct mce_record *mce_get_rw(u64 seq)
 {
 	if (seq >= nr_records || nr_records - seq > MCE_RING)
 		return NULL;
 	return &ring[seq % MCE_RING];
+}
+
+const struct mce_record *mce_get(u64 seq)
+{
+	return mce_get_rw(seq);
 }
 
 const struct mce_record *mce_last(void)
@@ -65,4 +81,15 @@ struct mce_record *mce_record_new(u64 rip, u64 frame, enum mce_kind kind)
 				  .rip = rip, .frame = frame, .worst = -1 };
 	nr_records++;
 	return r;
+}
+
+u64 mce_record_commit(const struct mce_record *src)
+{
+	u64 seq = __atomic_load_n(&nr_records, __ATOMIC_ACQUIRE);
+	struct mce_record *r = &ring[seq % MCE_RING];
+
+	*r = *src;
+	r->seq = seq;
+	__atomic_store_n(&nr_records, seq + 1, __ATOMIC_RELEASE);
+	return seq;
 }

@@ -6,8 +6,41 @@
 #define CK_MCE_CORE_H
 
 #include "mce/mce.h"
+#include "mce/smp_logic.h"
 
 #define MCE_MAX_BANKS	64
+#define MCE_STALE_LOG	4
+
+/* A bank that held an error when its CPU set up MCA. */
+struct mce_stale {
+	u16 bank;
+	u64 status, addr, misc;
+};
+
+/* Each CPU's machine-check state (percpu->mce): its setup and its part in a rendezvous. */
+struct mce_cpu {
+	struct mce_cpu_facts facts;
+	struct mce_stale stale[MCE_STALE_LOG];	/* the first ones; facts.stale counts all */
+	u64 ipid[MCE_MAX_BANKS];		/* SMCA: each bank's MCA_IPID */
+	u64 cmci_mine;				/* banks whose CMCI_EN the probe set here */
+	bool in_handler;
+	struct mce_view view;
+	struct mce_record scratch;		/* its banks, read in its turn */
+};
+
+/* The boot CPU's, set up by mce_init (APs' come from mce_cpus_init). */
+extern struct mce_cpu mce_boot_cpu;
+
+/*
+ * Set up MCA on this CPU as mce_init does on the boot CPU: CR4.MCE, MCG_CTL, every bank's
+ * CTL (read back: banks that do not enable), errors left by firmware noted and cleared (and
+ * printed with @print), SMCA IPIDs, LMCE when allowed. @caps: the boot CPU's.
+ */
+void mce_cpu_setup(struct mce_cpu *mc, const struct mce_caps *caps, bool print);
+/* Whether machine checks here are broadcast (mce_broadcast_capable), from mce_rv_setup. */
+void mce_broadcast_set(bool capable);
+/* Rendezvous parameters, set by mce_cpus_init. */
+void mce_rv_setup(bool capable, u64 timeout_tsc);
 
 /* Install the #MC handler (and the #PF handler of inject=emulate) in the trap table. */
 void mce_handler_install(void);
@@ -15,5 +48,12 @@ void mce_handler_install(void);
 void mce_caps_set(const struct mce_caps *c);
 /* The next record of the ring, zeroed but for its sequence number, TSC and where it hit. */
 struct mce_record *mce_record_new(u64 rip, u64 frame, enum mce_kind kind);
+/*
+ * Copy @src into the next record of the ring and only then count it (another CPU may be
+ * watching mce_count()); returns its sequence number. Callers take turns (the rendezvous).
+ */
+u64 mce_record_commit(const struct mce_record *src);
+/* The record @seq for the handler to update (NULL if overwritten). */
+struct mce_record *mce_get_rw(u64 seq);
 
 #endif

@@ -231,7 +231,7 @@ void mce_decide(struct mce_decision *d, u64 mcg_status, bool amd, bool mce_safe_
 	d->end = MCE_END_PANIC;
 	if (d->fatal) {
 		d->why = d->fatal;
-	} else if (!local && worst <= MCE_GRADE_KEEP) {
+	} else if (!local && !d->reigned && worst <= MCE_GRADE_KEEP) {
 		d->why = &mce_rule_unknown_source;
 	} else if (!(mcg_status & MCG_STATUS_RIPV)) {
 		d->why = &mce_rule_no_ripv;		/* deliberate: Linux would resume */

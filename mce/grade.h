@@ -85,6 +85,11 @@ struct mce_decision {
 	int fatal_idx, worst_idx;	/* their indexes as passed to mce_decision_add */
 	enum mce_end end;
 	const struct mce_rule *why;	/* the rule that decided end */
+	/*
+	 * A broadcast machine check whose "unknown source" check the Monarch makes over every
+	 * CPU (mce/smp_logic.h): this CPU's decision leaves it out.
+	 */
+	bool reigned;
 };
 
 void mce_decision_init(struct mce_decision *d);

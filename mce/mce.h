@@ -14,6 +14,7 @@
 #define CK_MCE_H
 
 #include "mce/grade.h"
+#include "mce/smp_logic.h"
 
 enum mce_kind {
 	MCE_KIND_REAL,		/* a #MC from the CPU */
@@ -51,6 +52,12 @@ struct mce_record {
 	bool recovered, would_panic;
 	bool pfn_valid;			/* the deciding bank's address, when usable */
 	u64 pfn;
+	/* Several CPUs: which one took it, and its part in a broadcast's rendezvous. */
+	unsigned int cpu;
+	bool broadcast;			/* handled through the rendezvous */
+	u16 order;			/* check-in order (1: the Monarch) */
+	int monarch;			/* the Monarch's CPU number, -1 when not known */
+	u16 nr_in, nr_online;		/* CPUs checked in, CPUs waited for */
 };
 
 struct mce_caps {
@@ -91,6 +98,20 @@ void mce_report(const struct mce_record *r, const char *prefix);
 void mce_report_new(const char *prefix);
 /* One line for every record not printed yet (a test that made hundreds on purpose). */
 void mce_report_skip(const char *prefix);
+
+/*
+ * Every online CPU (smp.h): MCA set up as on the boot CPU (through on_each_cpu), its
+ * firmware-left errors logged, shared banks probed; prints one line per CPU. After smp_init.
+ */
+void mce_cpus_init(void);
+/* Whether a machine check here is broadcast to every CPU (Intel family 6 model >= 0xe). */
+bool mce_broadcast_capable(void);
+/* What the setup found on CPU @cpu (NULL when not numbered). */
+const struct mce_cpu_facts *mce_cpu_facts(unsigned int cpu);
+/* "# mce-cpus:" text without the prefix (mce/smp_logic.h); returns its full length. */
+int mce_cpus_summary_text(char *buf, size_t size);
+/* The per-CPU table (and each stale error decoded), each line starting with @prefix. */
+void mce_cpus_table(const char *prefix);
 
 /* inject=emulate: treat loads from @page (4 KiB) as consuming poison. */
 bool mce_emulate_arm(u64 page);

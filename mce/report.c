@@ -4,11 +4,14 @@
  * what the error code means, the address and its granularity, the rule that graded it and
  * what happened. Runs after the handler returned (or as the machine stops).
  */
+#include "kernel/arch/percpu.h"
 #include "kernel/console/printk.h"
 #include "kernel/lib/ksyms.h"
+#include "kernel/platform/smp.h"
 #include "mce/decode.h"
 #include "mce/mce.h"
 #include "mce/mce_regs.h"
+#include "mce/smp_logic.h"
 
 static const char *kind_name(enum mce_kind k)
 {
@@ -33,6 +36,29 @@ static const char *outcome(const struct mce_record *r)
 	return "continued";
 }
 
+/* Which CPU took it and, for a broadcast, its part in the rendezvous. */
+static void report_cpu(const struct mce_record *r, const char *p)
+{
+	struct percpu *pc = smp_cpu(r->cpu);
+	char ord[16];
+
+	printk("%s  on CPU %u (APIC id %u): ", p, r->cpu, pc ? pc->apic_id : 0);
+	if (!r->broadcast) {
+		printk("handled by this CPU alone (%s)\n",
+		       mce_caps()->amd ? "AMD: machine checks are local" :
+		       r->mcg_status & MCG_STATUS_LMCES ? "local machine check: LMCES set" :
+		       !(r->mcg_status & MCG_STATUS_MCIP) ? "MCIP clear" :
+		       !mce_broadcast_capable() ? "this CPU model does not broadcast" :
+		       "no rendezvous");
+		return;
+	}
+	printk("broadcast, checked in %s", mce_rv_ordinal(r->order, ord, sizeof(ord)));
+	if (r->monarch >= 0)
+		printk("; Monarch CPU %d, %u of %u online CPUs checked in", r->monarch, r->nr_in,
+		       r->nr_online);
+	printk("\n");
+}
+
 void mce_report(const struct mce_record *r, const char *p)
 {
 	const struct mce_caps *c = mce_caps();
@@ -41,6 +67,8 @@ void mce_report(const struct mce_record *r, const char *p)
 	ksym_format(r->rip, sym, sizeof(sym));
 	printk("%smce #%llu: %s at RIP %016llx %s\n", p, (unsigned long long)r->seq,
 	       kind_name(r->kind), (unsigned long long)r->rip, sym);
+	if (smp_nr_cpus() > 1 && (r->kind == MCE_KIND_REAL || r->broadcast))
+		report_cpu(r, p);
 	printk("%s  MCG_STATUS 0x%llx (RIPV %d EIPV %d MCIP %d), MCG_CAP 0x%llx; exception-table "
 	       "entry at RIP: %s\n", p, (unsigned long long)r->mcg_status,
 	       !!(r->mcg_status & MCG_STATUS_RIPV), !!(r->mcg_status & MCG_STATUS_EIPV),

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * setup.c - enable MCA on this CPU: MCG_CTL and every bank's CTL to all ones, what firmware
- * left in the banks logged and cleared, CR4.MCE, and the #MC handler installed.
+ * left in the banks logged and cleared, CR4.MCE, and the #MC handler installed. The same
+ * per-CPU part (mce_cpu_setup) runs on every AP from mce_cpus_init (mce/smp.c).
  */
+#include "kernel/arch/percpu.h"
 #include "kernel/arch/traps.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
@@ -20,13 +22,89 @@ void mce_early_init(void)
 		write_cr4(read_cr4() | CR4_MCE);
 }
 
+#define MSR_IA32_FEATURE_CONTROL	0x3a
+#define FEATURE_CONTROL_LOCKED		BIT(0)
+#define FEATURE_CONTROL_LMCE		BIT(20)
+#define MSR_IA32_MCG_EXT_CTL		0x4d0
+#define MCG_EXT_CTL_LMCE_EN		BIT(0)
+
+struct mce_cpu mce_boot_cpu;
+
+/*
+ * Local machine checks (Intel): only with SER_P and LMCE_P, and when firmware locked
+ * IA32_FEATURE_CONTROL with its LMCE bit set; otherwise writing MCG_EXT_CTL faults.
+ */
+static bool lmce_enable(u64 mcg_cap)
+{
+	u64 fc, ext;
+
+	if (!(mcg_cap & MCG_SER_P) || !(mcg_cap & MCG_LMCE_P))
+		return false;
+	if (rdmsr_safe(MSR_IA32_FEATURE_CONTROL, &fc) ||
+	    (fc & (FEATURE_CONTROL_LOCKED | FEATURE_CONTROL_LMCE)) !=
+	    (FEATURE_CONTROL_LOCKED | FEATURE_CONTROL_LMCE))
+		return false;
+	if (rdmsr_safe(MSR_IA32_MCG_EXT_CTL, &ext) ||
+	    wrmsr_safe(MSR_IA32_MCG_EXT_CTL, ext | MCG_EXT_CTL_LMCE_EN) ||
+	    rdmsr_safe(MSR_IA32_MCG_EXT_CTL, &ext))
+		return false;
+	return ext & MCG_EXT_CTL_LMCE_EN;
+}
+
+void mce_cpu_setup(struct mce_cpu *mc, const struct mce_caps *caps, bool print)
+{
+	struct mce_cpu_facts *f = &mc->facts;
+	u64 cap;
+
+	f->started = true;
+	if (!caps->mca || rdmsr_safe(MSR_IA32_MCG_CAP, &cap)) {
+		if (caps->mce)
+			write_cr4(read_cr4() | CR4_MCE);
+		return;
+	}
+	f->mca = true;
+	f->mcg_cap = cap;
+	f->nbanks = MIN((unsigned int)(cap & MCG_BANKCNT_MASK), MCE_MAX_BANKS);
+	if (cap & MCG_CTL_P)
+		wrmsr_safe(MSR_IA32_MCG_CTL, ~0ULL);
+	for (unsigned int b = 0; b < f->nbanks; b++) {
+		u64 status = 0, addr = 0, misc = 0, ctl = 0;
+
+		if (!rdmsr_safe(mce_bank_msr(b, MCE_REG_STATUS), &status) &&
+		    (status & MCI_STATUS_VAL)) {
+			rdmsr_safe(mce_bank_msr(b, MCE_REG_ADDR), &addr);
+			rdmsr_safe(mce_bank_msr(b, MCE_REG_MISC), &misc);
+			if (print) {
+				char bits[96];
+
+				mce_status_bits(status, caps->amd, bits, sizeof(bits));
+				printk("MCE: bank %u left by firmware: STATUS 0x%016llx (%s) "
+				       "ADDR 0x%llx MISC 0x%llx; cleared\n", b,
+				       (unsigned long long)status, bits,
+				       (unsigned long long)addr, (unsigned long long)misc);
+			}
+			if (f->stale < MCE_STALE_LOG)
+				mc->stale[f->stale] = (struct mce_stale){ (u16)b, status, addr,
+									  misc };
+			f->stale++;
+		}
+		wrmsr_safe(mce_bank_msr(b, MCE_REG_CTL), ~0ULL);
+		if (rdmsr_safe(mce_bank_msr(b, MCE_REG_CTL), &ctl) || ctl != ~0ULL)
+			f->not_enabled |= BIT(b);
+		wrmsr_safe(mce_bank_msr(b, MCE_REG_STATUS), 0);
+		if (caps->smca)
+			rdmsr_safe(mce_bank_msr(b, MCE_REG_IPID), &mc->ipid[b]);
+	}
+	write_cr4(read_cr4() | CR4_MCE);
+	if (!caps->amd)
+		f->lmce = lmce_enable(cap);
+}
+
 bool mce_init(void)
 {
 	const struct cpu_ident *c = cpu();
-	u64 v;
-
 	struct mce_caps caps = { .mce = c->mce, .mca = c->mca };
-
+	u64 v;
 
 	mce_handler_install();
 	if (!c->mce || !c->mca || rdmsr_safe(MSR_IA32_MCG_CAP, &v)) {
@@ -34,6 +112,8 @@ bool mce_init(void)
 		if (c->mce)
 			write_cr4(read_cr4() | CR4_MCE);
 		mce_caps_set(&caps);
+		mce_boot_cpu.facts = (struct mce_cpu_facts){ .started = true };
+		this_cpu()->mce = &mce_boot_cpu;
 		return false;
 	}
 	caps.mcg_cap = v;
@@ -46,29 +126,13 @@ bool mce_init(void)
 	caps.succor = caps.amd && c->succor;
 	caps.ovf_recov = caps.amd && c->mca_ovf_recov;
 	caps.hygon = c->vendor == VENDOR_HYGON;
-	if (caps.ctl_p)
-		wrmsr_safe(MSR_IA32_MCG_CTL, ~0ULL);
-	for (unsigned int b = 0; b < caps.nbanks; b++) {
-		u64 status = 0, addr = 0, misc = 0;
-
-		if (!rdmsr_safe(mce_bank_msr(b, MCE_REG_STATUS), &status) &&
-		    (status & MCI_STATUS_VAL)) {
-			char bits[96];
-
-			rdmsr_safe(mce_bank_msr(b, MCE_REG_ADDR), &addr);
-			rdmsr_safe(mce_bank_msr(b, MCE_REG_MISC), &misc);
-			mce_status_bits(status, caps.amd, bits, sizeof(bits));
-			printk("MCE: bank %u left by firmware: STATUS 0x%016llx (%s) ADDR 0x%llx "
-			       "MISC 0x%llx; cleared\n", b, (unsigned long long)status, bits,
-			       (unsigned long long)addr, (unsigned long long)misc);
-			caps.stale++;
-		}
-		wrmsr_safe(mce_bank_msr(b, MCE_REG_CTL), ~0ULL);
-		wrmsr_safe(mce_bank_msr(b, MCE_REG_STATUS), 0);
-	}
-	write_cr4(read_cr4() | CR4_MCE);
+	mce_caps_set(&caps);		/* the bank layout; not enabled yet */
+	mce_boot_cpu.facts = (struct mce_cpu_facts){ 0 };
+	mce_cpu_setup(&mce_boot_cpu, &caps, true);
+	caps.stale = mce_boot_cpu.facts.stale;
 	caps.enabled = true;
 	mce_caps_set(&caps);
+	this_cpu()->mce = &mce_boot_cpu;
 	printk("MCE: enabled: %u banks (%s), MCG_CAP 0x%llx, MCG_CTL %s, SER_P %s, LMCE_P %s%s%s, "
 	       "%u stale bank%s cleared\n", caps.nbanks, caps.smca ? "SMCA" : "legacy",
 	       (unsigned long long)v, caps.ctl_p ? "set" : "absent", caps.ser_p ? "yes" : "no",

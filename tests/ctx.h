@@ -13,8 +13,12 @@
 
 /* inject=: the backend that raises a real #MC in the mce suite. */
 enum mce_inject { INJECT_EMULATE, INJECT_SIMULATE, INJECT_QEMU, INJECT_EINJ };
-/* mce_case=: what the injected #MC should meet (early: the run asks before MCA is set up). */
-enum mce_case { MCE_CASE_RECOVER, MCE_CASE_TWICE, MCE_CASE_PCC, MCE_CASE_IDLE, MCE_CASE_EARLY };
+/*
+ * mce_case=: what the injected #MC should meet (early: the run asks before MCA is set up;
+ * ap_*: an idle AP takes it, broadcast to every CPU, to the AP alone, or as a local one).
+ */
+enum mce_case { MCE_CASE_RECOVER, MCE_CASE_TWICE, MCE_CASE_PCC, MCE_CASE_IDLE, MCE_CASE_EARLY,
+		MCE_CASE_AP_IDLE, MCE_CASE_AP_ALONE, MCE_CASE_AP_LOCAL };
 
 struct ck_ctx {
 	const struct boot_info *bi;

@@ -18,6 +18,7 @@
 #include "kernel/mm/page.h"
 #include "kernel/platform/acpi.h"
 #include "kernel/platform/cpu.h"
+#include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "mce/einj.h"
 #include "mce/einj_io.h"
@@ -49,6 +50,33 @@ void mce_inject_request(u64 status, u64 addr)
 	       (unsigned long long)status, (unsigned long long)QEMU_MCG, (unsigned long long)addr);
 }
 
+/*
+ * The same for CPU @cpu, named by its APIC id (QEMU's cpu index under its default
+ * topology), broadcast to every CPU with @bcast ("mce -b": the others get bank 1 with
+ * VAL|UC and MCIP|RIPV), with MCG_STATUS @mcg.
+ */
+static void request_on(unsigned int cpu, bool bcast, u64 status, u64 mcg, u64 addr)
+{
+	fbcon_pause(true);
+	printk("    # mce-inject: request bank=1 status=0x%llx mcg=0x%llx addr=0x%llx misc=0x86 "
+	       "cpu=%u broadcast=%s\n", (unsigned long long)status, (unsigned long long)mcg,
+	       (unsigned long long)addr, smp_cpu(cpu)->apic_id, bcast ? "yes" : "no");
+}
+
+/* Several CPUs on a CPU that broadcasts machine checks: inject as hardware would. */
+static bool use_broadcast(void)
+{
+	return smp_nr_online() > 1 && mce_broadcast_capable();
+}
+
+static void request(u64 status, u64 addr)
+{
+	if (use_broadcast())
+		request_on(smp_processor_id(), true, status, QEMU_MCG, addr);
+	else
+		mce_inject_request(status, addr);
+}
+
 static u64 deadline(void)
 {
 	return rdtsc() + tsc_info()->hz * QEMU_WAIT_S;
@@ -62,7 +90,7 @@ static bool qemu_one(struct ck_test *t, u8 *src, u8 *dst, size_t len, u64 target
 	size_t left = 0, copied;
 	u64 derived;
 
-	mce_inject_request(QEMU_SRAR_STATUS, target);
+	request(QEMU_SRAR_STATUS, target);
 	while (mce_count() == seq && rdtsc() < end)
 		left = copy_mc_to_kernel(dst, src, len);
 	fbcon_pause(false);
@@ -87,6 +115,18 @@ static bool qemu_one(struct ck_test *t, u8 *src, u8 *dst, size_t len, u64 target
 	report(t, derived == target >> 12 || !on_poison_list(derived),
 	       "the page the return value names (0x%llx), when not the poisoned one, is not "
 	       "queued", (unsigned long long)derived);
+	if (use_broadcast()) {
+		char ord[16];
+
+		report(t, r && r->broadcast && r->monarch >= 0 && r->nr_in == r->nr_online &&
+		       r->nr_online == smp_nr_online(), "broadcast: every online CPU checked in "
+		       "(%u of %u, %u online)", r ? r->nr_in : 0, r ? r->nr_online : 0,
+		       smp_nr_online());
+		if (r)
+			ck_diag("broadcast #MC: Monarch CPU %d, %u of %u CPUs checked in; CPU %u "
+				"(this one) checked in %s", r->monarch, r->nr_in, r->nr_online,
+				r->cpu, mce_rv_ordinal(r->order, ord, sizeof(ord)));
+	}
 	ck_diag("bytes left %zu; pfn from the return value 0x%llx, from the bank 0x%llx: %s",
 		left, (unsigned long long)derived, (unsigned long long)target >> 12,
 		derived == target >> 12 ? "agree" :
@@ -150,7 +190,7 @@ void qemu_injection(struct ck_test *t)
 	case MCE_CASE_PCC: {
 		u64 end = deadline();
 
-		mce_inject_request(QEMU_PCC_STATUS, (u64)(uintptr_t)src + 0x1000);
+		request(QEMU_PCC_STATUS, (u64)(uintptr_t)src + 0x1000);
 		while (rdtsc() < end)
 			copy_mc_to_kernel(dst, src, len);
 		report(t, false, "a #MC with PCC set must stop the machine");
@@ -160,10 +200,40 @@ void qemu_injection(struct ck_test *t)
 		volatile u64 spin = 0;
 		u64 end = deadline();
 
-		mce_inject_request(QEMU_SRAR_STATUS, (u64)(uintptr_t)src + 0x1000);
+		request(QEMU_SRAR_STATUS, (u64)(uintptr_t)src + 0x1000);
 		while (rdtsc() < end)
 			spin++;		/* no copy_mc here: nothing may recover */
 		report(t, false, "a #MC outside copy_mc must stop the machine");
+		break;
+	}
+	case MCE_CASE_AP_IDLE:
+	case MCE_CASE_AP_ALONE:
+	case MCE_CASE_AP_LOCAL: {
+		enum mce_case c = t->ctx->mce_case;
+		volatile u64 spin = 0;
+		unsigned int ap = 0;
+		u64 end = deadline();
+
+		for (unsigned int i = 1; i < smp_nr_cpus(); i++)
+			if (cpu_online(i))
+				ap = i;
+		if (!ap) {
+			ck_skip(t, "mce_case=%s needs an online AP (smp= of 2 or more)",
+				c == MCE_CASE_AP_IDLE ? "ap_idle" : c == MCE_CASE_AP_ALONE ?
+				"ap_alone" : "ap_local");
+			break;
+		}
+		/*
+		 * ap_idle: broadcast, every CPU checks in, the AP's error is fatal (no fixup at
+		 * its idle loop); ap_alone: the AP alone with LMCES clear, so it waits for CPUs
+		 * that never come; ap_local: LMCES set, the AP handles it alone.
+		 */
+		request_on(ap, c == MCE_CASE_AP_IDLE, QEMU_SRAR_STATUS,
+			   QEMU_MCG | (c == MCE_CASE_AP_LOCAL ? MCG_STATUS_LMCES : 0),
+			   (u64)(uintptr_t)src + 0x1000);
+		while (rdtsc() < end)
+			spin++;
+		report(t, false, "a #MC on an idle AP must stop the machine");
 		break;
 	}
 	}

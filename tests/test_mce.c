@@ -10,7 +10,8 @@
  *    recoveries in a row on different pages.
  *  - qemu (inject=qemu): a real #MC injected through QEMU's monitor during copy_mc.
  *  - einj: the ACPI EINJ table, when the firmware has one.
- *  - the bring-up mce_suite_verdict.
+ *  - every online CPU set up as the boot CPU (every_cpu_mca).
+ *  - the bring-up mce_suite_verdict, with the per-CPU table and the "# mce-cpus:" line.
  */
 #include "copy/ops.h"
 #include "copy/pages.h"
@@ -25,6 +26,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/platform/acpi.h"
 #include "kernel/platform/cpu.h"
+#include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "mce/einj.h"
 #include "mce/einj_io.h"
@@ -57,6 +59,52 @@ static void mca_enabled(struct ck_test *t)
 	ck_diag("%u banks, %s layout, SER_P %s, LMCE_P %s, %u stale", c->nbanks,
 		c->smca ? "SMCA" : "legacy", c->ser_p ? "yes" : "no", c->lmce_p ? "yes" : "no",
 		c->stale);
+}
+
+struct cpu_mca_state {
+	bool cr4_mce, mcg_ctl_ones, last_ctl_ones;
+};
+
+static void read_mca_state(void *arg)
+{
+	struct cpu_mca_state *st = (struct cpu_mca_state *)arg + smp_processor_id();
+	const struct mce_caps *c = mce_caps();
+	u64 v = 0;
+
+	st->cr4_mce = read_cr4() & CR4_MCE;
+	st->mcg_ctl_ones = !c->ctl_p || (!rdmsr_safe(MSR_IA32_MCG_CTL, &v) && v == ~0ULL);
+	st->last_ctl_ones = !rdmsr_safe(mce_bank_msr(c->nbanks - 1, MCE_REG_CTL), &v) &&
+			    v == ~0ULL;
+}
+
+/* Every online CPU set up as the boot CPU: CR4.MCE, MCG_CTL and the bank CTLs all ones. */
+static void every_cpu_mca(struct ck_test *t)
+{
+	static struct cpu_mca_state st[64];
+	unsigned int n = MIN(smp_nr_cpus(), 64U), late;
+
+	if (!mce_caps()->mca) {
+		ck_skip(t, "no MCA on this CPU");
+		return;
+	}
+	memset(st, 0, sizeof(st));
+	late = on_each_cpu(read_mca_state, st, 1000);
+	report(t, late == 0, "every online CPU answered (%u late)", late);
+	for (unsigned int c = 0; c < n; c++) {
+		const struct mce_cpu_facts *f = mce_cpu_facts(c);
+
+		if (!cpu_online(c))
+			continue;
+		report(t, f && f->started && f->mca && f->nbanks, "CPU %u: MCA set up, %u banks",
+		       c, f ? f->nbanks : 0);
+		report(t, st[c].cr4_mce && st[c].mcg_ctl_ones && st[c].last_ctl_ones,
+		       "CPU %u: CR4.MCE %d, MCG_CTL all ones %d, last bank CTL all ones %d", c,
+		       st[c].cr4_mce, st[c].mcg_ctl_ones, st[c].last_ctl_ones);
+	}
+	ck_diag("%u of %u CPUs online; broadcast machine checks %s", smp_nr_online(),
+		smp_nr_cpus(), mce_broadcast_capable() ?
+		"(Intel family 6 model >= 0xe): handled through the rendezvous" :
+		"are not expected on this CPU model: each CPU handles its own");
 }
 
 static void software_int18(struct ck_test *t)
@@ -443,11 +491,19 @@ static void bringup_verdict(struct ck_test *t)
 		(c->amd ? c->succor : c->ser_p) ?
 		"poison consumed during a copy is recoverable" :
 		"the CPU does not advertise recovery (no SER_P/SUCCOR): Linux would panic");
+	mce_cpus_table("    # mce-cpu: ");
+	{
+		char line[256];
+
+		mce_cpus_summary_text(line, sizeof(line));
+		ck_diag("mce-cpus: %s", line);
+	}
 	report(t, id->mca ? c->enabled : true, "MCA enabled wherever the CPU has it");
 }
 
 CK_SUITE(mce, 70,
 	 CK_CASE(mca_enabled),
+	 CK_CASE(every_cpu_mca),
 	 CK_CASE(software_int18),
 	 CK_CASE(grading_rules_intel),
 	 CK_CASE(grading_rules_amd),

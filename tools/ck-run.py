@@ -35,8 +35,11 @@ OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
 STARTED = b"copykernel: boot:"
 SUMMARY_DRAWN = b"fbcon: summary drawn"
 # The image asks for a machine check with this line; --inject-mce relays it to the monitor.
+# With several CPUs it may name QEMU's cpu index and ask for a broadcast ("mce -b"); only a
+# whole line is acted on, so a line still arriving is never taken for a shorter request.
 MCE_REQUEST = re.compile(rb"mce-inject: request bank=(\d+) status=(0x[0-9a-f]+) mcg=(0x[0-9a-f]+) "
-                         rb"addr=(0x[0-9a-f]+) misc=(0x[0-9a-f]+)")
+                         rb"addr=(0x[0-9a-f]+) misc=(0x[0-9a-f]+)"
+                         rb"(?: cpu=(\d+) broadcast=(yes|no))?\r*\n")
 
 
 def find_bios():
@@ -132,9 +135,11 @@ def relay_mce_requests(args, data, done, workdir):
     """Send QEMU's 'mce' command for each new request line; returns the new count done."""
     sock = args.monitor or os.path.join(workdir, "monitor.sock")
     found = MCE_REQUEST.findall(data)
-    for bank, status, mcg, addr, misc in found[done:]:
-        cmd = "mce 0 %s %s %s %s %s" % (bank.decode(), status.decode(), mcg.decode(),
-                                        addr.decode(), misc.decode())
+    for bank, status, mcg, addr, misc, cpu, bcast in found[done:]:
+        cmd = "mce %s%s %s %s %s %s %s" % ("-b " if bcast == b"yes" else "",
+                                          cpu.decode() if cpu else "0", bank.decode(),
+                                          status.decode(), mcg.decode(), addr.decode(),
+                                          misc.decode())
         print("ck-run: injecting: %s" % cmd, file=sys.stderr)
         hmp(sock, cmd)
     return len(found)

@@ -470,6 +470,80 @@ def t_mce_qemu_amd_no_succor(b):
     b.has(r"    ok \d+ emulated_poison_sweep # SKIP this CPU cannot recover \(AMD without SUCCOR\)")
 
 
+def qemu_mce_smp(b, cmdline):
+    """inject=qemu under -smp 4 on an Intel model that broadcasts (family 6 model >= 14)."""
+    b.run("exit=qemu inject=qemu tests=mce %s" % cmdline, cpu=INTEL, timeout=120,
+          runner_args=["--inject-mce", "--smp", "4"])
+    b.has(r"^MCE: every CPU: 4 CPUs \(4 started\), banks 10 on every CPU")
+
+
+def t_mce_smp_broadcast_recover(b):
+    """-smp 4, "mce -b" during copy_mc: every CPU checks in, the copy's CPU recovers."""
+    qemu_mce_smp(b, "")
+    b.status_is(PASS)
+    b.expect("ck-run: injecting: mce -b 0 1 " in b.runner_err, "no broadcast was injected")
+    b.has(r"^    # broadcast #MC: Monarch CPU [0-3], 4 of 4 CPUs checked in; CPU 0 \(this one\) "
+          r"checked in (1st|2nd|3rd|4th)$")
+    b.has(r"^    #   on CPU 0 \(APIC id 0\): broadcast, checked in \w+; Monarch CPU [0-3], "
+          r"4 of 4 online CPUs checked in$")
+    b.has(r"recovered: resumed at the fixup")
+    b.has(r"^    ok \d+ every_cpu_mca$")
+    b.has(r"^    ok \d+ qemu_injection$")
+    b.has(r"^    # mce-cpu: CPU 3 \(APIC id 3\): 10 banks, MCG_CAP 0x100010a, 0 stale")
+    b.has(r"^    # mce-cpus: 4 CPUs \(4 started\), banks 10 on every CPU \(not enabling on "
+          r"CPUs none\), stale errors on CPUs none, shared banks unknown")
+    check_ktap(b)
+
+
+def t_mce_smp_broadcast_pcc(b):
+    """-smp 4, "mce -b" with PCC: the Monarch panics naming itself and each CPU's view."""
+    qemu_mce_smp(b, "mce_case=pcc")
+    b.status_is(PANIC)
+    b.has(r"^PANIC: machine check: processor context corrupt \(PCC\)$")
+    b.has(r"^  broadcast machine check \(MCG_STATUS.LMCES clear\): Monarch CPU [0-3], "
+          r"4 of 4 online CPUs checked in")
+    for c in range(4):
+        b.has(r"^  CPU %d \(APIC id %d\): checked in (1st|2nd|3rd|4th)" % (c, c))
+    b.has(r"^  CPU 0 \(APIC id 0\): checked in .*bank 1 STATUS 0xbf80000000000134, worst: "
+          r"panic \(processor context corrupt \(PCC\)\)$")
+    b.has(r"^  CPU [1-3] \(APIC id \d\): .*STATUS 0xa000000000000000, worst: none")
+    b.lacks(r"did not check in")
+
+
+def t_mce_smp_ap_idle(b):
+    """-smp 4, "mce -b" aimed at an idle AP: no fixup there, so the reign panics on its view."""
+    qemu_mce_smp(b, "mce_case=ap_idle")
+    b.status_is(PANIC)
+    b.expect("ck-run: injecting: mce -b 3 1 " in b.runner_err, "no broadcast at CPU 3")
+    b.has(r"^PANIC: machine check: data load in unrecoverable area of kernel$")
+    b.has(r"^  CPU 3 \(APIC id 3\): checked in .*, worst: panic \(data load in unrecoverable")
+    b.has(r"machine check at RIP [0-9a-f]+ smp_ap_entry\+")
+    b.has(r"on CPU 3 \(APIC id 3\): broadcast, checked in")
+    b.lacks(r"did not check in")
+
+
+def t_mce_smp_ap_alone(b):
+    """-smp 4, "mce" to one AP with LMCES clear: the others never check in; they are named."""
+    qemu_mce_smp(b, "mce_case=ap_alone")
+    b.status_is(PANIC)
+    b.has(r"^PANIC: machine check: timeout: not all CPUs entered the broadcast machine-check "
+          r"handler$")
+    b.has(r"Monarch CPU 3, 1 of 4 online CPUs checked in; reported by CPU 3")
+    for c in range(3):
+        b.has(r"^  CPU %d \(APIC id %d\): did not check in$" % (c, c))
+    b.has(r"^    bank 1: STATUS 0xbd80000000000134 \[VAL UC EN MISCV ADDRV S AR\]")
+
+
+def t_mce_smp_ap_local(b):
+    """-smp 4, "mce" to one AP with LMCES set: a local machine check, handled by it alone."""
+    qemu_mce_smp(b, "mce_case=ap_local")
+    b.status_is(PANIC)
+    b.has(r"^PANIC: machine check: data load in unrecoverable area of kernel$")
+    b.has(r"on CPU 3 \(APIC id 3\): handled by this CPU alone \(local machine check: LMCES "
+          r"set\)")
+    b.lacks(r"^  broadcast machine check \(MCG_STATUS")
+
+
 def t_pxe_ovmf(b):
     """PXE with no disk through OVMF's own stack: no command line, defaults, tests pass."""
     b.run("", runner_args=["--pxe", "ovmf", "--no-cmdline-file"])
@@ -950,7 +1024,9 @@ SCENARIOS = [make_smp_test(255, timeout=400), t_max_6g, t_no_pdpe1gb, t_256m_hea
              t_dispatch_amd_milan, t_dispatch_overrides, t_dispatch_refused,
              t_dispatch_avx2nt, t_mce_suite_intel, t_mce_qemu_fragile,
              t_mce_qemu_fast_string, t_mce_qemu_twice, t_mce_qemu_pcc, t_mce_qemu_idle,
-             t_mce_qemu_amd_no_succor, t_mce_qemu_early, t_pxe_ovmf, t_pxe_ipxe_script,
+             t_mce_qemu_amd_no_succor, t_mce_qemu_early, t_mce_smp_broadcast_recover,
+             t_mce_smp_broadcast_pcc, t_mce_smp_ap_idle, t_mce_smp_ap_alone, t_mce_smp_ap_local,
+             t_pxe_ovmf, t_pxe_ipxe_script,
              t_disk_image,
              t_results_variable, t_results_stale_chunks, t_framebuffer_summary,
              t_framebuffer_bad_cmdline, t_bench_presets_tiny, t_numa_directions, t_srat_overlap,
