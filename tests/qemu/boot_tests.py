@@ -927,6 +927,11 @@ def t_smp_4_default(b):
     smp_started(b, 4)
     smp_suite_passed(b)
     b.has(r"^smp: the other 3 online CPUs stopped \(NMI\)$")
+    b.has(r"^    # mce-cpus: 4 CPUs \(4 started\), banks 10 on every CPU \(not enabling on CPUs "
+          r"none\), stale errors on CPUs none")
+    for c in range(4):
+        b.has(r"^    # mce-cpu: CPU %d \(APIC id %d\): 10 banks, MCG_CAP 0x[0-9a-f]+, 0 stale"
+              % (c, c), "no MCA line for CPU %d" % c)
     check_ktap(b)
 
 
@@ -1017,7 +1022,8 @@ def t_crash_ap(b):
 
 
 # The longest first, so the two-wide pool does not end on it.
-SCENARIOS = [make_smp_test(255, timeout=400), t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline,
+SCENARIOS = [make_smp_test(255, timeout=400), t_max_6g, t_no_pdpe1gb, t_256m_headless,
+             t_intel_skylake, t_bad_cmdline,
              t_no_cmdline, t_cmdline_file_too_long, t_cmdline_file_nul_and_utf8,
              t_shell_loadoptions, t_ebs_retry, t_subset_and_console,
              t_exit_shutdown, t_exit_reset, t_exit_halt, t_dispatch_intel_max,
