@@ -38,8 +38,14 @@ struct par_work {
 };
 
 static struct par_cpu pcpu[PAR_MAX_CPUS];
-static struct par_slot slot[PAR_MAX_CPUS];
-static u32 round_mbps[PAR_MAX_ROUNDS][PAR_MAX_CPUS];
+/*
+ * Scratch from ops->alloc (not static: the image keeps its .bss in the file), sized for the
+ * CPUs there are: a slot per CPU, every round's per-CPU MB/s, and one JSON line.
+ */
+static struct par_slot *slot;
+static u32 *round_mbps;			/* [round * nr_pcpu + i] */
+static char *json_line;
+static size_t json_size;
 static unsigned int nr_pcpu;
 static u64 par_bytes;
 
@@ -237,13 +243,26 @@ unsigned int par_setup(const struct par_config *cfg)
 		p->dst = p->src ? ops->alloc(ops->ctx, p->node, par_bytes) : NULL;
 		p->ready = p->src && p->dst;
 		if (!p->ready)
-			outf(cfg, "parallel: CPU %u: no memory for 2 x %llu KiB on node %u: left out",
-			     cpu_id(ops, c), (unsigned long long)par_bytes >> 10, p->node);
+			outf(cfg, "parallel: CPU %u: no memory for 2 x %llu KiB on node %u: "
+			     "left out", cpu_id(ops, c), (unsigned long long)par_bytes >> 10,
+			     p->node);
 		else
 			cpus[n++] = c;
 	}
 	if (!n)
 		return 0;
+	/* Room for every CPU's id and figure in a JSON line: 11 + 21 characters each at most. */
+	json_size = (size_t)nr_pcpu * 34 + 1024;
+	slot = ops->alloc(ops->ctx, pcpu[cpus[0]].node, (u64)nr_pcpu * sizeof(*slot) +
+			  (u64)PAR_MAX_ROUNDS * nr_pcpu * sizeof(*round_mbps) + json_size);
+	if (!slot) {
+		outf(cfg, "parallel: no memory for the results of %u CPUs", nr_pcpu);
+		for (unsigned int i = 0; i < n; i++)
+			pcpu[cpus[i]].ready = false;
+		return 0;
+	}
+	round_mbps = (u32 *)(slot + nr_pcpu);
+	json_line = (char *)(round_mbps + PAR_MAX_ROUNDS * nr_pcpu);
 	/* Each CPU fills its own buffers: first touch, and a first run of every CPU. */
 	err = one_round(&w, n, failed, &nr_failed);
 	if (err)
@@ -291,7 +310,7 @@ void par_measure(const struct par_config *cfg, enum par_prim p, const unsigned i
 		for (unsigned int i = 0; i < n; i++) {
 			u64 mb = ticks_mbps(par_bytes, slot[i].stop - slot[i].start, ops->clock_hz);
 
-			round_mbps[st->rounds][i] = (u32)MIN(mb, (u64)~0U);
+			round_mbps[st->rounds * nr_pcpu + i] = (u32)MIN(mb, (u64)~0U);
 			first = MIN(first, slot[i].start);
 			last = MAX(last, slot[i].stop);
 			last_start = MAX(last_start, slot[i].start);
@@ -302,7 +321,7 @@ void par_measure(const struct par_config *cfg, enum par_prim p, const unsigned i
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		for (unsigned int r = 0; r < st->rounds; r++)
-			v[r] = round_mbps[r][i];
+			v[r] = round_mbps[r * nr_pcpu + i];
 		st->per_cpu_mbps[i] = median_of(v, st->rounds, &s);
 	}
 	st->agg_mbps = median_of(agg, st->rounds, &s);
@@ -342,14 +361,11 @@ static size_t json_list(char *buf, size_t size, size_t at, const char *key, cons
 	return at;
 }
 
-/* Big enough for every CPU's id and figure (11 + 21 characters each at most). */
-static char json_line[PAR_MAX_CPUS * 34 + 1024];
-
 static void emit(const struct par_config *cfg, const struct par_step *st, u64 single)
 {
 	const struct par_ops *ops = cfg->ops;
 	char node[16], agg[16], lo[16], hi[16], col[48], per[96], id[96], prim[32], sc[16];
-	size_t at = 0, size = sizeof(json_line), k = 0;
+	size_t at = 0, size = json_size, k = 0;
 
 	if (st->node < 0)
 		ck_snprintf(node, sizeof(node), "all");
@@ -358,7 +374,8 @@ static void emit(const struct par_config *cfg, const struct par_step *st, u64 si
 	ck_slug(prim, sizeof(prim), par_prim_name(st->prim));
 	ck_snprintf(id, sizeof(id), "bench.parallel.%s.%s.n%u", prim, node, st->n);
 	if (st->scaling_pm)
-		ck_snprintf(sc, sizeof(sc), "%u.%03u", st->scaling_pm / 1000, st->scaling_pm % 1000);
+		ck_snprintf(sc, sizeof(sc), "%u.%03u", st->scaling_pm / 1000,
+			    st->scaling_pm % 1000);
 	else
 		ck_snprintf(sc, sizeof(sc), "null");	/* no single-CPU figure to scale by */
 	if (st->err) {
@@ -387,7 +404,8 @@ static void emit(const struct par_config *cfg, const struct par_step *st, u64 si
 	at += ck_snprintf(json_line, size,
 			  "{\"schema\":1,\"kind\":\"parallel\",\"preset\":\"parallel\","
 			  "\"machine\":\"%s\",\"primitive\":\"%s\",\"routine\":\"%s\","
-			  "\"bytes_per_cpu\":%llu,\"nr_cpus\":%u,", cfg->machine ? cfg->machine : "",
+			  "\"bytes_per_cpu\":%llu,\"nr_cpus\":%u,",
+			  cfg->machine ? cfg->machine : "",
 			  par_prim_name(st->prim), par_prim_routine(st->prim),
 			  (unsigned long long)st->bytes, st->n);
 	if (st->node < 0)
@@ -533,8 +551,9 @@ unsigned int bench_parallel(const struct par_config *cfg)
 		outf(cfg, "parallel: one node: the machine-wide curve is the node's");
 	for (int p = 0; p < NR_PAR_PRIMS; p++) {
 		cfg->out("");
-		outf(cfg, "parallel %s (dispatch: %s), GB/s of data %s (10^9 B/s)", par_prim_name(p),
-		     par_prim_routine(p), is_clear(p) ? "cleared" : "copied (traffic is twice)");
+		outf(cfg, "parallel %s (dispatch: %s), GB/s of data %s (10^9 B/s)",
+		     par_prim_name(p), par_prim_routine(p),
+		     is_clear(p) ? "cleared" : "copied (traffic is twice)");
 		outf(cfg, "%-6s %-5s %-27s %-8s %-9s %s", "group", "cpus",
 		     "aggregate GB/s [min, max]", "scaling", "skew us", "per-CPU GB/s (median)");
 		good += curve(cfg, (enum par_prim)p, -1);

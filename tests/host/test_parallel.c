@@ -29,7 +29,7 @@ struct fake {
 	/* state */
 	u64 now, start[NCPU], stop[NCPU];
 	unsigned int reads[NCPU], cur, runs, last_n, last_cpus[NCPU];
-	void *mem[4 * NCPU];
+	void *mem[4 * NCPU + 4];
 	unsigned int nmem;
 };
 
@@ -53,7 +53,7 @@ static void *f_alloc(void *ctx, unsigned int node, u64 bytes)
 
 	if ((int)node == f->no_mem_node || f->nmem >= ARRAY_SIZE(f->mem))
 		return NULL;
-	p = aligned_alloc(4096, bytes);
+	p = aligned_alloc(4096, ALIGN_UP(bytes, 4096));
 	f->mem[f->nmem++] = p;
 	return p;
 }
