@@ -160,7 +160,8 @@ $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h)
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
 
-BENCH_ARGS ?= --preset rfc --preset patterns --preset perf --preset primitives --preset big
+BENCH_ARGS ?= --preset rfc --preset patterns --preset perf --preset primitives --preset big \
+	--preset parallel
 bench: $(B)/ck-bench
 	$(Q)$(B)/ck-bench $(BENCH_ARGS) --json $(B)/bench.jsonl
 	@echo "JSON lines in $(B)/bench.jsonl (tools/ck-report.py turns them into tables)"

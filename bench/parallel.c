@@ -6,8 +6,8 @@
  * through the caller's par_ops.
  *
  *   parallel copy_page (copy_page_rep): 64 MiB per CPU ...
- *   group  cpus  aggregate GB/s [min, max]    scaling  skew us  per-CPU GB/s
- *   all    2     9.80 [9.10, 10.21]           0.957    12.4     4.95 4.90
+ *   group  cpus  aggregate GB/s [min, max]   scaling  skew us start/end  per-CPU GB/s
+ *   all    2     9.80 [9.10, 10.21]          0.957    12.4/310.2         4.95 4.90
  */
 #include "bench/parallel.h"
 #include "bench/stats.h"
@@ -282,7 +282,7 @@ void par_measure(const struct par_config *cfg, enum par_prim p, const unsigned i
 	const struct par_ops *ops = cfg->ops;
 	unsigned int rounds = cfg->rounds ? cfg->rounds : PAR_DEFAULT_ROUNDS;
 	struct par_work w = { .ops = ops, .prim = p, .cpus = cpus, .bytes = par_bytes };
-	u64 agg[PAR_MAX_ROUNDS], skew[PAR_MAX_ROUNDS], v[PAR_MAX_ROUNDS];
+	u64 agg[PAR_MAX_ROUNDS], skew[PAR_MAX_ROUNDS], end[PAR_MAX_ROUNDS], v[PAR_MAX_ROUNDS];
 	struct stats s;
 
 	rounds = MIN(rounds, (unsigned int)PAR_MAX_ROUNDS);
@@ -293,14 +293,14 @@ void par_measure(const struct par_config *cfg, enum par_prim p, const unsigned i
 	st->err = 0;
 	st->nr_failed = 0;
 	st->rounds = 0;
-	st->agg_mbps = st->agg_min_mbps = st->agg_max_mbps = st->skew_ns = 0;
+	st->agg_mbps = st->agg_min_mbps = st->agg_max_mbps = st->skew_ns = st->end_skew_ns = 0;
 	st->scaling_pm = 0;
 	for (unsigned int i = 0; i < n; i++) {
 		st->cpus[i] = cpus[i];
 		st->per_cpu_mbps[i] = 0;
 	}
 	for (unsigned int r = 0; r <= rounds; r++) {	/* round 0: the warm-up */
-		u64 first = ~0ULL, last = 0, last_start = 0;
+		u64 first = ~0ULL, last = 0, last_start = 0, first_stop = ~0ULL;
 
 		st->err = one_round(&w, n, st->failed, &st->nr_failed);
 		if (st->err)
@@ -314,9 +314,11 @@ void par_measure(const struct par_config *cfg, enum par_prim p, const unsigned i
 			first = MIN(first, slot[i].start);
 			last = MAX(last, slot[i].stop);
 			last_start = MAX(last_start, slot[i].start);
+			first_stop = MIN(first_stop, slot[i].stop);
 		}
 		agg[st->rounds] = ticks_mbps(par_bytes * n, last - first, ops->clock_hz);
 		skew[st->rounds] = ticks_ns(last_start - first, ops->clock_hz);
+		end[st->rounds] = ticks_ns(last - first_stop, ops->clock_hz);
 		st->rounds++;
 	}
 	for (unsigned int i = 0; i < n; i++) {
@@ -328,6 +330,7 @@ void par_measure(const struct par_config *cfg, enum par_prim p, const unsigned i
 	st->agg_min_mbps = s.min;
 	st->agg_max_mbps = s.max;
 	st->skew_ns = median_of(skew, st->rounds, &s);
+	st->end_skew_ns = median_of(end, st->rounds, &s);
 }
 
 unsigned int par_counts(unsigned int nr, unsigned int *counts, unsigned int max)
@@ -365,6 +368,7 @@ static void emit(const struct par_config *cfg, const struct par_step *st, u64 si
 {
 	const struct par_ops *ops = cfg->ops;
 	char node[16], agg[16], lo[16], hi[16], col[48], per[96], id[96], prim[32], sc[16];
+	char skews[48];
 	size_t at = 0, size = json_size, k = 0;
 
 	if (st->node < 0)
@@ -397,9 +401,13 @@ static void emit(const struct par_config *cfg, const struct par_step *st, u64 si
 				per[k++] = ' ';
 			k += (size_t)fmt_gbps(st->per_cpu_mbps[i], per + k, sizeof(per) - k);
 		}
-		outf(cfg, "%-6s %-5u %-27s %-8s %5llu.%llu   %s", node, st->n, col,
-		     st->scaling_pm ? sc : "-", (unsigned long long)st->skew_ns / 1000,
-		     (unsigned long long)(st->skew_ns % 1000) / 100, per);
+		ck_snprintf(skews, sizeof(skews), "%llu.%llu/%llu.%llu",
+			    (unsigned long long)st->skew_ns / 1000,
+			    (unsigned long long)(st->skew_ns % 1000) / 100,
+			    (unsigned long long)st->end_skew_ns / 1000,
+			    (unsigned long long)(st->end_skew_ns % 1000) / 100);
+		outf(cfg, "%-6s %-5u %-27s %-8s %-18s %s", node, st->n, col,
+		     st->scaling_pm ? sc : "-", skews, per);
 	}
 	at += ck_snprintf(json_line, size,
 			  "{\"schema\":1,\"kind\":\"parallel\",\"preset\":\"parallel\","
@@ -426,12 +434,14 @@ static void emit(const struct par_config *cfg, const struct par_step *st, u64 si
 		at += ck_snprintf(json_line + MIN(at, size), at < size ? size - at : 0,
 				  ",\"aggregate_mbps\":%llu,\"aggregate_min_mbps\":%llu,"
 				  "\"aggregate_max_mbps\":%llu,\"single_cpu_mbps\":%llu,"
-				  "\"scaling\":%s,\"skew_ns\":%llu,\"rounds\":%u,"
+				  "\"scaling\":%s,\"skew_ns\":%llu,\"end_skew_ns\":%llu,"
+				  "\"rounds\":%u,"
 				  "\"clock_hz\":%llu,\"method\":\"union-of-intervals\","
 				  "\"error\":null}", (unsigned long long)st->agg_mbps,
 				  (unsigned long long)st->agg_min_mbps,
 				  (unsigned long long)st->agg_max_mbps, (unsigned long long)single,
-				  sc, (unsigned long long)st->skew_ns, st->rounds,
+				  sc, (unsigned long long)st->skew_ns,
+				  (unsigned long long)st->end_skew_ns, st->rounds,
 				  (unsigned long long)ops->clock_hz);
 	}
 	cfg->out(json_line);
@@ -542,7 +552,8 @@ unsigned int bench_parallel(const struct par_config *cfg)
 	     (unsigned long long)ops->clock_hz / 1000);
 	outf(cfg, "parallel: per CPU = bytes / its own interval; aggregate = all bytes / (last "
 	     "stop - first start); medians over the rounds, [min, max] round; scaling = "
-	     "aggregate / (n x 1 CPU's); skew = last start - first start (median)");
+	     "aggregate / (n x 1 CPU's); skew = last start - first start / last stop - first "
+	     "stop (medians)");
 	for (unsigned int nd = 0; nd < PAR_MAX_NODES; nd++)
 		if (per_node[nd])
 			outf(cfg, "parallel: node %u: %u CPU%s", nd, per_node[nd],
@@ -554,8 +565,9 @@ unsigned int bench_parallel(const struct par_config *cfg)
 		outf(cfg, "parallel %s (dispatch: %s), GB/s of data %s (10^9 B/s)",
 		     par_prim_name(p), par_prim_routine(p),
 		     is_clear(p) ? "cleared" : "copied (traffic is twice)");
-		outf(cfg, "%-6s %-5s %-27s %-8s %-9s %s", "group", "cpus",
-		     "aggregate GB/s [min, max]", "scaling", "skew us", "per-CPU GB/s (median)");
+		outf(cfg, "%-6s %-5s %-27s %-8s %-18s %s", "group", "cpus",
+		     "aggregate GB/s [min, max]", "scaling", "skew us start/end",
+		     "per-CPU GB/s (median)");
 		good += curve(cfg, (enum par_prim)p, -1);
 		if (nodes > 1)
 			for (unsigned int nd = 0; nd < PAR_MAX_NODES; nd++)

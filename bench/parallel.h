@@ -11,7 +11,8 @@
  * reads the clock again. Per CPU: bytes / own interval. Aggregate: n x bytes over the union
  * of the intervals (first start to last stop), so release skew and stragglers lower it
  * rather than hide. The step reports the medians over the rounds, the aggregate's spread
- * (minimum and maximum round) and the median skew (last start - first start). Scaling at n
+ * (minimum and maximum round) and the median skews at the start (last start - first start)
+ * and at the end (last stop - first stop: stragglers). Scaling at n
  * CPUs = aggregate(n) / (n x aggregate(1)) of the same group (node or machine).
  */
 #ifndef CK_BENCH_PARALLEL_H
@@ -99,6 +100,7 @@ struct par_step {
 	u64 per_cpu_mbps[PAR_MAX_CPUS];	/* median over the rounds, per CPU */
 	u64 agg_mbps, agg_min_mbps, agg_max_mbps;	/* median, spread over the rounds */
 	u64 skew_ns;			/* median of last start - first start */
+	u64 end_skew_ns;		/* median of last stop - first stop */
 	u32 scaling_pm;			/* agg / (n x single-CPU), parts per thousand; 0: none */
 };
 
