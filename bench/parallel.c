@@ -339,7 +339,7 @@ unsigned int par_counts(unsigned int nr, unsigned int *counts, unsigned int max)
 
 	for (c = 1; c <= nr && k < max; c *= 2)
 		counts[k++] = c;
-	if (nr && counts[k - 1] != nr && k < max)
+	if (k && counts[k - 1] != nr && k < max)
 		counts[k++] = nr;
 	return k;
 }

@@ -53,8 +53,10 @@ struct par_ops {
 	 * together after a barrier (nothing of fn runs before every CPU has arrived), then wait
 	 * until every fn has returned. 0, or a negative error (-PAR_ETIMEDOUT: a CPU did not
 	 * answer) when some fn(arg, i) did not run or did not finish; the harness finds which
-	 * from what each fn recorded. Never called with n = 0 or the same CPU twice. fn uses
-	 * no FPU/SIMD state the caller must save beyond what the copy primitives use.
+	 * from what each fn recorded. Never called with n = 0 or the same CPU twice. After
+	 * an error a CPU that had not finished must not run fn later (the harness reuses its
+	 * records): stop it or leave it out for good. fn runs the copy primitives, so a CPU
+	 * needs the SIMD state they use (SSE; AVX with an AVX copy_mc/clear override) enabled.
 	 */
 	int (*run)(void *ctx, const unsigned int *cpus, unsigned int n,
 		   void (*fn)(void *arg, unsigned int i), void *arg);
