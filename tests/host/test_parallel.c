@@ -172,6 +172,7 @@ static void test_counts(void)
 	n = par_counts(8, c, 16);
 	CHECK(n == 4 && c[3] == 8, "8: a power of two is not repeated (%u steps)", n);
 	CHECK(par_counts(0, c, 16) == 0, "no CPUs, no steps");
+	CHECK(par_counts(5, c, 0) == 0, "no room, no steps");
 	CHECK(par_counts(384, c, 16) == 10 && c[8] == 256 && c[9] == 384, "384 CPUs");
 }
 
