@@ -3,7 +3,8 @@
  * ck-bench.c - the hosted benchmark (make bench): the same copy/ objects and bench/ harness
  * as the image, in a Linux process.
  *
- *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch]... [--rounds N]
+ *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel]...
+ *            [--rounds N]
  *            [--json FILE] [--tiny] [--cold evict|flush] [--cpu N] [--memcpy erms|orig]
  *            [--copy-page rep|unrolled] [--copy-mc NAME] [--clear-page NAME]
  *
@@ -40,6 +41,7 @@
 #include "copy/routines.h"
 #include "kernel/dispatch_cpu.h"
 #include "kernel/platform/cpufeat.h"
+#include "tools/ck-bench-par.h"
 
 static FILE *json_out;
 /* Buffers are bump-allocated from arenas, reset between presets. */
@@ -710,7 +712,7 @@ int main(int argc, char **argv)
 			env.cold_flush = !strcmp(argv[++i], "flush");
 		else {
 			fprintf(stderr, "usage: %s [--preset rfc|v3|clear|primitives|patterns|perf|"
-				"big|uarch]... [--rounds N] [--json FILE] [--tiny] "
+				"big|uarch|parallel]... [--rounds N] [--json FILE] [--tiny] "
 				"[--cold evict|flush] "
 				"[--cpu N] [--memcpy erms|orig] [--copy-page rep|unrolled] "
 				"[--copy-mc fragile|erms|memcpy|avx2nt|avx512nt] "
@@ -810,6 +812,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(presets[i], "uarch")) {
 			preset_uarch(&env, &plat);
+			continue;
+		}
+		if (!strcmp(presets[i], "parallel")) {	/* tools/ck-bench-par.c */
+			ck_bench_parallel(&env, plat.runs, plat.tiny);
 			continue;
 		}
 		if (!strcmp(presets[i], "big")) {

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ck-bench-par.h - the hosted `parallel` preset (tools/ck-bench-par.c): bench/parallel.c's
+ * par_ops over pinned pthreads, for ck-bench --preset parallel.
+ */
+#ifndef CK_TOOLS_BENCH_PAR_H
+#define CK_TOOLS_BENCH_PAR_H
+
+#include "bench/harness.h"
+
+/*
+ * Run the parallel preset on every CPU this process was allowed at start-up (before
+ * ck-bench pinned itself), writing through @env->out; @rounds timed rounds a step, @tiny
+ * for the test sizes. Returns the number of steps measured without error.
+ */
+unsigned int ck_bench_parallel(const struct bench_env *env, unsigned int rounds, bool tiny);
+
+#endif
