@@ -8,7 +8,7 @@
 #include "copy/dispatch.h"
 
 enum bench_sel { BENCH_NONE, BENCH_RFC, BENCH_V3, BENCH_CLEAR, BENCH_PRIMITIVES, BENCH_PATTERNS,
-		 BENCH_ALL };
+		 BENCH_ALL, BENCH_PARALLEL };
 
 struct bench_image_opts {
 	enum bench_sel sel;		/* which preset(s) */
@@ -25,5 +25,7 @@ struct bench_platform;
 void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 		     const struct dispatch_caps *caps);
 void bench_image_run(const struct bench_image_opts *opts);
+/* The parallel preset on every online CPU (bench/image_parallel.c), from the calling CPU. */
+void bench_image_parallel(const struct bench_image_opts *opts);
 
 #endif

@@ -231,7 +231,10 @@ __noreturn void kernel_main(struct boot_info *bi)
 					       .tiny = cfg.bench_tiny, .cold_flush = cfg.bench_cold == 1 };
 
 		copy_caps(&bo.caps);
-		bench_on_cpu(&bo, cfg.bench_cpu);
+		if (bo.sel != BENCH_PARALLEL)
+			bench_on_cpu(&bo, cfg.bench_cpu);
+		if (bo.sel == BENCH_PARALLEL || bo.sel == BENCH_ALL)
+			bench_image_parallel(&bo);
 	}
 	summary_show(status, &tot);
 	machine_exit(status);
