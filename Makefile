@@ -168,10 +168,13 @@ bench: $(B)/ck-bench
 
 ARGS ?=
 CMDLINE ?= $(ARGS)
+# `make run` boots SMP vCPUs (SMP=1 for one); ARGS is another name for CMDLINE.
+SMP ?= 2
 run:
 	$(Q)tools/ensure-deps.sh run
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(PYTHON) tools/ck-run.py --image $(B)/copykernel.efi $(RUNFLAGS) -- $(CMDLINE)
+	$(Q)$(PYTHON) tools/ck-run.py --image $(B)/copykernel.efi --smp $(SMP) $(RUNFLAGS) -- \
+		$(CMDLINE) $(ARGS)
 
 check:
 	$(Q)tools/ensure-deps.sh check
@@ -190,7 +193,7 @@ clean:
 
 help:
 	@echo "make            build $(B)/copykernel.efi"
-	@echo "make run        boot it under QEMU+OVMF (ARGS='bench=rfc', RUNFLAGS='--mem 2G')"
+	@echo "make run        boot it under QEMU+OVMF (ARGS='bench=rfc', SMP=4, RUNFLAGS='--mem 2G')"
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"

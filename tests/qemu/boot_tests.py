@@ -900,6 +900,25 @@ def t_exit_halt(b):
     b.has(r"^copykernel: halted; power-cycle or reset the machine to leave")
 
 
+def t_bench_parallel(b):
+    """bench=parallel on 2 vCPUs: a 1- and a 2-CPU step per primitive, table, JSON, LAVA."""
+    b.run("exit=qemu tests=none bench=parallel bench_tiny=yes bench_runs=3", extra=["-smp 2"])
+    b.status_is(PASS)
+    b.has(r"^bench: parallel: 2 online CPUs, 256 KiB per buffer$")
+    recs = [json.loads(l) for l in b.log.splitlines()
+            if l.startswith('{"schema":1,"kind":"parallel"')]
+    prims = {r["primitive"] for r in recs}
+    b.expect(prims == {"copy_page", "memcpy", "copy_mc_to_kernel", "clear_page", "clear_pages"},
+             "parallel primitives: %s" % sorted(prims))
+    for r in recs:
+        b.expect(r["error"] is None and r["aggregate_mbps"] > 0 and
+                 len(r["per_cpu_mbps"]) == r["nr_cpus"] and
+                 r["cpus"] == list(range(r["nr_cpus"])),
+                 "bad parallel record %r" % r)
+    b.expect(sorted({r["nr_cpus"] for r in recs}) == [1, 2], "steps other than 1 and 2 CPUs")
+    b.has(r"^# ck-lava <bench\.parallel\.copy_page\.all\.n2 pass \d+ MB/s>$")
+
+
 # ---- SMP ---------------------------------------------------------------------------------
 
 def smp_started(b, n, of=None):
@@ -1038,7 +1057,7 @@ SCENARIOS = [make_smp_test(255, timeout=400), t_max_6g, t_no_pdpe1gb, t_256m_hea
              t_framebuffer_bad_cmdline, t_bench_presets_tiny, t_numa_directions, t_srat_overlap,
              t_srat_too_many_domains, t_srat_node_without_ram, t_einj_bogus,
              t_smp_4_default, t_smp_maxcpus, t_smp_limit, t_smp_bad_values, t_smp_numa,
-             t_crash_ap] + \
+             t_crash_ap, t_bench_parallel] + \
     [make_smp_test(n) for n in (1, 2, 8, 64)] + \
     [make_crash_test(k) for k in CRASHES]
 
