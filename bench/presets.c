@@ -59,7 +59,7 @@ static void clear_patterns(struct bench_case *c)
 static void outf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3);
 static void outf(const struct bench_env *env, const char *fmt, ...)
 {
-	char line[512];
+	char line[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -71,7 +71,7 @@ static void outf(const struct bench_env *env, const char *fmt, ...)
 static void emit(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 		 const struct bench_result *r)
 {
-	char line[512];
+	char line[1024];
 
 	bench_json(env, c, m, r, line, sizeof(line));
 	env->out(line);
@@ -143,7 +143,7 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 {
 	static struct bench_result ra, rb;
 	struct ratio q;
-	char sz[16], ga[40], gb[40], rr[64], dir[32];
+	char sz[16], ga[40], gb[40], rr[64], dir[32], na[64], nb[64];
 
 	bench_compare(env, a, b, m, p->runs, &ra, &rb, &q);
 	emit(env, a, m, &ra);
@@ -154,8 +154,10 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 	bench_fmt_ratio(&q, rr, sizeof(rr));
 	ck_snprintf(dir, sizeof(dir), "%s->%s", a->src_node ? a->src_node : "node0",
 		    a->dst_node ? a->dst_node : "node0");
-	outf(env, "%-14s %-7s %-16s %-16s %-34s %u/%u/%u x%u", dir, sz, ga, gb, rr, ra.rounds,
-	     ra.disturbed, ra.discarded, ra.reps);
+	bench_fmt_noise(&ra, na, sizeof(na));
+	bench_fmt_noise(&rb, nb, sizeof(nb));
+	outf(env, "%-14s %-7s %-16s %-16s %-34s %u/%u/%u x%u%s%s%s", dir, sz, ga, gb, rr, ra.rounds,
+	     ra.disturbed, ra.discarded, ra.reps, na, nb[0] ? " |" : "", nb);
 	outf(env, "{\"schema\":1,\"kind\":\"comparison\",\"machine\":\"%s\",\"api\":\"%s\","
 	     "\"size\":%llu,\"mode\":\"%s\",\"baseline\":\"%s\",\"candidate\":\"%s\","
 	     "\"src_node\":\"%s\",\"dst_node\":\"%s\",\"ratio_x1000\":%u,\"ci_lo_x1000\":%u,"
@@ -403,7 +405,7 @@ static unsigned int prims_over(const struct bench_env *env, const struct bench_p
 				static struct bench_result r;
 				static struct prim_ctx ctx;
 				struct bench_case c;
-				char sz[16], g[40];
+				char sz[16], g[40], nz[64];
 
 				if (!can_run(p, prims[i].needs) ||
 				    (clears_only && prims[i].kind < K_CLEAR_PAGE))
@@ -421,9 +423,10 @@ static unsigned int prims_over(const struct bench_env *env, const struct bench_p
 				emit(env, &c, (enum bench_mode)mode, &r);
 				bench_fmt_size(sizes[s], sz, sizeof(sz));
 				bench_fmt_gbps(&r, g, sizeof(g));
-				outf(env, "%-22s %-7s %-16s %llu.%03llu", prims[i].name, sz, g,
+				bench_fmt_noise(&r, nz, sizeof(nz));
+				outf(env, "%-22s %-7s %-16s %llu.%03llu%s", prims[i].name, sz, g,
 				     (unsigned long long)r.mcyc_per_byte / 1000,
-				     (unsigned long long)r.mcyc_per_byte % 1000);
+				     (unsigned long long)r.mcyc_per_byte % 1000, nz);
 				n++;
 			}
 			if (p->tiny)
