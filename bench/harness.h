@@ -46,14 +46,16 @@ struct bench_env {
 	void (*out)(const char *line);
 	const char *machine;		/* for the JSON lines */
 	/* Optional: called with every result after its JSON line (the image's LAVA line). */
-	void (*result)(const struct bench_case *c, enum bench_mode m,
-		       const struct bench_result *r);
+	void (*result)(const struct bench_env *env, const struct bench_case *c,
+		       enum bench_mode m, const struct bench_result *r);
 	/* A counter that moves when the run was disturbed (NULL: none known). */
 	u64 (*disturbances)(void);
 	/*
 	 * The noise counters (bench/noise.h): which this machine has (0: none), a reader for
 	 * them, and when there are none, why ("under a hypervisor"), for the output and JSON.
 	 */
+	/* A preset's variant ("zen3" in uarch) for result ids; NULL: none. */
+	const char *variant;
 	unsigned int noise_have;
 	void (*noise_read)(struct noise_snap *s);
 	const char *noise_why;

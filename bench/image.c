@@ -106,12 +106,26 @@ static const char *cur_preset = "";
  *
  * every component made an id component by ck_slug(); MEDIAN is the median in MB/s (10^6).
  */
-static void lava_result(const struct bench_case *c, enum bench_mode m,
-			const struct bench_result *r)
+static bool is_other_src(const struct bench_case *c)
 {
-	char id[200], size[16], part[64];
+	return c->src_pattern && (!strcmp(c->src_pattern, "zero") ||
+				  !strcmp(c->src_pattern, "constant"));
+}
+
+static void lava_result(const struct bench_env *env, const struct bench_case *c,
+			enum bench_mode m, const struct bench_result *r)
+{
+	char id[200], size[16], part[64], preset[48];
 	size_t n = ck_snprintf(id, sizeof(id), "bench.");
-	const char *parts[] = { cur_preset, c->api, c->primitive };
+	char prim[64];
+	const char *parts[] = { preset, c->api, prim };
+
+	/* A preset that runs cases twice (uarch) names the variant: "uarch-zen3". */
+	ck_snprintf(preset, sizeof(preset), "%s%s%s", cur_preset, env->variant ? "-" : "",
+		    env->variant ? env->variant : "");
+	/* The patterns preset times one primitive from several sources: "memcpy_erms-zero". */
+	ck_snprintf(prim, sizeof(prim), "%s%s%s", c->primitive, is_other_src(c) ? "-" : "",
+		    is_other_src(c) ? c->src_pattern : "");
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(parts) && n + 2 < sizeof(id); i++) {
 		ck_slug(part, sizeof(part), parts[i]);
@@ -194,7 +208,11 @@ void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 				   .cycles_per_us = tsc_info()->hz / 1000000 };
 	*plat = (struct bench_platform){ .alloc = alloc, .folio = folio, .alloc_node = alloc_node,
 					 .nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
-					 .runs = BENCH_DEFAULT_RUNS };
+					 .runs = BENCH_DEFAULT_RUNS, .dispatch_known = true };
+	/* Linux's rule inputs, as kernel/dispatch_cpu.h builds them (no fragile quirk). */
+	plat->dispatch_in = (struct dispatch_cpu){ .rep_good = cpu()->rep_good,
+						   .erms = cpu()->erms_effective,
+						   .fsrm = cpu()->fsrm };
 	plat->caps = *caps;
 }
 

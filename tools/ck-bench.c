@@ -403,40 +403,11 @@ static bool apply_overrides(const struct overrides *o, const struct dispatch_cap
 	return true;
 }
 
-/*
- * uarch: the rfc comparison under each resolution Linux would make on other silicon, on
- * this machine: Zen 3 (ERMS, REP_GOOD, no FSRM: bulk memcpy is memcpy_orig) and Zen 4/5
- * or Intel (FSRM: rep movsb). Linux's own rules decide from the changed inputs.
- */
+/* uarch: rfc as Linux resolves on Zen 3 and with FSRM (bench/presets.c), on one arena. */
 static void preset_uarch(struct bench_env *env, const struct bench_platform *p)
 {
-	static const struct { const char *label; bool fsrm; } u[] = {
-		{ "Zen 3 (ERMS, REP_GOOD, no FSRM)", false },
-		{ "Zen 4/5 or Intel with FSRM (ERMS, REP_GOOD, FSRM)", true },
-	};
-	static char label[sizeof(machine) + 96];
-	const char *saved_machine = env->machine;
-	struct copy_dispatch saved = host_dd;
-
-	for (size_t i = 0; i < ARRAY_SIZE(u); i++) {
-		struct dispatch_cpu in = host_in;
-		struct copy_dispatch dd;
-
-		in.rep_good = in.erms = true;
-		in.fsrm = u[i].fsrm;
-		dispatch_decide(&in, &dd);
-		copy_ops_apply(&dd);
-		snprintf(label, sizeof(label), "%s, as Linux resolves on %s", machine, u[i].label);
-		env->machine = label;
-		printf("\n== uarch: as Linux resolves on %s: copy_page=%s memcpy=%s copy_mc=%s "
-		       "clear_page=%s ==\n", u[i].label, copy_page_impl_names[dd.copy_page],
-		       memcpy_impl_names[dd.memcpy], copy_mc_impl_names[dd.copy_mc],
-		       clear_page_impl_names[dd.clear_page]);
-		arena.used = 0;
-		bench_preset_run(PRESET_RFC, env, p);
-	}
-	env->machine = saved_machine;
-	copy_ops_apply(&saved);
+	arena.used = 0;
+	bench_preset_run(PRESET_UARCH, env, p);
 }
 
 /* ---- the perf comparison ---- */
@@ -539,125 +510,13 @@ static void preset_perf(void)
 		}
 }
 
-/* The issue's goal: the best non-temporal copy against rep movsb, 1 GiB, cache-cold. */
-struct big_ctx {
-	int which;
-	u8 *dst, *src;
-};
-
-static void run_big(void *p)
-{
-	struct big_ctx *c = p;
-
-	if (c->which == 0)
-		memcpy_erms(c->dst, c->src, 1ULL << 30);
-	else if (c->which == 1)
-		copy_mc_avx2_nt(c->dst, c->src, 1ULL << 30);
-	else
-		copy_mc_avx512_nt(c->dst, c->src, 1ULL << 30);
-}
-
 /*
- * The limit: what one core of this machine moves, in the same run. Each probe streams
- * @bytes (best of 3), counting traffic: a read or a write counts its bytes once, a copy
- * twice (read + write). Returns the best copy traffic in MB/s (the reference for "% of
- * this machine's measured copy bandwidth").
+ * big: the bandwidth probe (once per run: primitives may have run it already) and rep movsb
+ * against the best non-temporal copy at 1 GiB, cache-cold, as % of it (bench/presets.c).
  */
-static u64 bandwidth_probe(u8 *dst, u8 *src, size_t bytes, const struct bench_platform *p)
-{
-	static const char *const names[] = { "read", "NT write (movnti)", "NT copy",
-					     "rep movsb copy" };
-	u64 best[4] = { 0 }, copy = 0;
-
-	for (int k = 0; k < 4; k++) {
-		for (int r = 0; r < 3; r++) {
-			u64 t0 = now_ns(), t, traffic = bytes;
-			volatile u64 sink = 0;
-
-			if (k == 0) {
-				for (size_t i = 0; i < bytes; i += 64)
-					sink += *(volatile u64 *)(src + i) +
-						*(volatile u64 *)(src + i + 32);
-			} else if (k == 1) {
-				for (size_t i = 0; i < bytes; i += 8)
-					__asm__ volatile("movnti %1, %0" : "=m"(*(u64 *)(dst + i))
-							 : "r"((u64)i));
-				__asm__ volatile("sfence" ::: "memory");
-			} else if (k == 2) {
-				if (!p->caps.avx2)
-					break;
-				copy_mc_avx2_nt(dst, src, bytes);
-				traffic = 2 * bytes;
-			} else {
-				memcpy_erms(dst, src, bytes);
-				traffic = 2 * bytes;
-			}
-			t = now_ns() - t0;
-			(void)sink;
-			best[k] = MAX(best[k], stats_mbps(traffic, t));
-		}
-	}
-	printf("bandwidth probe, one core, %zu MiB each, best of 3, traffic counted (a copy "
-	       "moves its bytes twice):\n", bytes >> 20);
-	for (int k = 0; k < 4; k++) {
-		if (!best[k])
-			continue;
-		printf("  %-20s %6llu.%02llu GB/s\n", names[k], (unsigned long long)best[k] / 1000,
-		       (unsigned long long)(best[k] % 1000) / 10);
-		if (json_out)
-			fprintf(json_out, "{\"schema\":1,\"kind\":\"bandwidth\",\"machine\":\"%s\","
-				"\"probe\":\"%s\",\"bytes\":%zu,\"traffic_mbps\":%llu}\n", machine,
-				names[k], bytes, (unsigned long long)best[k]);
-		if (k >= 2)
-			copy = MAX(copy, best[k]);
-	}
-	return copy;
-}
-
 static void preset_big(struct bench_env *env, const struct bench_platform *p)
 {
-	static struct bench_result ra, rb;
-	static struct big_ctx a, b;
-	u8 *src = arena_alloc(1ULL << 30), *dst = arena_alloc(1ULL << 30);
-	struct bench_case ca, cb;
-	struct ratio q;
-	char ga[40], gb[40], rr[64];
-	u64 limit;
-
-	if (!src || !dst || !(p->caps.avx2 || p->caps.avx512f)) {
-		printf("# big: skipped (%s)\n", src && dst ? "no AVX2" : "needs 2 GiB of buffers");
-		return;
-	}
-	a = (struct big_ctx){ 0, dst, src };
-	b = (struct big_ctx){ p->caps.avx512f ? 2 : 1, dst, src };
-	ca = (struct bench_case){ .api = "copy 1 GiB", .primitive = "memcpy_erms",
-				  .bytes = 1ULL << 30, .fn = run_big, .ctx = &a };
-	cb = (struct bench_case){ .api = "copy 1 GiB", .bytes = 1ULL << 30, .fn = run_big,
-				  .ctx = &b,
-				  .primitive = b.which == 2 ? "copy_mc_avx512_nt" :
-					       "copy_mc_avx2_nt" };
-	limit = bandwidth_probe(dst, src, 1ULL << 30, p);
-	bench_compare(env, &ca, &cb, BENCH_COLD, p->runs, &ra, &rb, &q);
-	bench_fmt_gbps(&ra, ga, sizeof(ga));
-	bench_fmt_gbps(&rb, gb, sizeof(gb));
-	bench_fmt_ratio(&q, rr, sizeof(rr));
-	printf("%-20s %-16s %-22s %-16s %s\n", "1 GiB cache-cold", "rep movsb GB/s",
-	       "", "NT GB/s", "NT / rep movsb [95% CI]");
-	printf("%-20s %-16s %-22s %-16s %s\n", "", ga, cb.primitive, gb, rr);
-	if (limit)
-		printf("as %% of this machine's measured copy bandwidth (%llu.%02llu GB/s of "
-		       "traffic): rep movsb %llu%%, %s %llu%%\n", (unsigned long long)limit / 1000,
-		       (unsigned long long)(limit % 1000) / 10,
-		       (unsigned long long)(2 * ra.mbps_median * 100 / limit), cb.primitive,
-		       (unsigned long long)(2 * rb.mbps_median * 100 / limit));
-	if (json_out) {
-		char line[512];
-
-		bench_json(env, &ca, BENCH_COLD, &ra, line, sizeof(line));
-		fprintf(json_out, "%s\n", line);
-		bench_json(env, &cb, BENCH_COLD, &rb, line, sizeof(line));
-		fprintf(json_out, "%s\n", line);
-	}
+	bench_preset_run(PRESET_BIG, env, p);
 }
 
 int main(int argc, char **argv)
@@ -746,6 +605,8 @@ int main(int argc, char **argv)
 	/* SMI count and APERF/MPERF are MSRs: the image reads them on bare metal, a process not. */
 	env.noise_why = hypervisor() ? "under a hypervisor" : "hosted: MSRs are not read";
 	host_dispatch(&plat.caps);
+	plat.dispatch_in = host_in;
+	plat.dispatch_known = true;
 	if (!apply_overrides(&ov, &plat.caps))
 		return 2;
 	read_microcode();
