@@ -54,7 +54,7 @@ LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
 	-j .rela.* -j .reloc -j .ksyms
 
-.PHONY: all run check bench clean help deps host-tests fuzz qemu-tests img lava-check
+.PHONY: all run check bench bench-perf clean help deps host-tests fuzz qemu-tests img lava-check
 all: $(B)/copykernel.efi
 
 deps:
@@ -154,7 +154,7 @@ qemu-tests: $(B)/copykernel.efi
 # The hosted benchmark: the same copy/ objects and bench/ harness in a Linux process.
 BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
 	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c
-BENCH_SRC += bench/noise.c
+BENCH_SRC += bench/noise.c tools/perf_twin.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(BENCH_SRC) $(HOST_ASM) \
@@ -164,6 +164,10 @@ BENCH_ARGS ?= --preset rfc --preset patterns --preset perf --preset primitives -
 bench: $(B)/ck-bench
 	$(Q)$(B)/ck-bench $(BENCH_ARGS) --json $(B)/bench.jsonl
 	@echo "JSON lines in $(B)/bench.jsonl (tools/ck-report.py turns them into tables)"
+
+# The perf twin alone: the project's routines timed perf's way against `perf bench mem`.
+bench-perf: $(B)/ck-bench
+	$(Q)$(B)/ck-bench --preset perf --json $(B)/bench-perf.jsonl
 
 ARGS ?=
 CMDLINE ?= $(ARGS)
@@ -191,6 +195,7 @@ help:
 	@echo "make            build $(B)/copykernel.efi"
 	@echo "make run        boot it under QEMU+OVMF (ARGS='bench=rfc', RUNFLAGS='--mem 2G')"
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
+	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make lava-check run the image under LAVA's lava-run (offline) and compare with KTAP"

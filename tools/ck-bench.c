@@ -17,9 +17,10 @@
  * three times the largest cache CPUID describes for this core (leaf 4, or 8000001Dh on AMD;
  * 128 MiB when CPUID says nothing), or with --cold flush CLFLUSHOPT (CLFLUSH where CPUID
  * lacks it) the case's source and destination.
- * The "perf" preset runs `perf bench mem` for memcpy (movsb, unrolled) and memset (stosb)
- * at 4 KiB, 2 MiB and 64 MiB and times the project's routine the same way, so a reader
- * sees what the harness adds: nothing, ideally.
+ * The "perf" preset runs the perf twin (tools/perf_twin.c): `perf bench mem` for memcpy
+ * (movsb, unrolled) and memset (stosb) at 4 KiB, 2 MiB and 64 MiB, interleaved in
+ * --perf-pairs rounds (15) with `ck-bench --perf-twin`, a fresh process timing the project's
+ * routine perf's way, with perf's buffers and with aligned ones.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -40,6 +41,7 @@
 #include "copy/routines.h"
 #include "kernel/dispatch_cpu.h"
 #include "kernel/platform/cpufeat.h"
+#include "tools/perf_twin.h"
 
 static FILE *json_out;
 /* Buffers are bump-allocated from arenas, reset between presets. */
@@ -410,104 +412,14 @@ static void preset_uarch(struct bench_env *env, const struct bench_platform *p)
 	bench_preset_run(PRESET_UARCH, env, p);
 }
 
-/* ---- the perf comparison ---- */
+/* ---- the perf comparison: the perf twin (tools/perf_twin.c) ---- */
 
-static double perf_gbps(const char *coll, const char *fn, const char *size, unsigned long loops)
-{
-	char cmd[256], line[256];
-	double best = -1;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "perf bench mem %s -f %s -s %s -l %lu 2>/dev/null", coll, fn,
-		 size, loops);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p)) {
-		double v;
-		char unit[16];
-
-		if (sscanf(line, " %lf %15s", &v, unit) == 2) {
-			if (!strcmp(unit, "GB/sec"))
-				best = v;
-			else if (!strcmp(unit, "MB/sec"))	/* perf's units are binary */
-				best = v / 1024;
-			else if (!strcmp(unit, "KB/sec"))
-				best = v / (1024.0 * 1024);
-		}
-	}
-	pclose(p);
-	return best;
-}
-
-static double ours_gbps(int which, u8 *dst, u8 *src, size_t size, unsigned long loops)
-{
-	u64 t0, t1;
-
-	for (int w = 0; w < 2; w++) {
-		t0 = now_ns();
-		for (unsigned long i = 0; i < loops; i++) {
-			if (which == 0)
-				memcpy_erms(dst, src, size);
-			else if (which == 1)
-				memcpy_orig(dst, src, size);
-			else
-				clear_pages_erms(dst, size >> 12);
-		}
-		t1 = now_ns();
-	}
-	/* perf prints "GB/sec" as bytes / 2^30 per second: use the same unit. */
-	return (double)size * loops / (double)(t1 - t0) * 1e9 / (1024.0 * 1024 * 1024);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+static unsigned int perf_pairs = 15;
+static int pinned_cpu = -1;
 
 static void preset_perf(void)
 {
-	static const struct { const char *coll, *fn, *ours; int which; } r[] = {
-		{ "memcpy", "x86-64-movsb", "memcpy_erms", 0 },
-		{ "memcpy", "x86-64-unrolled", "memcpy_orig", 1 },
-		{ "memset", "x86-64-stosb", "clear_pages_erms", 2 },
-	};
-	static const struct { const char *name; size_t bytes; } sz[] = {
-		{ "4KB", 4096 }, { "2MB", 2 << 20 }, { "64MB", 64 << 20 },
-	};
-	u8 *src = arena_alloc(64 << 20), *dst = arena_alloc(64 << 20);
-
-	if (!src || !dst || system("perf --version >/dev/null 2>&1") != 0) {
-		printf("# perf comparison skipped: %s\n", src && dst ?
-		       "perf is not installed (Debian: linux-perf)" : "not enough memory");
-		return;
-	}
-	printf("\nthe project's routines against perf bench mem (median of 5 interleaved runs, "
-	       "GiB/s as perf prints them)\n");
-	printf("%-18s %-17s %-6s %10s %10s %8s\n", "ours", "perf -f", "size", "ours GiB/s",
-	       "perf GiB/s", "ratio");
-	for (size_t i = 0; i < 3; i++)
-		for (size_t s = 0; s < 3; s++) {
-			unsigned long loops = (unsigned long)((512ULL << 20) / sz[s].bytes);
-			double o[5], q[5];
-
-			for (int k = 0; k < 5; k++) {
-				o[k] = ours_gbps(r[i].which, dst, src, sz[s].bytes, loops);
-				q[k] = perf_gbps(r[i].coll, r[i].fn, sz[s].name, loops);
-			}
-			qsort(o, 5, sizeof(double), cmp_double);
-			qsort(q, 5, sizeof(double), cmp_double);
-			printf("%-18s %-17s %-6s %10.2f %10.2f %7.3fx\n", r[i].ours, r[i].fn,
-			       sz[s].name, o[2], q[2], q[2] > 0 ? o[2] / q[2] : 0.0);
-			if (json_out)
-				fprintf(json_out, "{\"schema\":1,\"kind\":\"perf-compare\","
-					"\"machine\":\"%s\",\"primitive\":\"%s\","
-					"\"perf_function\":\"%s\",\"size\":%zu,"
-					"\"ours_gibps\":%.3f,\"perf_gibps\":%.3f}\n", machine,
-					r[i].ours, r[i].fn, sz[s].bytes, o[2], q[2]);
-		}
+	perf_twin_compare(NULL, perf_pairs, pinned_cpu, machine, json_out);
 }
 
 /*
@@ -536,6 +448,9 @@ int main(int argc, char **argv)
 	struct overrides ov = { -1, -1, -1, -1 };
 	unsigned int a, b, c, d;
 
+	/* One twin run, a fresh process as perf's: none of the setup below. */
+	if (argc > 1 && !strcmp(argv[1], "--perf-twin"))
+		return perf_twin_main(argc, argv);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--preset") && i + 1 < argc && np < 8)
 			presets[np++] = argv[++i];
@@ -544,6 +459,8 @@ int main(int argc, char **argv)
 			plat.runs = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
 			want_cpu = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--perf-pairs") && i + 1 < argc)
+			perf_pairs = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--memcpy") && i + 1 < argc &&
 			 (ov.memcpy = find_name(memcpy_impl_names, NR_MEMCPY_IMPL,
 						argv[i + 1])) >= 0)
@@ -571,7 +488,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: %s [--preset rfc|v3|clear|primitives|patterns|perf|"
 				"big|uarch]... [--rounds N] [--json FILE] [--tiny] "
 				"[--cold evict|flush] "
-				"[--cpu N] [--memcpy erms|orig] [--copy-page rep|unrolled] "
+				"[--cpu N] [--perf-pairs N] [--memcpy erms|orig] "
+				"[--copy-page rep|unrolled] "
 				"[--copy-mc fragile|erms|memcpy|avx2nt|avx512nt] "
 				"[--clear-page erms|rep|unrolled|nt|clzero]\n", argv[0]);
 			return 2;
@@ -588,6 +506,7 @@ int main(int argc, char **argv)
 		plat.runs = BENCH_DEFAULT_RUNS;
 
 	cpu = pin_self(want_cpu);
+	pinned_cpu = cpu;
 	if (cpu < 0)
 		printf("# NOT pinned: sched_setaffinity failed; rounds may migrate between CPUs\n");
 	else
