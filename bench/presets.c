@@ -81,9 +81,10 @@ static void emit(const struct bench_env *env, const struct bench_case *c, enum b
 
 /* ---- the limit: what one core moves, measured once per run ---- */
 
-enum { BW_READ, BW_NT_WRITE, BW_NT_COPY, BW_MOVSB_COPY, NR_BW };
-static const char *const bw_names[NR_BW] = { "read", "NT write (movnti)", "NT copy",
-					     "rep movsb copy" };
+enum { BW_READ, BW_NT_WRITE, BW_STOSB_WRITE, BW_NT_COPY, BW_MOVSB_COPY, NR_BW };
+static const char *const bw_names[NR_BW] = { "read", "NT write (movnti)", "rep stosb write",
+					     "NT copy", "rep movsb copy" };
+#define BW_BEST_OF	5
 static u64 bw_mbps[NR_BW];	/* traffic in MB/s; all 0: not probed yet */
 static u64 bw_bytes;		/* the probe's size */
 static bool bw_done;
@@ -107,9 +108,10 @@ static void nt_copy(void *dst, const void *src, u64 bytes, const struct bench_pl
 }
 
 /*
- * Stream @bytes four ways, best of 3 each, counting traffic (a read or a write counts its
- * bytes once, a copy twice: read + write): a read of every half line, movnti writes, the
- * best non-temporal copy this CPU has (AVX-512 or AVX2) and rep movsb.
+ * Stream @bytes five ways, best of BW_BEST_OF each, counting traffic (a read or a write
+ * counts its bytes once, a copy twice: read + write): a read of every half line, movnti
+ * writes, rep stosb writes (clear_pages_erms), the best non-temporal copy this CPU has
+ * (AVX-512 or AVX2) and rep movsb.
  */
 static void bandwidth_probe(const struct bench_env *env, const struct bench_platform *p,
 			    u8 *dst, u8 *src, u64 bytes)
@@ -119,7 +121,7 @@ static void bandwidth_probe(const struct bench_env *env, const struct bench_plat
 	for (int k = 0; k < NR_BW; k++) {
 		if (k == BW_NT_COPY && !p->caps.avx2 && !p->caps.avx512f)
 			continue;
-		for (int r = 0; r < 3; r++) {
+		for (int r = 0; r < BW_BEST_OF; r++) {
 			u64 t0 = env->now_ns(), t, traffic = bytes;
 			volatile u64 sink = 0;
 
@@ -132,6 +134,8 @@ static void bandwidth_probe(const struct bench_env *env, const struct bench_plat
 					__asm__ volatile("movnti %1, %0" : "=m"(*(u64 *)(dst + i))
 							 : "r"(i));
 				__asm__ volatile("sfence" ::: "memory");
+			} else if (k == BW_STOSB_WRITE) {
+				clear_pages_erms(dst, bytes >> PAGE_SHIFT);
 			} else if (k == BW_NT_COPY) {
 				nt_copy(dst, src, bytes, p);
 				traffic = 2 * bytes;
@@ -144,8 +148,8 @@ static void bandwidth_probe(const struct bench_env *env, const struct bench_plat
 			bw_mbps[k] = MAX(bw_mbps[k], stats_mbps(traffic, t));
 		}
 	}
-	outf(env, "bandwidth probe, one core, %llu MiB each, best of 3, traffic counted (a copy "
-	     "moves its bytes twice):", (unsigned long long)bytes >> 20);
+	outf(env, "bandwidth probe, one core, %llu MiB each, best of %d, traffic counted (a copy "
+	     "moves its bytes twice):", (unsigned long long)bytes >> 20, BW_BEST_OF);
 	for (int k = 0; k < NR_BW; k++) {
 		if (!bw_mbps[k])
 			continue;
@@ -165,6 +169,12 @@ static void bandwidth_probe(const struct bench_env *env, const struct bench_plat
 static u64 copy_limit(void)
 {
 	return MAX(bw_mbps[BW_NT_COPY], bw_mbps[BW_MOVSB_COPY]);
+}
+
+/* The best write traffic measured (MB/s), 0 when not probed. */
+static u64 write_limit(void)
+{
+	return MAX(bw_mbps[BW_NT_WRITE], bw_mbps[BW_STOSB_WRITE]);
 }
 
 /* Probe once per run, on buffers of its own (they are not reused: alloc is a bump). */
@@ -198,12 +208,12 @@ static bool is_copy(const struct bench_case *c)
 
 /*
  * A large case's figure as a percentage of what the probe measured: a copy's traffic
- * (read + write, twice its MB/s) against the best copy, a clear's against the NT write.
+ * (read + write, twice its MB/s) against the best copy, a clear's against the best write.
  * 0 when the case is small (below 64 MiB and the probe's size) or nothing was probed.
  */
 static u64 pct_of_limit(const struct bench_case *c, const struct bench_result *r)
 {
-	u64 lim = is_copy(c) ? copy_limit() : bw_mbps[BW_NT_WRITE];
+	u64 lim = is_copy(c) ? copy_limit() : write_limit();
 
 	if ((c->bytes < BW_LARGE && c->bytes < bw_bytes) || !lim)
 		return 0;
@@ -318,9 +328,9 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 	if (pct_of_limit(a, &ra))
 		outf(env, "as %% of this machine's measured %s bandwidth (%llu.%02llu GB/s of "
 		     "traffic): %s %llu%%, %s %llu%%", is_copy(a) ? "copy" : "write",
-		     (unsigned long long)(is_copy(a) ? copy_limit() : bw_mbps[BW_NT_WRITE]) / 1000,
-		     (unsigned long long)((is_copy(a) ? copy_limit() : bw_mbps[BW_NT_WRITE]) %
-					  1000) / 10, a->primitive,
+		     (unsigned long long)(is_copy(a) ? copy_limit() : write_limit()) / 1000,
+		     (unsigned long long)((is_copy(a) ? copy_limit() : write_limit()) % 1000) / 10,
+		     a->primitive,
 		     (unsigned long long)pct_of_limit(a, &ra), b->primitive,
 		     (unsigned long long)pct_of_limit(b, &rb));
 	return 2;
