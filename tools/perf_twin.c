@@ -56,6 +56,20 @@ static void stosb_value(void *dst, int c, size_t n)
 	__asm__ volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(c) : "memory");
 }
 
+/* clear_pages_erms with memset's arguments (the byte is ignored: it writes zeros). */
+static void clear_value(void *dst, int c, size_t n)
+{
+	(void)c;
+	clear_pages_erms(dst, n >> 12);
+}
+
+/*
+ * perf calls the routine through a function pointer inside its timed loop; so does the
+ * twin (volatile, so the compiler cannot turn it back into a direct call).
+ */
+typedef void *(*copy_fn)(void *dst, const void *src, size_t n);
+typedef void (*set_fn)(void *dst, int c, size_t n);
+
 static void *thp_arena(size_t bytes)
 {
 	u8 *q = mmap(NULL, bytes + (2 << 20), PROT_READ | PROT_WRITE,
@@ -126,29 +140,21 @@ int perf_twin_main(int argc, char **argv)
 			return 1;
 	}
 	if (copy) {
+		copy_fn volatile fn = orig ? memcpy_orig : memcpy_erms;
+
 		memset(src, 0, size);
-		if (orig)
-			memcpy_orig(dst, src, size);
-		else
-			memcpy_erms(dst, src, size);
+		fn(dst, src, size);
 		gettimeofday(&t0, NULL);
 		for (unsigned long i = 0; i < loops; i++)
-			if (orig)
-				memcpy_orig(dst, src, size);
-			else
-				memcpy_erms(dst, src, size);
+			fn(dst, src, size);
 		gettimeofday(&t1, NULL);
 	} else {
-		if (perfdata)
-			stosb_value(dst, 0xff, size);
-		else
-			clear_pages_erms(dst, size >> 12);
+		set_fn volatile fn = perfdata ? stosb_value : clear_value;
+
+		fn(dst, -1, size);
 		gettimeofday(&t0, NULL);
 		for (unsigned long i = 0; i < loops; i++)
-			if (perfdata)
-				stosb_value(dst, (int)(i & 0xff), size);
-			else
-				clear_pages_erms(dst, size >> 12);
+			fn(dst, (int)i, size);
 		gettimeofday(&t1, NULL);
 	}
 	printf("twin_ns=%llu dst_off=%lu src_off=%lu\n", (unsigned long long)tv_ns(&t0, &t1),
