@@ -54,7 +54,7 @@ LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
 	-j .rela.* -j .reloc -j .ksyms
 
-.PHONY: all run check bench clean help deps host-tests fuzz qemu-tests img lava-check
+.PHONY: all run check bench bench-perf clean help deps host-tests fuzz qemu-tests img lava-check
 all: $(B)/copykernel.efi
 
 deps:
@@ -120,6 +120,7 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	mce/einj.c mce/smp_logic.c bench/stats.c \
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
+HOST_PURE += bench/noise.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -155,6 +156,7 @@ qemu-tests: $(B)/copykernel.efi
 BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
 	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c \
 	bench/parallel.c tools/ck-bench-par.c
+BENCH_SRC += bench/noise.c tools/perf_twin.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
@@ -165,6 +167,10 @@ BENCH_ARGS ?= --preset rfc --preset patterns --preset perf --preset primitives -
 bench: $(B)/ck-bench
 	$(Q)$(B)/ck-bench $(BENCH_ARGS) --json $(B)/bench.jsonl
 	@echo "JSON lines in $(B)/bench.jsonl (tools/ck-report.py turns them into tables)"
+
+# The perf twin alone: the project's routines timed perf's way against `perf bench mem`.
+bench-perf: $(B)/ck-bench
+	$(Q)$(B)/ck-bench --preset perf --json $(B)/bench-perf.jsonl
 
 ARGS ?=
 CMDLINE ?= $(ARGS)
@@ -195,6 +201,7 @@ help:
 	@echo "make            build $(B)/copykernel.efi"
 	@echo "make run        boot it under QEMU+OVMF (ARGS='bench=rfc', SMP=4, RUNFLAGS='--mem 2G')"
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
+	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make lava-check run the image under LAVA's lava-run (offline) and compare with KTAP"

@@ -44,8 +44,11 @@ static u64 disturbances(const struct bench_env *env)
  * *@disturbed when the environment saw a disturbance during the timed part.
  */
 static u64 time_once(const struct bench_env *env, const struct bench_case *c,
-		     enum bench_mode m, unsigned int reps, bool *disturbed)
+		     enum bench_mode m, unsigned int reps, bool *disturbed,
+		     struct noise_acct *acct)
 {
+	struct noise_snap n0, n1;
+	bool noise = acct && env->noise_have && env->noise_read;
 	u64 t0, t1, d0;
 
 	if (m == BENCH_COLD && env->cold_flush && env->flush && c->flush_bytes) {
@@ -56,10 +59,17 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 		env->evict(env->evict_ctx);
 	}
 	d0 = disturbances(env);
+	if (noise)
+		env->noise_read(&n0);
 	t0 = env->now_ns();
 	for (unsigned int i = 0; i < reps; i++)
 		c->fn(c->ctx);
 	t1 = env->now_ns();
+	if (noise) {
+		env->noise_read(&n1);
+		if (noise_account(acct, &n0, &n1))
+			*disturbed = true;
+	}
 	if (disturbances(env) != d0)
 		*disturbed = true;
 	return t1 > t0 ? t1 - t0 : 0;
@@ -70,12 +80,12 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
  * the fastest; 0 comes back when a timing read 0 ns (the sample is discarded).
  */
 static u64 sample(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
-		  unsigned int reps, unsigned int k, bool *disturbed)
+		  unsigned int reps, unsigned int k, bool *disturbed, struct noise_acct *acct)
 {
 	u64 lo = ~0ULL, hi = 0;
 
 	for (unsigned int i = 0; i < k; i++) {
-		u64 t = time_once(env, c, m, reps, disturbed);
+		u64 t = time_once(env, c, m, reps, disturbed, acct);
 
 		lo = MIN(lo, t);
 		hi = MAX(hi, t);
@@ -95,7 +105,7 @@ static unsigned int calibrate(const struct bench_env *env, const struct bench_ca
 		return 1;
 	for (int i = 0; i < 3; i++) {
 		bool ignored;
-		u64 one = time_once(env, c, m, 1, &ignored);	/* MIN() evaluates twice */
+		u64 one = time_once(env, c, m, 1, &ignored, NULL);	/* MIN() evaluates twice */
 
 		t = MIN(t, one);
 	}
@@ -143,6 +153,12 @@ static void start(struct bench_result *r, unsigned int rounds, unsigned int k,
 	r->rounds = rounds;
 	r->k = k;
 	r->reps = reps;
+	noise_restart(&r->noise);	/* the warm-ups set the reference clock only */
+}
+
+static void noise_begin(const struct bench_env *env, struct bench_result *r)
+{
+	noise_start(&r->noise, env->noise_read ? env->noise_have : 0, env->cycles_per_us);
 }
 
 void bench_run(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
@@ -153,13 +169,14 @@ void bench_run(const struct bench_env *env, const struct bench_case *c, enum ben
 	runs = MIN(MAX(runs, 1u), (unsigned int)STATS_MAX);
 	bool ignored;
 
+	noise_begin(env, r);
 	for (unsigned int i = 0; i < BENCH_WARMUP; i++)
-		time_once(env, c, m, 1, &ignored);
+		time_once(env, c, m, 1, &ignored, &r->noise);
 	reps = calibrate(env, c, m);
 	start(r, runs, k_for(m), reps);
 	for (unsigned int i = 0; i < runs; i++) {
 		bool bad = false;
-		u64 t = sample(env, c, m, reps, r->k, &bad);
+		u64 t = sample(env, c, m, reps, r->k, &bad, &r->noise);
 
 		r->disturbed += bad;
 		if (!t) {
@@ -179,9 +196,11 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 	bool ignored;
 
 	runs = MIN(MAX(runs, 1u), (unsigned int)STATS_MAX);
+	noise_begin(env, ra);
+	noise_begin(env, rb);
 	for (unsigned int i = 0; i < BENCH_WARMUP; i++) {
-		time_once(env, a, m, 1, &ignored);
-		time_once(env, b, m, 1, &ignored);
+		time_once(env, a, m, 1, &ignored, &ra->noise);
+		time_once(env, b, m, 1, &ignored, &rb->noise);
 	}
 	/* The same repetitions for both, enough for the faster one. */
 	reps = calibrate(env, a, m);
@@ -194,11 +213,11 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 		u64 ta, tb;
 
 		if (i & 1) {	/* B A */
-			tb = sample(env, b, m, reps, rb->k, &bad);
-			ta = sample(env, a, m, reps, ra->k, &bad);
+			tb = sample(env, b, m, reps, rb->k, &bad, &rb->noise);
+			ta = sample(env, a, m, reps, ra->k, &bad, &ra->noise);
 		} else {	/* A B */
-			ta = sample(env, a, m, reps, ra->k, &bad);
-			tb = sample(env, b, m, reps, rb->k, &bad);
+			ta = sample(env, a, m, reps, ra->k, &bad, &ra->noise);
+			tb = sample(env, b, m, reps, rb->k, &bad, &rb->noise);
 		}
 		ra->disturbed += bad;
 		rb->disturbed += bad;
@@ -222,6 +241,40 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 static unsigned int width_permille(const struct ratio *q)
 {
 	return q->ratio_pm ? (unsigned int)(((u64)q->hi_pm - q->lo_pm) * 1000 / q->ratio_pm) : 0;
+}
+
+void bench_fmt_noise(const struct bench_result *r, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (r->noise.have & NOISE_SMI)
+		n += ck_snprintf(buf, size, " smi=%llu", (unsigned long long)r->noise.smis);
+	if ((r->noise.have & NOISE_APERF) && n < size)
+		ck_snprintf(buf + n, size - n, " clk=%llu-%lluMHz",
+			    (unsigned long long)r->noise.mhz_min,
+			    (unsigned long long)r->noise.mhz_max);
+}
+
+/* The noise fields of a result's JSON: null where not measured, with the reason. */
+static void json_noise(const struct bench_env *env, const struct bench_result *r, char *buf,
+		       size_t size)
+{
+	const struct noise_acct *a = &r->noise;
+	char smi[24] = "null", lo[24] = "null", hi[24] = "null", fc[24] = "null", c0[24] = "null";
+
+	if (a->have & NOISE_SMI)
+		ck_snprintf(smi, sizeof(smi), "%llu", (unsigned long long)a->smis);
+	if (a->have & NOISE_APERF) {
+		ck_snprintf(lo, sizeof(lo), "%llu", (unsigned long long)a->mhz_min);
+		ck_snprintf(hi, sizeof(hi), "%llu", (unsigned long long)a->mhz_max);
+		ck_snprintf(fc, sizeof(fc), "%u", a->freq_changes);
+		ck_snprintf(c0, sizeof(c0), "%u", a->not_c0);
+	}
+	ck_snprintf(buf, size, "\"smi\":%s,\"eff_mhz_min\":%s,\"eff_mhz_max\":%s,"
+		    "\"freq_changes\":%s,\"not_c0\":%s,\"noise\":\"%s%s\"", smi, lo, hi, fc, c0,
+		    a->have ? "measured" : "unavailable: ",
+		    a->have ? "" : env->noise_why ? env->noise_why : "no counters");
 }
 
 void bench_fmt_gbps(const struct bench_result *r, char *buf, size_t size)
@@ -264,7 +317,9 @@ void bench_json(const struct bench_env *env, const struct bench_case *c, enum be
 		const struct bench_result *r, char *buf, size_t size)
 {
 	u64 reps = r->reps ? r->reps : 1;
+	char noise[200];
 
+	json_noise(env, r, noise, sizeof(noise));
 	ck_snprintf(buf, size,
 		    "{\"schema\":1,\"kind\":\"result\",\"machine\":\"%s\",\"api\":\"%s\","
 		    "\"primitive\":\"%s\",\"size\":%llu,\"mode\":\"%s\",\"src_node\":\"%s\","
@@ -273,7 +328,7 @@ void bench_json(const struct bench_env *env, const struct bench_case *c, enum be
 		    "\"q1_ns\":%llu,\"q3_ns\":%llu,\"cycles_per_byte_x1000\":%llu,"
 		    "\"cold_method\":\"%s\",\"rounds\":%u,\"k\":%u,\"reps\":%u,"
 		    "\"disturbed\":%u,\"discarded\":%u,\"src_pattern\":\"%s\","
-		    "\"dst_pattern\":\"%s\"}",
+		    "\"dst_pattern\":\"%s\",%s}",
 		    env->machine ? env->machine : "", c->api, c->primitive,
 		    (unsigned long long)c->bytes, bench_mode_name(m),
 		    c->src_node ? c->src_node : "node0", c->dst_node ? c->dst_node : "node0",
@@ -285,5 +340,5 @@ void bench_json(const struct bench_env *env, const struct bench_case *c, enum be
 		    (unsigned long long)r->mcyc_per_byte, bench_cold_method(env, c, m),
 		    r->rounds, r->k, r->reps, r->disturbed, r->discarded,
 		    c->src_pattern ? c->src_pattern : "none",
-		    c->dst_pattern ? c->dst_pattern : "none");
+		    c->dst_pattern ? c->dst_pattern : "none", noise);
 }

@@ -16,13 +16,17 @@
  *     the median of the per-round ratios with a 2000-resample bootstrap interval;
  *   - a round is "disturbed" when a timing took more than twice the fastest of its sample
  *     or the environment saw a disturbance (hosted: an involuntary context switch); it is
- *     "discarded" when a timing read 0 ns (the clock did not advance). Both are counted.
+ *     "discarded" when a timing read 0 ns (the clock did not advance). Both are counted;
+ *   - where the environment reads the noise counters (bare metal: SMI count, APERF/MPERF;
+ *     bench/noise.h), a timing with an SMI, a clock change or a C-state also disturbs its
+ *     round, and each result records the SMIs and the effective clock of its timings.
  *
  * The environment supplies the clock, eviction and output; nothing here prints directly.
  */
 #ifndef CK_BENCH_HARNESS_H
 #define CK_BENCH_HARNESS_H
 
+#include "bench/noise.h"
 #include "bench/stats.h"
 
 enum bench_mode { BENCH_HOT, BENCH_COLD };
@@ -42,10 +46,19 @@ struct bench_env {
 	void (*out)(const char *line);
 	const char *machine;		/* for the JSON lines */
 	/* Optional: called with every result after its JSON line (the image's LAVA line). */
-	void (*result)(const struct bench_case *c, enum bench_mode m,
-		       const struct bench_result *r);
+	void (*result)(const struct bench_env *env, const struct bench_case *c,
+		       enum bench_mode m, const struct bench_result *r);
 	/* A counter that moves when the run was disturbed (NULL: none known). */
 	u64 (*disturbances)(void);
+	/*
+	 * The noise counters (bench/noise.h): which this machine has (0: none), a reader for
+	 * them, and when there are none, why ("under a hypervisor"), for the output and JSON.
+	 */
+	/* A preset's variant ("zen3" in uarch) for result ids; NULL: none. */
+	const char *variant;
+	unsigned int noise_have;
+	void (*noise_read)(struct noise_snap *s);
+	const char *noise_why;
 };
 
 struct bench_case {
@@ -68,6 +81,7 @@ struct bench_result {
 	unsigned int runs;		/* samples kept (rounds less the discarded ones) */
 	unsigned int rounds, k, reps;	/* rounds run, timings per sample, ops per timing */
 	unsigned int disturbed, discarded;
+	struct noise_acct noise;	/* SMIs and effective clock over the kept timings */
 };
 
 #define BENCH_DEFAULT_RUNS	30	/* rounds */
@@ -87,6 +101,11 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 /* One JSON object for a result, as a line (schema in README, "Benchmarks"). */
 void bench_json(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 		const struct bench_result *r, char *buf, size_t size);
+/*
+ * The noise column of a table row: " smi=0 clk=2400-2401MHz" where measured, "" where not
+ * (the run says once why).
+ */
+void bench_fmt_noise(const struct bench_result *r, char *buf, size_t size);
 /* "12.34 +- 0.56" (GB/s, median +- stddev) into @buf. */
 void bench_fmt_gbps(const struct bench_result *r, char *buf, size_t size);
 /* "1.97x [1.90, 2.05] w=7.6%" or "1.01x [0.97, 1.05] w=7.9% n.s." (w: the interval's width

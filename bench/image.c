@@ -5,6 +5,9 @@
  * the largest cache CPUID describes (128 MiB when it describes none), output on the console,
  * interrupts off throughout (the image never enables them).
  * Buffers are placed on NUMA nodes from the SRAT (kernel/platform/numa.c); without one, one node.
+ * On bare metal the noise counters (bench/noise.h) are read around every timing: Intel's
+ * MSR_SMI_COUNT and APERF/MPERF (CPUID.6:ECX[0]), each through rdmsr_safe so a missing MSR
+ * is found at start, not by a fault mid-run; under a hypervisor they are not read.
  */
 #include "bench/image.h"
 #include "bench/presets.h"
@@ -15,6 +18,7 @@
 #include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
 #include "kernel/include/x86.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
@@ -44,9 +48,53 @@ static void flush(const void *addr, u64 bytes)
 	bench_flush_lines(addr, bytes, cpu()->clflushopt);
 }
 
+#define MSR_SMI_COUNT	0x34
+#define MSR_MPERF	0xe7
+#define MSR_APERF	0xe8
+
+static unsigned int noise_have;
+
+/* The noise counters; one that fails to read (it should not: probed at start) reads 0. */
+static void noise_read(struct noise_snap *s)
+{
+	u64 v;
+
+	s->tsc = rdtsc_ordered();
+	s->aperf = s->mperf = s->smi = 0;
+	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_MPERF, &v))
+		s->mperf = v;
+	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_APERF, &v))
+		s->aperf = v;
+	if ((noise_have & NOISE_SMI) && !rdmsr_safe(MSR_SMI_COUNT, &v))
+		s->smi = v;
+}
+
+/*
+ * Which noise counters this machine has, and when none, why (for the output and JSON).
+ * Under a hypervisor the MSRs are emulated or absent: their values would describe the
+ * emulation, so they are not read at all.
+ */
+static const char *noise_probe(void)
+{
+	const struct cpu_ident *c = cpu();
+	u64 v;
+
+	noise_have = 0;
+	if (c->hypervisor)
+		return "under a hypervisor";
+	if (c->vendor == VENDOR_INTEL && !rdmsr_safe(MSR_SMI_COUNT, &v))
+		noise_have |= NOISE_SMI;
+	if (cpuid(0).eax >= 6 && (cpuid(6).ecx & 1) && !rdmsr_safe(MSR_MPERF, &v) &&
+	    !rdmsr_safe(MSR_APERF, &v))
+		noise_have |= NOISE_APERF;
+	return noise_have ? NULL : "no MSR_SMI_COUNT and no APERF/MPERF";
+}
+
+/* Straight to the consoles: a result's JSON line is longer than printk's 512 bytes. */
 static void out(const char *line)
 {
-	printk("%s\n", line);
+	console_write(line, strlen(line));
+	console_write("\n", 1);
 }
 
 static const char *cur_preset = "";
@@ -58,12 +106,26 @@ static const char *cur_preset = "";
  *
  * every component made an id component by ck_slug(); MEDIAN is the median in MB/s (10^6).
  */
-static void lava_result(const struct bench_case *c, enum bench_mode m,
-			const struct bench_result *r)
+static bool is_other_src(const struct bench_case *c)
 {
-	char id[200], size[16], part[64];
+	return c->src_pattern && (!strcmp(c->src_pattern, "zero") ||
+				  !strcmp(c->src_pattern, "constant"));
+}
+
+static void lava_result(const struct bench_env *env, const struct bench_case *c,
+			enum bench_mode m, const struct bench_result *r)
+{
+	char id[200], size[16], part[64], preset[48];
 	size_t n = ck_snprintf(id, sizeof(id), "bench.");
-	const char *parts[] = { cur_preset, c->api, c->primitive };
+	char prim[64];
+	const char *parts[] = { preset, c->api, prim };
+
+	/* A preset that runs cases twice (uarch) names the variant: "uarch-zen3". */
+	ck_snprintf(preset, sizeof(preset), "%s%s%s", cur_preset, env->variant ? "-" : "",
+		    env->variant ? env->variant : "");
+	/* The patterns preset times one primitive from several sources: "memcpy_erms-zero". */
+	ck_snprintf(prim, sizeof(prim), "%s%s%s", c->primitive, is_other_src(c) ? "-" : "",
+		    is_other_src(c) ? c->src_pattern : "");
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(parts) && n + 2 < sizeof(id); i++) {
 		ck_slug(part, sizeof(part), parts[i]);
@@ -146,7 +208,11 @@ void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 				   .cycles_per_us = tsc_info()->hz / 1000000 };
 	*plat = (struct bench_platform){ .alloc = alloc, .folio = folio, .alloc_node = alloc_node,
 					 .nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
-					 .runs = BENCH_DEFAULT_RUNS };
+					 .runs = BENCH_DEFAULT_RUNS, .dispatch_known = true };
+	/* Linux's rule inputs, as kernel/dispatch_cpu.h builds them (no fragile quirk). */
+	plat->dispatch_in = (struct dispatch_cpu){ .rep_good = cpu()->rep_good,
+						   .erms = cpu()->erms_effective,
+						   .fsrm = cpu()->fsrm };
 	plat->caps = *caps;
 }
 
@@ -163,6 +229,9 @@ void bench_image_run(const struct bench_image_opts *opts)
 	if (opts->runs)
 		plat.runs = opts->runs;
 	plat.tiny = opts->tiny;
+	env.noise_why = noise_probe();
+	env.noise_have = noise_have;
+	env.noise_read = noise_read;
 
 	if (!tsc_info()->hz) {
 		pr_err("bench: no TSC frequency: cannot time anything\n");
@@ -207,6 +276,15 @@ void bench_image_run(const struct bench_image_opts *opts)
 	if (c->hypervisor)
 		printk("bench: running under a hypervisor: figures describe the emulation, not "
 		       "the hardware\n");
+	if (noise_have)
+		printk("bench: noise counters read around every timing: SMI count %s, "
+		       "APERF/MPERF %s; a timing with an SMI, a clock %d%% off the case's "
+		       "reference or a C-state disturbs its round\n",
+		       noise_have & NOISE_SMI ? "yes (MSR 0x34)" : "no (not Intel or no MSR)",
+		       noise_have & NOISE_APERF ? "yes" : "no", NOISE_FREQ_TOL_PM / 10);
+	else
+		printk("bench: SMI count and APERF/MPERF effective clock unavailable: %s\n",
+		       env.noise_why);
 	for (int p = 0; p < NR_PRESETS; p++) {
 		if (opts->sel != BENCH_ALL && opts->sel != (enum bench_sel)(p + 1))
 			continue;

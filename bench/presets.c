@@ -17,7 +17,7 @@
 	((struct bench_case){ .api = (a), .primitive = (p), .bytes = (b), .fn = (f), .ctx = (c) })
 
 const char *const bench_preset_names[NR_PRESETS] = { "rfc", "v3", "clear", "primitives",
-						     "patterns" };
+						     "patterns", "uarch", "big" };
 
 /* ---- data patterns: what a case reads and writes ---- */
 
@@ -59,7 +59,7 @@ static void clear_patterns(struct bench_case *c)
 static void outf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3);
 static void outf(const struct bench_env *env, const char *fmt, ...)
 {
-	char line[512];
+	char line[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -71,12 +71,165 @@ static void outf(const struct bench_env *env, const char *fmt, ...)
 static void emit(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 		 const struct bench_result *r)
 {
-	char line[512];
+	char line[1024];
 
 	bench_json(env, c, m, r, line, sizeof(line));
 	env->out(line);
 	if (env->result)
-		env->result(c, m, r);
+		env->result(env, c, m, r);
+}
+
+/* ---- the limit: what one core moves, measured once per run ---- */
+
+enum { BW_READ, BW_NT_WRITE, BW_STOSB_WRITE, BW_NT_COPY, BW_MOVSB_COPY, NR_BW };
+static const char *const bw_names[NR_BW] = { "read", "NT write (movnti)", "rep stosb write",
+					     "NT copy", "rep movsb copy" };
+#define BW_BEST_OF	5
+static u64 bw_mbps[NR_BW];	/* traffic in MB/s; all 0: not probed yet */
+static u64 bw_bytes;		/* the probe's size */
+static bool bw_done;
+
+/* The probe's size: 1 GiB, halved to fit the largest case (4 MiB in test mode). */
+static u64 probe_bytes(const struct bench_platform *p)
+{
+	u64 bytes = p->tiny ? 4ULL << 20 : 1ULL << 30;
+
+	while (bytes > p->max_bytes && bytes > (4ULL << 20))
+		bytes >>= 1;
+	return bytes <= p->max_bytes ? bytes : 0;
+}
+
+static void nt_copy(void *dst, const void *src, u64 bytes, const struct bench_platform *p)
+{
+	if (p->caps.avx512f)
+		copy_mc_avx512_nt(dst, src, bytes);
+	else
+		copy_mc_avx2_nt(dst, src, bytes);
+}
+
+/*
+ * Stream @bytes five ways, best of BW_BEST_OF each, counting traffic (a read or a write
+ * counts its bytes once, a copy twice: read + write): a read of every half line, movnti
+ * writes, rep stosb writes (clear_pages_erms), the best non-temporal copy this CPU has
+ * (AVX-512 or AVX2) and rep movsb.
+ */
+static void bandwidth_probe(const struct bench_env *env, const struct bench_platform *p,
+			    u8 *dst, u8 *src, u64 bytes)
+{
+	char line[200];
+
+	for (int k = 0; k < NR_BW; k++) {
+		if (k == BW_NT_COPY && !p->caps.avx2 && !p->caps.avx512f)
+			continue;
+		for (int r = 0; r < BW_BEST_OF; r++) {
+			u64 t0 = env->now_ns(), t, traffic = bytes;
+			volatile u64 sink = 0;
+
+			if (k == BW_READ) {
+				for (u64 i = 0; i < bytes; i += 64)
+					sink += *(volatile u64 *)(src + i) +
+						*(volatile u64 *)(src + i + 32);
+			} else if (k == BW_NT_WRITE) {
+				for (u64 i = 0; i < bytes; i += 8)
+					__asm__ volatile("movnti %1, %0" : "=m"(*(u64 *)(dst + i))
+							 : "r"(i));
+				__asm__ volatile("sfence" ::: "memory");
+			} else if (k == BW_STOSB_WRITE) {
+				clear_pages_erms(dst, bytes >> PAGE_SHIFT);
+			} else if (k == BW_NT_COPY) {
+				nt_copy(dst, src, bytes, p);
+				traffic = 2 * bytes;
+			} else {
+				memcpy_erms(dst, src, bytes);
+				traffic = 2 * bytes;
+			}
+			t = env->now_ns() - t0;
+			(void)sink;
+			bw_mbps[k] = MAX(bw_mbps[k], stats_mbps(traffic, t));
+		}
+	}
+	outf(env, "bandwidth probe, one core, %llu MiB each, best of %d, traffic counted (a copy "
+	     "moves its bytes twice):", (unsigned long long)bytes >> 20, BW_BEST_OF);
+	for (int k = 0; k < NR_BW; k++) {
+		if (!bw_mbps[k])
+			continue;
+		outf(env, "  %-20s %6llu.%02llu GB/s", bw_names[k],
+		     (unsigned long long)bw_mbps[k] / 1000,
+		     (unsigned long long)(bw_mbps[k] % 1000) / 10);
+		ck_snprintf(line, sizeof(line), "{\"schema\":1,\"kind\":\"bandwidth\","
+			    "\"machine\":\"%s\",\"probe\":\"%s\",\"bytes\":%llu,"
+			    "\"traffic_mbps\":%llu}", env->machine ? env->machine : "",
+			    bw_names[k], (unsigned long long)bytes,
+			    (unsigned long long)bw_mbps[k]);
+		env->out(line);
+	}
+}
+
+/* The best copy traffic measured (MB/s), 0 when not probed. */
+static u64 copy_limit(void)
+{
+	return MAX(bw_mbps[BW_NT_COPY], bw_mbps[BW_MOVSB_COPY]);
+}
+
+/* The best write traffic measured (MB/s), 0 when not probed. */
+static u64 write_limit(void)
+{
+	return MAX(bw_mbps[BW_NT_WRITE], bw_mbps[BW_STOSB_WRITE]);
+}
+
+/* Probe once per run, on buffers of its own (they are not reused: alloc is a bump). */
+static void ensure_probe(const struct bench_env *env, const struct bench_platform *p)
+{
+	u64 bytes = probe_bytes(p);
+	u8 *src, *dst;
+
+	if (bw_done)
+		return;
+	bw_done = true;
+	src = bytes ? p->alloc(bytes) : NULL;
+	dst = bytes ? p->alloc(bytes) : NULL;
+	if (!src || !dst) {
+		outf(env, "# bandwidth probe skipped: no room for two buffers of %llu MiB",
+		     (unsigned long long)bytes >> 20);
+		return;
+	}
+	fill(src, bytes, PAT_RANDOM);
+	memset(dst, 0, bytes);
+	bw_bytes = bytes;
+	bandwidth_probe(env, p, dst, src, bytes);
+}
+
+#define BW_LARGE	(64ULL << 20)	/* figures this large are also shown against the probe */
+
+static bool is_copy(const struct bench_case *c)
+{
+	return c->src_pattern && strcmp(c->src_pattern, "none");
+}
+
+/*
+ * A large case's figure as a percentage of what the probe measured: a copy's traffic
+ * (read + write, twice its MB/s) against the best copy, a clear's against the best write.
+ * 0 when the case is small (below 64 MiB and the probe's size) or nothing was probed.
+ */
+static u64 pct_of_limit(const struct bench_case *c, const struct bench_result *r)
+{
+	u64 lim = is_copy(c) ? copy_limit() : write_limit();
+
+	if ((c->bytes < BW_LARGE && c->bytes < bw_bytes) || !lim)
+		return 0;
+	return (is_copy(c) ? 2 : 1) * r->mbps_median * 100 / lim;
+}
+
+/* " 89% of copy bw" (or "of write bw") for a large case when the probe ran, else "". */
+static void fmt_limit(const struct bench_case *c, const struct bench_result *r, char *buf,
+		      size_t size)
+{
+	u64 pct = pct_of_limit(c, r);
+
+	buf[0] = 0;
+	if (pct)
+		ck_snprintf(buf, size, " %llu%% of %s bw", (unsigned long long)pct,
+			    is_copy(c) ? "copy" : "write");
 }
 
 /* ---- folio copies ---- */
@@ -143,7 +296,7 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 {
 	static struct bench_result ra, rb;
 	struct ratio q;
-	char sz[16], ga[40], gb[40], rr[64], dir[32];
+	char sz[16], ga[40], gb[40], rr[64], dir[32], na[64], nb[64];
 
 	bench_compare(env, a, b, m, p->runs, &ra, &rb, &q);
 	emit(env, a, m, &ra);
@@ -154,8 +307,10 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 	bench_fmt_ratio(&q, rr, sizeof(rr));
 	ck_snprintf(dir, sizeof(dir), "%s->%s", a->src_node ? a->src_node : "node0",
 		    a->dst_node ? a->dst_node : "node0");
-	outf(env, "%-14s %-7s %-16s %-16s %-34s %u/%u/%u x%u", dir, sz, ga, gb, rr, ra.rounds,
-	     ra.disturbed, ra.discarded, ra.reps);
+	bench_fmt_noise(&ra, na, sizeof(na));
+	bench_fmt_noise(&rb, nb, sizeof(nb));
+	outf(env, "%-14s %-7s %-16s %-16s %-34s %u/%u/%u x%u%s%s%s", dir, sz, ga, gb, rr, ra.rounds,
+	     ra.disturbed, ra.discarded, ra.reps, na, nb[0] ? " |" : "", nb);
 	outf(env, "{\"schema\":1,\"kind\":\"comparison\",\"machine\":\"%s\",\"api\":\"%s\","
 	     "\"size\":%llu,\"mode\":\"%s\",\"baseline\":\"%s\",\"candidate\":\"%s\","
 	     "\"src_node\":\"%s\",\"dst_node\":\"%s\",\"ratio_x1000\":%u,\"ci_lo_x1000\":%u,"
@@ -170,6 +325,14 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 	     ra.reps, ra.disturbed, ra.discarded, bench_cold_method(env, a, m),
 	     a->src_pattern ? a->src_pattern : "none", a->dst_pattern ? a->dst_pattern : "none",
 	     b->src_pattern ? b->src_pattern : "none");
+	if (pct_of_limit(a, &ra))
+		outf(env, "as %% of this machine's measured %s bandwidth (%llu.%02llu GB/s of "
+		     "traffic): %s %llu%%, %s %llu%%", is_copy(a) ? "copy" : "write",
+		     (unsigned long long)(is_copy(a) ? copy_limit() : write_limit()) / 1000,
+		     (unsigned long long)((is_copy(a) ? copy_limit() : write_limit()) % 1000) / 10,
+		     a->primitive,
+		     (unsigned long long)pct_of_limit(a, &ra), b->primitive,
+		     (unsigned long long)pct_of_limit(b, &rb));
 	return 2;
 }
 
@@ -263,6 +426,8 @@ static unsigned int preset_v3(const struct bench_env *env, const struct bench_pl
 	static const u64 sizes[] = { 2 << 20, 1ULL << 30 };
 	unsigned int n = 0;
 
+	if (!p->tiny && p->max_bytes >= sizes[1])
+		ensure_probe(env, p);
 	outf(env, "fn=copy_mc_highpages mode=cache-cold");
 	compare_header(env, "extent", "per-page GB/s", "bulk GB/s", "speedup [95% CI] width");
 	for (unsigned int i = 0; i < (p->tiny ? 1 : ARRAY_SIZE(sizes)); i++) {
@@ -403,7 +568,7 @@ static unsigned int prims_over(const struct bench_env *env, const struct bench_p
 				static struct bench_result r;
 				static struct prim_ctx ctx;
 				struct bench_case c;
-				char sz[16], g[40];
+				char sz[16], g[40], nz[64], lim[40];
 
 				if (!can_run(p, prims[i].needs) ||
 				    (clears_only && prims[i].kind < K_CLEAR_PAGE))
@@ -421,9 +586,11 @@ static unsigned int prims_over(const struct bench_env *env, const struct bench_p
 				emit(env, &c, (enum bench_mode)mode, &r);
 				bench_fmt_size(sizes[s], sz, sizeof(sz));
 				bench_fmt_gbps(&r, g, sizeof(g));
-				outf(env, "%-22s %-7s %-16s %llu.%03llu", prims[i].name, sz, g,
-				     (unsigned long long)r.mcyc_per_byte / 1000,
-				     (unsigned long long)r.mcyc_per_byte % 1000);
+				bench_fmt_noise(&r, nz, sizeof(nz));
+				fmt_limit(&c, &r, lim, sizeof(lim));
+				outf(env, "%-22s %-7s %-16s %llu.%03llu%s%s", prims[i].name, sz,
+				     g, (unsigned long long)r.mcyc_per_byte / 1000,
+				     (unsigned long long)r.mcyc_per_byte % 1000, lim, nz);
 				n++;
 			}
 			if (p->tiny)
@@ -484,6 +651,8 @@ static unsigned int preset_primitives(const struct bench_env *env,
 {
 	static const u64 sizes[] = { 4 << 10, 64 << 10, 2 << 20, 64 << 20 };
 
+	if (!p->tiny && p->max_bytes >= BW_LARGE)
+		ensure_probe(env, p);
 	return prims_over(env, p, sizes, ARRAY_SIZE(sizes), false);
 }
 
@@ -496,6 +665,7 @@ static unsigned int preset_patterns(const struct bench_env *env,
 {
 	static const u64 sizes[] = { 64 << 10, 2 << 20 };
 	static const char *const names[] = { "memcpy_erms", "memcpy_orig" };
+	struct bench_env e = *env;
 	unsigned int n = 0;
 
 	for (int mode = BENCH_HOT; mode <= BENCH_COLD; mode++) {
@@ -531,11 +701,110 @@ static unsigned int preset_patterns(const struct bench_env *env,
 					copy_patterns(&b, (enum pattern)pat);
 					outf(env, "# %s, source %s against random:", pr->name,
 					     pattern_names[pat]);
-					n += compare_row(env, p, &a, &b, (enum bench_mode)mode);
+					/* ids: the random baseline is timed once per other */
+					e.variant = pat == PAT_ZERO ? "vs-zero" : "vs-constant";
+					n += compare_row(&e, p, &a, &b, (enum bench_mode)mode);
 				}
 		}
 	}
 	return n;
+}
+
+/*
+ * uarch: the rfc comparison under each resolution Linux would make on other silicon, on
+ * this machine: Zen 3 (ERMS, REP_GOOD, no FSRM: bulk memcpy is memcpy_orig) and Zen 4/5
+ * or Intel (FSRM: rep movsb). Linux's own rules decide from the changed inputs; each
+ * block's header and each JSON record's machine name the resolution.
+ */
+static unsigned int preset_uarch(const struct bench_env *env, const struct bench_platform *p)
+{
+	static const struct { const char *label, *id; bool fsrm; } u[] = {
+		{ "Zen 3 (ERMS, REP_GOOD, no FSRM)", "zen3", false },
+		{ "Zen 4/5 or Intel with FSRM (ERMS, REP_GOOD, FSRM)", "fsrm", true },
+	};
+	static char label[256];
+	struct copy_ops saved = copy_ops;
+	struct bench_env e = *env;
+	unsigned int n = 0;
+
+	if (!p->dispatch_known) {
+		outf(env, "# uarch: the dispatch inputs of this CPU are not known: skipped");
+		return 0;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(u); i++) {
+		struct dispatch_cpu in = p->dispatch_in;
+		struct copy_dispatch dd;
+
+		in.rep_good = in.erms = true;
+		in.fsrm = u[i].fsrm;
+		dispatch_decide(&in, &dd);
+		copy_ops_apply(&dd);
+		ck_snprintf(label, sizeof(label), "%s, as Linux resolves on %s",
+			    env->machine ? env->machine : "", u[i].label);
+		e.machine = label;
+		e.variant = u[i].id;
+		outf(env, "== uarch: as Linux resolves on %s: copy_page=%s memcpy=%s copy_mc=%s "
+		     "clear_page=%s ==", u[i].label, copy_page_impl_names[dd.copy_page],
+		     memcpy_impl_names[dd.memcpy], copy_mc_impl_names[dd.copy_mc],
+		     clear_page_impl_names[dd.clear_page]);
+		n += preset_rfc(&e, p);
+	}
+	copy_ops = saved;
+	return n;
+}
+
+/* ---- big: the probe, then rep movsb against the best NT copy at its size ---- */
+
+struct big_ctx {
+	const struct bench_platform *p;
+	bool nt;
+	u8 *dst, *src;
+	u64 bytes;
+};
+
+static void run_big(void *arg)
+{
+	struct big_ctx *c = arg;
+
+	if (c->nt)
+		nt_copy(c->dst, c->src, c->bytes, c->p);
+	else
+		memcpy_erms(c->dst, c->src, c->bytes);
+}
+
+static unsigned int preset_big(const struct bench_env *env, const struct bench_platform *p)
+{
+	static struct big_ctx a, b;
+	u64 bytes = probe_bytes(p);
+	struct bench_case ca, cb;
+	u8 *src, *dst;
+
+	ensure_probe(env, p);
+	if (!p->caps.avx2 && !p->caps.avx512f) {
+		outf(env, "# big: no AVX2: no non-temporal copy to compare");
+		return 0;
+	}
+	src = bytes ? p->alloc(bytes) : NULL;
+	dst = bytes ? p->alloc(bytes) : NULL;
+	if (!src || !dst) {
+		outf(env, "# big: skipped (no room for two buffers of %llu MiB)",
+		     (unsigned long long)bytes >> 20);
+		return 0;
+	}
+	fill(src, bytes, PAT_RANDOM);
+	a = (struct big_ctx){ p, false, dst, src, bytes };
+	b = (struct big_ctx){ p, true, dst, src, bytes };
+	ca = CASE("copy big", "memcpy_erms", bytes, run_big, &a);
+	cb = CASE("copy big", p->caps.avx512f ? "copy_mc_avx512_nt" : "copy_mc_avx2_nt", bytes,
+		  run_big, &b);
+	ca.flush_a = cb.flush_a = src;
+	ca.flush_b = cb.flush_b = dst;
+	ca.flush_bytes = cb.flush_bytes = bytes;
+	copy_patterns(&ca, PAT_RANDOM);
+	copy_patterns(&cb, PAT_RANDOM);
+	outf(env, "fn=copy mode=cache-cold (rep movsb against the non-temporal copy)");
+	compare_header(env, "size", "rep movsb GB/s", "NT GB/s", "NT / rep movsb [95% CI]");
+	return compare_row(env, p, &ca, &cb, BENCH_COLD);
 }
 
 unsigned int bench_preset_run(enum bench_preset which, const struct bench_env *env,
@@ -547,6 +816,8 @@ unsigned int bench_preset_run(enum bench_preset which, const struct bench_env *e
 	case PRESET_CLEAR:	return preset_clear(env, plat);
 	case PRESET_PRIMITIVES:	return preset_primitives(env, plat);
 	case PRESET_PATTERNS:	return preset_patterns(env, plat);
+	case PRESET_UARCH:	return preset_uarch(env, plat);
+	case PRESET_BIG:	return preset_big(env, plat);
 	default:		return 0;
 	}
 }

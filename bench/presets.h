@@ -10,6 +10,13 @@
  *   primitives  every copy and clear routine across sizes, hot and cold, including the
  *               non-temporal candidates
  *   patterns    memcpy with a random source against a zero and a constant one
+ *   uarch       rfc under each resolution Linux would make on other silicon: Zen 3 (no FSRM:
+ *               bulk memcpy is memcpy_orig) and Zen 4/5 or Intel (FSRM: rep movsb)
+ *   big         the bandwidth probe (what one core moves), then rep movsb against the best
+ *               non-temporal copy at the probe's size, cache-cold, as % of the probe
+ *
+ * The bandwidth probe runs once per run, before the first case of 64 MiB or more (the big,
+ * primitives and v3 presets): every such figure is also printed as a percentage of it.
  *
  * Every case records the data it reads and writes (src_pattern, dst_pattern); sources hold
  * pseudo-random bytes unless a case says otherwise.
@@ -33,10 +40,13 @@ struct bench_platform {
 	unsigned int runs;
 	u64 max_bytes;				/* largest case to try */
 	bool tiny;				/* test mode: the smallest sizes only */
+	/* The dispatch rules' inputs on this CPU (uarch varies FSRM; unknown: not run). */
+	struct dispatch_cpu dispatch_in;
+	bool dispatch_known;
 };
 
 enum bench_preset { PRESET_RFC, PRESET_V3, PRESET_CLEAR, PRESET_PRIMITIVES, PRESET_PATTERNS,
-		    NR_PRESETS };
+		    PRESET_UARCH, PRESET_BIG, NR_PRESETS };
 extern const char *const bench_preset_names[NR_PRESETS];
 
 /*

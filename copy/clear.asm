@@ -16,6 +16,7 @@ section .text
 ; void clear_page_erms(void *addr)
 ; In: rdi = page.  Clobbers: rax, rcx, rdi
 global clear_page_erms
+	align 16		; as the kernel's SYM_FUNC_START: functions start 16-aligned
 clear_page_erms:
 	xor eax, eax
 	mov ecx, PAGE_SIZE
@@ -25,6 +26,7 @@ clear_page_erms:
 ; void clear_page_rep(void *addr)
 ; In: rdi = page.  Clobbers: rax, rcx, rdi
 global clear_page_rep
+	align 16
 clear_page_rep:
 	xor eax, eax
 	mov ecx, PAGE_SIZE / 8
@@ -35,6 +37,7 @@ clear_page_rep:
 ; Eight 8-byte stores per 64-byte line, 64 lines.
 ; In: rdi = page.  Clobbers: rax, rcx, rdi
 global clear_page_unrolled
+	align 16
 clear_page_unrolled:
 	xor eax, eax
 	mov ecx, PAGE_SIZE / 64
@@ -56,6 +59,7 @@ clear_page_unrolled:
 ; One extent: rep stosb over npages * 4 KiB.
 ; In: rdi = first page, rsi = page count.  Clobbers: rax, rcx, rdi
 global clear_pages_erms
+	align 16
 clear_pages_erms:
 	xor eax, eax
 	mov rcx, rsi
@@ -67,6 +71,7 @@ clear_pages_erms:
 ; One extent: rep stosq over npages * 512 words.
 ; In: rdi = first page, rsi = page count.  Clobbers: rax, rcx, rdi
 global clear_pages_rep
+	align 16
 clear_pages_rep:
 	xor eax, eax
 	mov rcx, rsi
@@ -79,6 +84,7 @@ clear_pages_rep:
 ; the 0..7 bytes left.
 ; In: rdi = addr, rsi = len.  Clobbers: rax, rcx, rdx, rdi
 global clear_bytes
+	align 16
 clear_bytes:
 	xor eax, eax
 	mov rdx, rsi

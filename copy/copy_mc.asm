@@ -35,6 +35,7 @@ section .text
 ; Faults: loads at .lead_load, .word_load, .tail_load -> .fault (MCE-safe);
 ;         stores at .lead_store, .tail_store -> .fault; store at .word_store -> .word_store_fault
 global copy_mc_fragile
+	align 16		; as the kernel's SYM_FUNC_START: functions start 16-aligned
 copy_mc_fragile:
 	mov rcx, rdx			; rcx = bytes left, the return value on a fault
 	test rcx, rcx
@@ -104,6 +105,7 @@ copy_mc_fragile:
 ; Clobbers: rcx, rsi, rdi
 ; Faults: the rep movsb at .copy -> .fault (MCE-safe)
 global copy_mc_fast_string
+	align 16
 copy_mc_fast_string:
 	mov rcx, rdx
 .copy:

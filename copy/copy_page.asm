@@ -24,6 +24,7 @@ section .text
 ; Out: nothing
 ; Clobbers: rcx, rsi, rdi
 global copy_page_rep
+	align 16		; as the kernel's SYM_FUNC_START: functions start 16-aligned
 copy_page_rep:
 	mov ecx, PAGE_SIZE / 8
 	rep movsq
@@ -56,6 +57,7 @@ copy_page_rep:
 ; Out: nothing
 ; Clobbers: rax, rcx, rdx, r8-r11, rsi, rdi (rbx and r12 are saved and restored)
 global copy_page_unrolled
+	align 16
 copy_page_unrolled:
 	push rbx
 	push r12

@@ -27,6 +27,7 @@ section .text
 ; Out: rax = dst
 ; Clobbers: rcx, rsi, rdi
 global memcpy_erms
+	align 16		; as the kernel's SYM_FUNC_START: functions start 16-aligned
 memcpy_erms:
 	mov rax, rdi
 	mov rcx, rdx
@@ -38,6 +39,7 @@ memcpy_erms:
 ; Out: rax = dst
 ; Clobbers: rdx, rsi, rdi, r8-r11
 global memcpy_orig
+	align 16
 memcpy_orig:
 	mov rax, rdi
 	cmp rdx, 32

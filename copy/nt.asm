@@ -116,6 +116,7 @@ section .text
 ; Faults: .load0/.load1 -> .load_fault (MCE-safe); .store0/.store1 -> .store_fault;
 ;         head and tail: see copy_mc_fragile
 global copy_mc_avx2_nt
+	align 16		; as the kernel's SYM_FUNC_START: functions start 16-aligned
 copy_mc_avx2_nt:
 	NT_COPY_ENTER 32
 .block:
@@ -145,6 +146,7 @@ copy_mc_avx2_nt:
 ; Clobbers: rcx, rdx, rsi, rdi, r8, r9, zmm0 (rbx, r12-r15 saved)
 ; Faults: .load -> .load_fault (MCE-safe); .store -> .store_fault
 global copy_mc_avx512_nt
+	align 16
 copy_mc_avx512_nt:
 	NT_COPY_ENTER 64
 .block:
@@ -166,6 +168,7 @@ copy_mc_avx512_nt:
 ; Non-temporal 8-byte stores (movnti, SSE2: every x86-64 CPU), then sfence.
 ; In: rdi = first page, rsi = page count.  Clobbers: rax, rcx, rdi
 global clear_pages_nt
+	align 16
 clear_pages_nt:
 	xor eax, eax
 	mov rcx, rsi
@@ -189,6 +192,7 @@ clear_pages_nt:
 
 ; void clear_page_nt(void *addr)
 global clear_page_nt
+	align 16
 clear_page_nt:
 	mov esi, 1
 	jmp clear_pages_nt
@@ -197,6 +201,7 @@ clear_page_nt:
 ; AMD CLZERO: zero one 64-byte line at [rax] per instruction; weakly ordered, so sfence.
 ; In: rdi = first page, rsi = page count.  Clobbers: rax, rcx
 global clear_pages_clzero
+	align 16
 clear_pages_clzero:
 	mov rax, rdi
 	mov rcx, rsi
@@ -213,6 +218,7 @@ clear_pages_clzero:
 
 ; void clear_page_clzero(void *addr)
 global clear_page_clzero
+	align 16
 clear_page_clzero:
 	mov esi, 1
 	jmp clear_pages_clzero

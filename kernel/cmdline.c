@@ -19,7 +19,7 @@ static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle",
 					       "ap_idle", "ap_alone", "ap_local" };
 static const char *const fb_names[] = { "on", "off" };
 static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives",
-					   "patterns", "all", "parallel" };
+					   "patterns", "uarch", "big", "all", "parallel" };
 static const char *const tiny_names[] = { "no", "yes" };
 static const char *const cold_names[] = { "evict", "flush" };
 static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };

@@ -18,9 +18,10 @@
  * three times the largest cache CPUID describes for this core (leaf 4, or 8000001Dh on AMD;
  * 128 MiB when CPUID says nothing), or with --cold flush CLFLUSHOPT (CLFLUSH where CPUID
  * lacks it) the case's source and destination.
- * The "perf" preset runs `perf bench mem` for memcpy (movsb, unrolled) and memset (stosb)
- * at 4 KiB, 2 MiB and 64 MiB and times the project's routine the same way, so a reader
- * sees what the harness adds: nothing, ideally.
+ * The "perf" preset runs the perf twin (tools/perf_twin.c): `perf bench mem` for memcpy
+ * (movsb, unrolled) and memset (stosb) at 4 KiB, 2 MiB and 64 MiB, interleaved in
+ * --perf-pairs rounds (15) with `ck-bench --perf-twin`, a fresh process timing the project's
+ * routine perf's way, with perf's buffers and with aligned ones.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -42,6 +43,7 @@
 #include "kernel/dispatch_cpu.h"
 #include "kernel/platform/cpufeat.h"
 #include "tools/ck-bench-par.h"
+#include "tools/perf_twin.h"
 
 static FILE *json_out;
 /* Buffers are bump-allocated from arenas, reset between presets. */
@@ -405,261 +407,30 @@ static bool apply_overrides(const struct overrides *o, const struct dispatch_cap
 	return true;
 }
 
-/*
- * uarch: the rfc comparison under each resolution Linux would make on other silicon, on
- * this machine: Zen 3 (ERMS, REP_GOOD, no FSRM: bulk memcpy is memcpy_orig) and Zen 4/5
- * or Intel (FSRM: rep movsb). Linux's own rules decide from the changed inputs.
- */
+/* uarch: rfc as Linux resolves on Zen 3 and with FSRM (bench/presets.c), on one arena. */
 static void preset_uarch(struct bench_env *env, const struct bench_platform *p)
 {
-	static const struct { const char *label; bool fsrm; } u[] = {
-		{ "Zen 3 (ERMS, REP_GOOD, no FSRM)", false },
-		{ "Zen 4/5 or Intel with FSRM (ERMS, REP_GOOD, FSRM)", true },
-	};
-	static char label[sizeof(machine) + 96];
-	const char *saved_machine = env->machine;
-	struct copy_dispatch saved = host_dd;
-
-	for (size_t i = 0; i < ARRAY_SIZE(u); i++) {
-		struct dispatch_cpu in = host_in;
-		struct copy_dispatch dd;
-
-		in.rep_good = in.erms = true;
-		in.fsrm = u[i].fsrm;
-		dispatch_decide(&in, &dd);
-		copy_ops_apply(&dd);
-		snprintf(label, sizeof(label), "%s, as Linux resolves on %s", machine, u[i].label);
-		env->machine = label;
-		printf("\n== uarch: as Linux resolves on %s: copy_page=%s memcpy=%s copy_mc=%s "
-		       "clear_page=%s ==\n", u[i].label, copy_page_impl_names[dd.copy_page],
-		       memcpy_impl_names[dd.memcpy], copy_mc_impl_names[dd.copy_mc],
-		       clear_page_impl_names[dd.clear_page]);
-		arena.used = 0;
-		bench_preset_run(PRESET_RFC, env, p);
-	}
-	env->machine = saved_machine;
-	copy_ops_apply(&saved);
+	arena.used = 0;
+	bench_preset_run(PRESET_UARCH, env, p);
 }
 
-/* ---- the perf comparison ---- */
+/* ---- the perf comparison: the perf twin (tools/perf_twin.c) ---- */
 
-static double perf_gbps(const char *coll, const char *fn, const char *size, unsigned long loops)
-{
-	char cmd[256], line[256];
-	double best = -1;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "perf bench mem %s -f %s -s %s -l %lu 2>/dev/null", coll, fn,
-		 size, loops);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p)) {
-		double v;
-		char unit[16];
-
-		if (sscanf(line, " %lf %15s", &v, unit) == 2) {
-			if (!strcmp(unit, "GB/sec"))
-				best = v;
-			else if (!strcmp(unit, "MB/sec"))	/* perf's units are binary */
-				best = v / 1024;
-			else if (!strcmp(unit, "KB/sec"))
-				best = v / (1024.0 * 1024);
-		}
-	}
-	pclose(p);
-	return best;
-}
-
-static double ours_gbps(int which, u8 *dst, u8 *src, size_t size, unsigned long loops)
-{
-	u64 t0, t1;
-
-	for (int w = 0; w < 2; w++) {
-		t0 = now_ns();
-		for (unsigned long i = 0; i < loops; i++) {
-			if (which == 0)
-				memcpy_erms(dst, src, size);
-			else if (which == 1)
-				memcpy_orig(dst, src, size);
-			else
-				clear_pages_erms(dst, size >> 12);
-		}
-		t1 = now_ns();
-	}
-	/* perf prints "GB/sec" as bytes / 2^30 per second: use the same unit. */
-	return (double)size * loops / (double)(t1 - t0) * 1e9 / (1024.0 * 1024 * 1024);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+static unsigned int perf_pairs = 15;
+static int pinned_cpu = -1;
 
 static void preset_perf(void)
 {
-	static const struct { const char *coll, *fn, *ours; int which; } r[] = {
-		{ "memcpy", "x86-64-movsb", "memcpy_erms", 0 },
-		{ "memcpy", "x86-64-unrolled", "memcpy_orig", 1 },
-		{ "memset", "x86-64-stosb", "clear_pages_erms", 2 },
-	};
-	static const struct { const char *name; size_t bytes; } sz[] = {
-		{ "4KB", 4096 }, { "2MB", 2 << 20 }, { "64MB", 64 << 20 },
-	};
-	u8 *src = arena_alloc(64 << 20), *dst = arena_alloc(64 << 20);
-
-	if (!src || !dst || system("perf --version >/dev/null 2>&1") != 0) {
-		printf("# perf comparison skipped: %s\n", src && dst ?
-		       "perf is not installed (Debian: linux-perf)" : "not enough memory");
-		return;
-	}
-	printf("\nthe project's routines against perf bench mem (median of 5 interleaved runs, "
-	       "GiB/s as perf prints them)\n");
-	printf("%-18s %-17s %-6s %10s %10s %8s\n", "ours", "perf -f", "size", "ours GiB/s",
-	       "perf GiB/s", "ratio");
-	for (size_t i = 0; i < 3; i++)
-		for (size_t s = 0; s < 3; s++) {
-			unsigned long loops = (unsigned long)((512ULL << 20) / sz[s].bytes);
-			double o[5], q[5];
-
-			for (int k = 0; k < 5; k++) {
-				o[k] = ours_gbps(r[i].which, dst, src, sz[s].bytes, loops);
-				q[k] = perf_gbps(r[i].coll, r[i].fn, sz[s].name, loops);
-			}
-			qsort(o, 5, sizeof(double), cmp_double);
-			qsort(q, 5, sizeof(double), cmp_double);
-			printf("%-18s %-17s %-6s %10.2f %10.2f %7.3fx\n", r[i].ours, r[i].fn,
-			       sz[s].name, o[2], q[2], q[2] > 0 ? o[2] / q[2] : 0.0);
-			if (json_out)
-				fprintf(json_out, "{\"schema\":1,\"kind\":\"perf-compare\","
-					"\"machine\":\"%s\",\"primitive\":\"%s\","
-					"\"perf_function\":\"%s\",\"size\":%zu,"
-					"\"ours_gibps\":%.3f,\"perf_gibps\":%.3f}\n", machine,
-					r[i].ours, r[i].fn, sz[s].bytes, o[2], q[2]);
-		}
-}
-
-/* The issue's goal: the best non-temporal copy against rep movsb, 1 GiB, cache-cold. */
-struct big_ctx {
-	int which;
-	u8 *dst, *src;
-};
-
-static void run_big(void *p)
-{
-	struct big_ctx *c = p;
-
-	if (c->which == 0)
-		memcpy_erms(c->dst, c->src, 1ULL << 30);
-	else if (c->which == 1)
-		copy_mc_avx2_nt(c->dst, c->src, 1ULL << 30);
-	else
-		copy_mc_avx512_nt(c->dst, c->src, 1ULL << 30);
+	perf_twin_compare(NULL, perf_pairs, pinned_cpu, machine, json_out);
 }
 
 /*
- * The limit: what one core of this machine moves, in the same run. Each probe streams
- * @bytes (best of 3), counting traffic: a read or a write counts its bytes once, a copy
- * twice (read + write). Returns the best copy traffic in MB/s (the reference for "% of
- * this machine's measured copy bandwidth").
+ * big: the bandwidth probe (once per run: primitives may have run it already) and rep movsb
+ * against the best non-temporal copy at 1 GiB, cache-cold, as % of it (bench/presets.c).
  */
-static u64 bandwidth_probe(u8 *dst, u8 *src, size_t bytes, const struct bench_platform *p)
-{
-	static const char *const names[] = { "read", "NT write (movnti)", "NT copy",
-					     "rep movsb copy" };
-	u64 best[4] = { 0 }, copy = 0;
-
-	for (int k = 0; k < 4; k++) {
-		for (int r = 0; r < 3; r++) {
-			u64 t0 = now_ns(), t, traffic = bytes;
-			volatile u64 sink = 0;
-
-			if (k == 0) {
-				for (size_t i = 0; i < bytes; i += 64)
-					sink += *(volatile u64 *)(src + i) +
-						*(volatile u64 *)(src + i + 32);
-			} else if (k == 1) {
-				for (size_t i = 0; i < bytes; i += 8)
-					__asm__ volatile("movnti %1, %0" : "=m"(*(u64 *)(dst + i))
-							 : "r"((u64)i));
-				__asm__ volatile("sfence" ::: "memory");
-			} else if (k == 2) {
-				if (!p->caps.avx2)
-					break;
-				copy_mc_avx2_nt(dst, src, bytes);
-				traffic = 2 * bytes;
-			} else {
-				memcpy_erms(dst, src, bytes);
-				traffic = 2 * bytes;
-			}
-			t = now_ns() - t0;
-			(void)sink;
-			best[k] = MAX(best[k], stats_mbps(traffic, t));
-		}
-	}
-	printf("bandwidth probe, one core, %zu MiB each, best of 3, traffic counted (a copy "
-	       "moves its bytes twice):\n", bytes >> 20);
-	for (int k = 0; k < 4; k++) {
-		if (!best[k])
-			continue;
-		printf("  %-20s %6llu.%02llu GB/s\n", names[k], (unsigned long long)best[k] / 1000,
-		       (unsigned long long)(best[k] % 1000) / 10);
-		if (json_out)
-			fprintf(json_out, "{\"schema\":1,\"kind\":\"bandwidth\",\"machine\":\"%s\","
-				"\"probe\":\"%s\",\"bytes\":%zu,\"traffic_mbps\":%llu}\n", machine,
-				names[k], bytes, (unsigned long long)best[k]);
-		if (k >= 2)
-			copy = MAX(copy, best[k]);
-	}
-	return copy;
-}
-
 static void preset_big(struct bench_env *env, const struct bench_platform *p)
 {
-	static struct bench_result ra, rb;
-	static struct big_ctx a, b;
-	u8 *src = arena_alloc(1ULL << 30), *dst = arena_alloc(1ULL << 30);
-	struct bench_case ca, cb;
-	struct ratio q;
-	char ga[40], gb[40], rr[64];
-	u64 limit;
-
-	if (!src || !dst || !(p->caps.avx2 || p->caps.avx512f)) {
-		printf("# big: skipped (%s)\n", src && dst ? "no AVX2" : "needs 2 GiB of buffers");
-		return;
-	}
-	a = (struct big_ctx){ 0, dst, src };
-	b = (struct big_ctx){ p->caps.avx512f ? 2 : 1, dst, src };
-	ca = (struct bench_case){ .api = "copy 1 GiB", .primitive = "memcpy_erms",
-				  .bytes = 1ULL << 30, .fn = run_big, .ctx = &a };
-	cb = (struct bench_case){ .api = "copy 1 GiB", .bytes = 1ULL << 30, .fn = run_big,
-				  .ctx = &b,
-				  .primitive = b.which == 2 ? "copy_mc_avx512_nt" :
-					       "copy_mc_avx2_nt" };
-	limit = bandwidth_probe(dst, src, 1ULL << 30, p);
-	bench_compare(env, &ca, &cb, BENCH_COLD, p->runs, &ra, &rb, &q);
-	bench_fmt_gbps(&ra, ga, sizeof(ga));
-	bench_fmt_gbps(&rb, gb, sizeof(gb));
-	bench_fmt_ratio(&q, rr, sizeof(rr));
-	printf("%-20s %-16s %-22s %-16s %s\n", "1 GiB cache-cold", "rep movsb GB/s",
-	       "", "NT GB/s", "NT / rep movsb [95% CI]");
-	printf("%-20s %-16s %-22s %-16s %s\n", "", ga, cb.primitive, gb, rr);
-	if (limit)
-		printf("as %% of this machine's measured copy bandwidth (%llu.%02llu GB/s of "
-		       "traffic): rep movsb %llu%%, %s %llu%%\n", (unsigned long long)limit / 1000,
-		       (unsigned long long)(limit % 1000) / 10,
-		       (unsigned long long)(2 * ra.mbps_median * 100 / limit), cb.primitive,
-		       (unsigned long long)(2 * rb.mbps_median * 100 / limit));
-	if (json_out) {
-		char line[512];
-
-		bench_json(env, &ca, BENCH_COLD, &ra, line, sizeof(line));
-		fprintf(json_out, "%s\n", line);
-		bench_json(env, &cb, BENCH_COLD, &rb, line, sizeof(line));
-		fprintf(json_out, "%s\n", line);
-	}
+	bench_preset_run(PRESET_BIG, env, p);
 }
 
 int main(int argc, char **argv)
@@ -679,6 +450,9 @@ int main(int argc, char **argv)
 	struct overrides ov = { -1, -1, -1, -1 };
 	unsigned int a, b, c, d;
 
+	/* One twin run, a fresh process as perf's: none of the setup below. */
+	if (argc > 1 && !strcmp(argv[1], "--perf-twin"))
+		return perf_twin_main(argc, argv);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--preset") && i + 1 < argc && np < 8)
 			presets[np++] = argv[++i];
@@ -687,6 +461,8 @@ int main(int argc, char **argv)
 			plat.runs = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
 			want_cpu = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--perf-pairs") && i + 1 < argc)
+			perf_pairs = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--memcpy") && i + 1 < argc &&
 			 (ov.memcpy = find_name(memcpy_impl_names, NR_MEMCPY_IMPL,
 						argv[i + 1])) >= 0)
@@ -714,7 +490,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: %s [--preset rfc|v3|clear|primitives|patterns|perf|"
 				"big|uarch|parallel]... [--rounds N] [--json FILE] [--tiny] "
 				"[--cold evict|flush] "
-				"[--cpu N] [--memcpy erms|orig] [--copy-page rep|unrolled] "
+				"[--cpu N] [--perf-pairs N] [--memcpy erms|orig] "
+				"[--copy-page rep|unrolled] "
 				"[--copy-mc fragile|erms|memcpy|avx2nt|avx512nt] "
 				"[--clear-page erms|rep|unrolled|nt|clzero]\n", argv[0]);
 			return 2;
@@ -731,6 +508,7 @@ int main(int argc, char **argv)
 		plat.runs = BENCH_DEFAULT_RUNS;
 
 	cpu = pin_self(want_cpu);
+	pinned_cpu = cpu;
 	if (cpu < 0)
 		printf("# NOT pinned: sched_setaffinity failed; rounds may migrate between CPUs\n");
 	else
@@ -745,7 +523,11 @@ int main(int argc, char **argv)
 	c0 = cycles();
 	usleep(100000);
 	env.cycles_per_us = (cycles() - c0) * 1000 / (now_ns() - t0);
+	/* SMI count and APERF/MPERF are MSRs: the image reads them on bare metal, a process not. */
+	env.noise_why = hypervisor() ? "under a hypervisor" : "hosted: MSRs are not read";
 	host_dispatch(&plat.caps);
+	plat.dispatch_in = host_in;
+	plat.dispatch_known = true;
 	if (!apply_overrides(&ov, &plat.caps))
 		return 2;
 	read_microcode();

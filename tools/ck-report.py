@@ -11,7 +11,7 @@ a damaged file is not reported as if it were complete.
     ck-report.py LOG                      seed-style tables (baseline vs optimized, speedup)
     ck-report.py --compare A B            B against A per comparison: whether the ratio
                                           changed, tested on the two runs' 95% intervals
-                                          (Holm-corrected over all cases); absolute GB/s are
+                                          (Benjamini-Hochberg over all cases); absolute GB/s are
                                           listed beside, not tested (they move with load)
     ck-report.py LOG --plot DIR           per API and mode: bandwidth against size with
                                           error bars, and the ratios with their intervals;
@@ -55,6 +55,9 @@ FIELDS = {
                    "significant": BOOL},
     "perf-compare": {"primitive": STR, "perf_function": STR, "size": SIZE, "ours_gibps": NUM,
                      "perf_gibps": NUM},
+    "perf-twin": {"primitive": STR, "perf_function": STR, "size": SIZE, "buffers": STR,
+                  "twin_gibps": NUM, "perf_gibps": NUM, "ratio_x1000": NUM,
+                  "ci_lo_x1000": NUM, "ci_hi_x1000": NUM, "significant": BOOL},
 }
 OPTIONAL = {"result": {"src_node": STR, "dst_node": STR, "median_ns": NUM, "q1_ns": NUM,
                        "q3_ns": NUM}}
@@ -217,10 +220,23 @@ def seed_tables(recs, out):
             out.write("%-18s %-17s %-6s %10.2f %10.2f %7.3fx\n" % (
                 r["primitive"], r["perf_function"], size_name(r["size"]), r["ours_gibps"],
                 r["perf_gibps"], r["ours_gibps"] / r["perf_gibps"] if r["perf_gibps"] else 0))
-    return len(comps) + len(prims) + len(perf)
+    twin = [r for r in recs if r.get("kind") == "perf-twin"]
+    if twin:
+        out.write("\n%-17s %-16s %-5s %-9s %10s %10s  %s\n" % (
+            "ours (perf twin)", "perf -f", "size", "buffers", "twin GiB/s", "perf GiB/s",
+            "twin/perf [95% CI]"))
+        for r in twin:
+            out.write("%-17s %-16s %-5s %-9s %10.2f %10.2f  %.2fx [%.2f, %.2f]%s\n" % (
+                r["primitive"], r["perf_function"], size_name(r["size"]), r["buffers"],
+                r["twin_gibps"], r["perf_gibps"], r["ratio_x1000"] / 1000.0,
+                r["ci_lo_x1000"] / 1000.0, r["ci_hi_x1000"] / 1000.0,
+                "" if r["significant"] else " n.s."))
+    return len(comps) + len(prims) + len(perf) + len(twin)
 
 
-ALPHA = 0.05            # family-wise: the chance that --compare flags anything in an A/A run
+# Benjamini-Hochberg at 5%: of the cases flagged, at most 5% are expected to be false; when
+# nothing changed (an A/A run) that is a 5% chance of flagging anything, as with Holm.
+ALPHA = 0.05
 Z95 = 1.959964          # the comparison intervals are 95% intervals
 SE_FLOOR = 0.0005       # ratios are printed in parts per thousand: no interval is narrower
 # Run-to-run noise of a ratio (standard deviation of its log) used when a side has one run:
@@ -244,13 +260,21 @@ def log_se(c):
     return max((math.log(hi) - math.log(lo)) / (2 * Z95), SE_FLOOR)
 
 
-def holm(pvalues, alpha=ALPHA):
-    """Which of @pvalues Holm's step-down procedure rejects at family-wise level @alpha."""
-    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
-    reject = [False] * len(pvalues)
+def bh(pvalues, alpha=ALPHA):
+    """
+    Which of @pvalues the Benjamini-Hochberg step-up procedure rejects at false discovery
+    rate @alpha: the k smallest, for the largest k whose p-value is at most alpha * k / m.
+    When every case is unchanged it flags anything with chance at most @alpha (as Holm);
+    when many changed it finds far more of them than a family-wise correction does.
+    """
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    k = 0
     for rank, i in enumerate(order):
-        if pvalues[i] > alpha / (len(pvalues) - rank):
-            break
+        if pvalues[i] <= alpha * (rank + 1) / m:
+            k = rank + 1
+    reject = [False] * m
+    for i in order[:k]:
         reject[i] = True
     return reject
 
@@ -312,7 +336,7 @@ def compare_ratios(a_recs, b_recs, noise=RUN_NOISE):
             resolves = Z95 * se
         rows.append([k, ra, rb, change, p, False, resolves])
     tested = [r for r in rows if r[4] is not None]
-    for r, rej in zip(tested, holm([r[4] for r in tested])):
+    for r, rej in zip(tested, bh([r[4] for r in tested])):
         r[5] = rej
     return rows, math.sqrt(between)
 
@@ -347,8 +371,8 @@ def compare(a_recs, b_recs, out, noise=RUN_NOISE):
     rows, between = compare_ratios(a_recs, b_recs, noise)
     if rows:
         out.write("comparisons: B's ratio against A's (%d and %d runs; run-to-run noise %.1f%% "
-                  "%s); a change is flagged when significant at %g family-wise (Holm, %d "
-                  "cases)\n" % (len(a_recs), len(b_recs), between * 100,
+                  "%s); a change is flagged when significant at a %g false discovery rate "
+                  "(Benjamini-Hochberg, %d cases)\n" % (len(a_recs), len(b_recs), between * 100,
                                  "estimated from the runs" if max(len(a_recs), len(b_recs)) > 1
                                  else "assumed (--run-noise)", ALPHA, len(rows)))
         out.write("%-16s %-10s %-5s %-24s %-13s %-22s %-22s %7s  %s\n" % (

@@ -204,7 +204,7 @@ static void test_min_of_k_and_disturbed(void)
 	struct scripted sc = { spike, ARRAY_SIZE(spike), 0 };
 	struct bench_case c = { .api = "x", .primitive = "p", .bytes = 4096, .fn = run_scripted,
 				.ctx = &sc };
-	char buf[700];
+	char buf[1024];
 
 	bench_run(&env, &c, BENCH_HOT, 4, &r);
 	CHECK(r.runs == 4 && r.ns.max == 20000, "the spike is not a sample: min of k (%llu)",
@@ -232,7 +232,7 @@ static void test_patterns_in_json(void)
 	struct fake f = { 20000, 'a' };
 	struct bench_case c = { .api = "x", .primitive = "p", .bytes = 4096, .fn = run,
 				.ctx = &f, .src_pattern = "random", .dst_pattern = "zero" };
-	char buf[700];
+	char buf[1024];
 
 	bench_run(&env, &c, BENCH_HOT, 3, &r);
 	bench_json(&env, &c, BENCH_HOT, &r, buf, sizeof(buf));

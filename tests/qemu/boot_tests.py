@@ -641,8 +641,18 @@ def t_bench_presets_tiny(b):
                 b.expect(False, "not JSON: " + line[:120])
     kinds = {o.get("kind") for o in objs}
     b.expect({"machine", "result", "comparison"} <= kinds, "JSON kinds seen: %s" % kinds)
-    for preset in ("rfc", "v3", "clear", "primitives", "patterns"):
+    for preset in ("rfc", "v3", "clear", "primitives", "patterns", "uarch", "big"):
         b.has(r"^== preset %s ==$" % preset)
+    b.has(r"^== uarch: as Linux resolves on Zen 3 \(ERMS, REP_GOOD, no FSRM\): "
+          r"copy_page=\w+ memcpy=orig ")
+    b.has(r"^== uarch: as Linux resolves on Zen 4/5 or Intel with FSRM .* memcpy=erms ")
+    b.has(r"^bandwidth probe, one core, 4 MiB each")
+    b.has(r"^as % of this machine's measured copy bandwidth \(\d+\.\d\d GB/s of traffic\): "
+          r"memcpy_erms \d+%, copy_mc_avx\w+ \d+%")
+    b.has(r"^bench: SMI count and APERF/MPERF effective clock unavailable: under a hypervisor")
+    ids = re.findall(r"^# ck-lava <(bench\.\S+) pass", b.log, re.M)
+    b.expect(ids and len(ids) == len(set(ids)), "benchmark ids unique: %d ids, %d distinct"
+             % (len(ids), len(set(ids))))
     b.has(r"^bench: method: rounds alternating AB/BA")
     b.has(r"^fn=folio_copy mode=cache-cold$")
     b.has(r"^node0->node0   256K    \d+\.\d\d \+- \d+\.\d\d +\d+\.\d\d \+- \d+\.\d\d +"
@@ -659,6 +669,9 @@ def t_bench_presets_tiny(b):
                  o.get("dst_pattern") in ("zero", "constant", "random", "none") and
                  o.get("reps", 0) >= 1 and o.get("k") in (3, 5) for o in results),
              "every result records its data patterns, repetitions and k")
+    b.expect(all(o.get("smi", 0) is None and o.get("eff_mhz_min", 0) is None and
+                 o.get("noise") == "unavailable: under a hypervisor" for o in results),
+             "every result says SMI count and effective clock are unavailable under QEMU")
     b.expect(any(o.get("kind") == "comparison" and o.get("api") == "patterns" and
                  o.get("candidate_src_pattern") == "zero" for o in objs),
              "the patterns preset compares a zero source against a random one")
