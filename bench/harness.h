@@ -67,6 +67,7 @@ struct bench_case {
 	void (*fn)(void *ctx);
 	void *ctx;
 	const char *src_node, *dst_node;
+	unsigned int cpu1;		/* 1 + the CPU that ran it (rfc in the image); 0: not said */
 	const void *flush_a, *flush_b;	/* the buffers a cache-cold run flushes */
 	u64 flush_bytes;
 	/* The data read and written: "zero", "constant", "random" or "none" (NULL: "none"). */

@@ -22,6 +22,7 @@
 #include "kernel/include/x86.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
+#include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 
 static u8 *evict_buf;
@@ -200,6 +201,24 @@ static bool folio(void *addr, unsigned long nr, struct folio *f)
 	return f->page != NULL;
 }
 
+/* The first online CPU of @node (the calling CPU when it is on it), -1 for none. */
+static int node_cpu(unsigned int node)
+{
+	if (this_cpu()->node == (int)node)
+		return (int)smp_processor_id();
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
+		if (cpu_online(c) && smp_cpu(c)->node == (int)node)
+			return (int)c;
+	return -1;
+}
+
+static void run_on(int cpu, void (*fn)(void *arg), void *arg)
+{
+	/* An hour bounds a row; a fault there reports on its own CPU. */
+	if (on_cpu((unsigned int)cpu, fn, arg, 3600U * 1000))
+		printk("bench: CPU %d did not run its row within an hour\n", cpu);
+}
+
 void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 		     const struct dispatch_caps *caps)
 {
@@ -208,7 +227,8 @@ void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 				   .cycles_per_us = tsc_info()->hz / 1000000 };
 	*plat = (struct bench_platform){ .alloc = alloc, .folio = folio, .alloc_node = alloc_node,
 					 .nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
-					 .runs = BENCH_DEFAULT_RUNS, .dispatch_known = true };
+					 .runs = BENCH_DEFAULT_RUNS, .dispatch_known = true,
+					 .node_cpu = node_cpu, .run_on = run_on };
 	/* Linux's rule inputs, as kernel/dispatch_cpu.h builds them (no fragile quirk). */
 	plat->dispatch_in = (struct dispatch_cpu){ .rep_good = cpu()->rep_good,
 						   .erms = cpu()->erms_effective,

@@ -296,7 +296,7 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 {
 	static struct bench_result ra, rb;
 	struct ratio q;
-	char sz[16], ga[40], gb[40], rr[64], dir[32], na[64], nb[64];
+	char sz[16], ga[40], gb[40], rr[64], dir[32], na[64], nb[64], cpu_json[16];
 
 	bench_compare(env, a, b, m, p->runs, &ra, &rb, &q);
 	emit(env, a, m, &ra);
@@ -309,6 +309,10 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 		    a->dst_node ? a->dst_node : "node0");
 	bench_fmt_noise(&ra, na, sizeof(na));
 	bench_fmt_noise(&rb, nb, sizeof(nb));
+	if (a->cpu1)
+		ck_snprintf(cpu_json, sizeof(cpu_json), "%u", a->cpu1 - 1);
+	else
+		ck_snprintf(cpu_json, sizeof(cpu_json), "null");
 	outf(env, "%-14s %-7s %-16s %-16s %-34s %u/%u/%u x%u%s%s%s", dir, sz, ga, gb, rr, ra.rounds,
 	     ra.disturbed, ra.discarded, ra.reps, na, nb[0] ? " |" : "", nb);
 	outf(env, "{\"schema\":1,\"kind\":\"comparison\",\"machine\":\"%s\",\"api\":\"%s\","
@@ -317,14 +321,14 @@ static unsigned int compare_row(const struct bench_env *env, const struct bench_
 	     "\"ci_hi_x1000\":%u,\"significant\":%s,\"method\":\"median-of-round-ratios\","
 	     "\"rounds\":%u,\"k\":%u,\"reps\":%u,\"disturbed\":%u,\"discarded\":%u,"
 	     "\"cold_method\":\"%s\",\"src_pattern\":\"%s\",\"dst_pattern\":\"%s\","
-	     "\"candidate_src_pattern\":\"%s\"}",
+	     "\"candidate_src_pattern\":\"%s\",\"cpu\":%s}",
 	     env->machine ? env->machine : "", a->api, (unsigned long long)a->bytes,
 	     bench_mode_name(m), a->primitive, b->primitive,
 	     a->src_node ? a->src_node : "node0", a->dst_node ? a->dst_node : "node0",
 	     q.ratio_pm, q.lo_pm, q.hi_pm, q.significant ? "true" : "false", ra.rounds, ra.k,
 	     ra.reps, ra.disturbed, ra.discarded, bench_cold_method(env, a, m),
 	     a->src_pattern ? a->src_pattern : "none", a->dst_pattern ? a->dst_pattern : "none",
-	     b->src_pattern ? b->src_pattern : "none");
+	     b->src_pattern ? b->src_pattern : "none", cpu_json);
 	if (pct_of_limit(a, &ra))
 		outf(env, "as %% of this machine's measured %s bandwidth (%llu.%02llu GB/s of "
 		     "traffic): %s %llu%%, %s %llu%%", is_copy(a) ? "copy" : "write",
@@ -342,6 +346,44 @@ static void compare_header(const struct bench_env *env, const char *what, const 
 {
 	outf(env, "%-14s %-7s %-16s %-16s %-34s %s", "direction", what, base, cand, ratio,
 	     "rounds/dist/disc xreps");
+}
+
+struct row_call {
+	const struct bench_env *env;
+	const struct bench_platform *p;
+	struct bench_case *a, *b;
+	enum bench_mode m;
+	unsigned int n;
+};
+
+static void row_call(void *arg)
+{
+	struct row_call *r = arg;
+
+	r->n = compare_row(r->env, r->p, r->a, r->b, r->m);
+}
+
+/* compare_row on a CPU of node @src (as the seed pinned its thread), saying which once. */
+static unsigned int compare_row_from(const struct bench_env *env,
+				     const struct bench_platform *p, struct bench_case *a,
+				     struct bench_case *b, enum bench_mode m, unsigned int src,
+				     bool say)
+{
+	struct row_call r = { env, p, a, b, m, 0 };
+	int cpu = p->node_cpu ? p->node_cpu(src) : -1;
+
+	if (cpu < 0 || !p->run_on) {
+		if (say && p->node_cpu)
+			outf(env, "%s->%s: %s has no CPU: from the benchmark's CPU", a->src_node,
+			     a->dst_node, a->src_node);
+		return compare_row(env, p, a, b, m);
+	}
+	if (say)
+		outf(env, "%s->%s: from CPU %d, on the source node", a->src_node, a->dst_node,
+		     cpu);
+	a->cpu1 = b->cpu1 = (unsigned int)cpu + 1;
+	p->run_on(cpu, row_call, &r);
+	return r.n;
 }
 
 static unsigned int preset_rfc(const struct bench_env *env, const struct bench_platform *p)
@@ -398,7 +440,8 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 				a.dst_node = b.dst_node = node_names[dir[dr][1]];
 				copy_patterns(&a, PAT_RANDOM);
 				copy_patterns(&b, PAT_RANDOM);
-				n += compare_row(env, p, &a, &b, (enum bench_mode)mode);
+				n += compare_row_from(env, p, &a, &b, (enum bench_mode)mode,
+						      dir[dr][0], i == 0);
 			}
 		}
 	return n;

@@ -43,6 +43,12 @@ struct bench_platform {
 	/* The dispatch rules' inputs on this CPU (uarch varies FSRM; unknown: not run). */
 	struct dispatch_cpu dispatch_in;
 	bool dispatch_known;
+	/*
+	 * The seed pinned its thread to a CPU of the source node: @node_cpu names such a CPU
+	 * (-1: none) and @run_on runs @fn(@arg) there and waits. NULL: everything runs here.
+	 */
+	int (*node_cpu)(unsigned int node);
+	void (*run_on)(int cpu, void (*fn)(void *arg), void *arg);
 };
 
 enum bench_preset { PRESET_RFC, PRESET_V3, PRESET_CLEAR, PRESET_PRIMITIVES, PRESET_PATTERNS,

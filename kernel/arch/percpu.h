@@ -45,6 +45,7 @@ struct percpu {
 	void (*volatile fn)(void *arg);
 	void *volatile arg;
 	volatile u64 seq, done;
+	bool in_work;			/* running its slot's function now */
 	/* Failure report of the start. */
 	const char *fail_step;
 	u32 fail_esr;

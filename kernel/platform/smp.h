@@ -59,7 +59,7 @@ void smp_report(void);
 
 /* Post @fn(@arg) to @cpu (online, idle) and wake it; -ENODEV offline, -EBUSY still working. */
 int on_cpu_async(unsigned int cpu, void (*fn)(void *arg), void *arg);
-/* Wait for @cpu's last posted function; 0, or -ETIMEDOUT. */
+/* Wait for @cpu's last posted function, running any posted to this CPU; 0 or -ETIMEDOUT. */
 int on_cpu_wait(unsigned int cpu, u32 timeout_ms);
 /* Run @fn(@arg) on @cpu and wait (on this CPU it is a plain call). */
 int on_cpu(unsigned int cpu, void (*fn)(void *arg), void *arg, u32 timeout_ms);

@@ -695,6 +695,15 @@ def t_numa_directions(b):
         for d_ in range(3):
             b.has(r"^node%d->node%d   256K " % (s_, d_),
                   "no cache-cold folio_copy row for node%d->node%d" % (s_, d_))
+    # Each direction runs from a CPU of its source node (NUMA3: CPU 0 on node0, 1 on node1).
+    b.has(r"^node0->node1: from CPU 0, on the source node$")
+    b.has(r"^node1->node0: from CPU 1, on the source node$")
+    b.has(r"^node2->node0: node2 has no CPU: from the benchmark's CPU$")
+    cmp_cpus = {(o["src_node"], o["cpu"]) for o in
+                (json.loads(l) for l in b.log.splitlines() if l.startswith('{"schema"'))
+                if o.get("kind") == "comparison" and o.get("api") == "folio_copy"}
+    b.expect(cmp_cpus == {("node0", 0), ("node1", 1), ("node2", None)},
+             "comparison records' CPUs by source node: %s" % sorted(cmp_cpus, key=str))
     dirs = {(o["src_node"], o["dst_node"]) for o in
             (json.loads(l) for l in b.log.splitlines() if l.startswith('{"schema"'))
             if o.get("kind") == "result"}
