@@ -127,12 +127,21 @@ HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
 	tests/oracle/linux_mce.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 
-$(B)/host/%: tests/host/%.c $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) $(wildcard tests/host/*.h) \
-		$(wildcard tests/lib/*.h)
+# The pure sources are compiled once (with the sanitizers) and linked into every host test.
+HOST_LIB_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(HOST_PURE) $(HOST_SUPPORT))
+HOST_HDRS := $(wildcard kernel/*.h kernel/*/*.h copy/*.h mce/*.h bench/*.h tests/*.h \
+	tests/lib/*.h tests/host/*.h tests/oracle/*.h)
+
+.SECONDARY: $(HOST_LIB_OBJ)
+$(B)/host/obj/%.o: %.c $(HOST_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_PURE) $(HOST_SUPPORT) $(HOST_ASM) \
-		-Wl,-z,noexecstack -o $@
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -c $< -o $@
+
+$(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTLD  $@")
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
 
 FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
 	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
@@ -174,6 +183,8 @@ bench-perf: $(B)/ck-bench
 
 ARGS ?=
 CMDLINE ?= $(ARGS)
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
 # `make run` boots SMP vCPUs (SMP=1 for one); ARGS is another name for CMDLINE.
 SMP ?= 2
 run:
@@ -184,7 +195,7 @@ run:
 
 check:
 	$(Q)tools/ensure-deps.sh check
-	$(Q)$(MAKE) --no-print-directory all host-tests fuzz $(B)/copykernel.img
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
 # lava-run (LAVA's dispatcher, offline) boots the image under QEMU twice, from a disk image
