@@ -517,7 +517,7 @@ def t_mce_smp_ap_idle(b):
     b.expect("ck-run: injecting: mce -b 3 1 " in b.runner_err, "no broadcast at CPU 3")
     b.has(r"^PANIC: machine check: data load in unrecoverable area of kernel$")
     b.has(r"^  CPU 3 \(APIC id 3\): checked in .*, worst: panic \(data load in unrecoverable")
-    b.has(r"machine check at RIP [0-9a-f]+ smp_ap_entry\+")
+    b.has(r"machine check at RIP [0-9a-f]+ smp_ap_idle\+")
     b.has(r"on CPU 3 \(APIC id 3\): broadcast, checked in")
     b.lacks(r"did not check in")
 
