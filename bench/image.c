@@ -172,12 +172,12 @@ static void *checked(u64 pa, size_t bytes)
 	return (void *)(uintptr_t)pa;
 }
 
-static void *alloc(size_t bytes)
+void *bench_image_alloc(size_t bytes)
 {
 	return checked(pmem_alloc(bytes, align_for(bytes)), bytes);
 }
 
-static void *alloc_node(size_t bytes, unsigned int node)
+void *bench_image_alloc_node(size_t bytes, unsigned int node)
 {
 	const struct numa_info *n = numa();
 	u64 align = align_for(bytes);
@@ -225,7 +225,8 @@ void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 	*env = (struct bench_env){ .now_ns = now_ns, .cycles = cycles, .evict = evict,
 				   .out = out, .machine = cpu()->vendor_str, .flush = flush,
 				   .cycles_per_us = tsc_info()->hz / 1000000 };
-	*plat = (struct bench_platform){ .alloc = alloc, .folio = folio, .alloc_node = alloc_node,
+	*plat = (struct bench_platform){ .alloc = bench_image_alloc, .folio = folio,
+					 .alloc_node = bench_image_alloc_node,
 					 .nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
 					 .runs = BENCH_DEFAULT_RUNS, .dispatch_known = true,
 					 .node_cpu = node_cpu, .run_on = run_on };
@@ -259,7 +260,7 @@ void bench_image_run(const struct bench_image_opts *opts)
 	}
 	evict_bytes = plat.tiny ? 4ULL << 20 : cpu_llc_size() ?
 		      (3 * cpu_llc_size() + SZ_2M - 1) & ~(u64)(SZ_2M - 1) : 128ULL << 20;
-	evict_buf = alloc(evict_bytes);
+	evict_buf = bench_image_alloc(evict_bytes);
 	if (!evict_buf) {
 		pr_warn("bench: no room for a %llu MiB eviction buffer: cache-cold runs are warm\n",
 			(unsigned long long)evict_bytes >> 20);

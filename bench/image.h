@@ -26,6 +26,12 @@ struct bench_platform;
 void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 		     const struct dispatch_caps *caps);
 void bench_image_run(const struct bench_image_opts *opts);
+/*
+ * Benchmark memory: aligned for its size (2 MiB, 1 GiB), and named on the console when it is
+ * not write-back in both the MTRRs and the page tables. NULL when none is left (on @node).
+ */
+void *bench_image_alloc(size_t bytes);
+void *bench_image_alloc_node(size_t bytes, unsigned int node);
 /* The parallel preset on every online CPU (bench/image_parallel.c), from the calling CPU. */
 void bench_image_parallel(const struct bench_image_opts *opts);
 

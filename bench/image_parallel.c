@@ -47,21 +47,10 @@ static unsigned int cpu_id(void *ctx, unsigned int i)
 static void *alloc(void *ctx, unsigned int node, u64 bytes)
 {
 	const struct numa_info *n = numa();
-	u64 align = bytes >= SZ_2M ? SZ_2M : SZ_4K;
 
-	if (n->from_srat && n->nr_nodes > 1) {
-		for (unsigned int r = 0; r < n->nr_ranges; r++) {
-			u64 pa;
-
-			if (n->range[r].node != node)
-				continue;
-			pa = pmem_alloc_in(bytes, align, n->range[r].start, n->range[r].end);
-			if (pa)
-				return (void *)(uintptr_t)pa;
-		}
-		return NULL;
-	}
-	return (void *)(uintptr_t)pmem_alloc(bytes, align);
+	if (n->from_srat && n->nr_nodes > 1)
+		return bench_image_alloc_node(bytes, node);
+	return bench_image_alloc(bytes);
 }
 
 static void part_run(void *p)

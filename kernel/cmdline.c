@@ -171,11 +171,17 @@ static const char *parse_console(struct span v, struct ck_config *cfg)
 	return NULL;
 }
 
+/* @v as a decimal number in [@lo, @hi]. */
+static bool parse_in(struct span v, u32 lo, u32 hi, u32 *out)
+{
+	return parse_u32(v, out) && *out >= lo && *out <= hi;
+}
+
 static const char *parse_exit_delay(struct span v, struct ck_config *cfg)
 {
 	u32 s;
 
-	if (!parse_u32(v, &s) || s > 3600)
+	if (!parse_in(v, 0, 3600, &s))
 		return "not a number of seconds up to 3600";
 	cfg->exit_delay = (u16)s;
 	return NULL;
@@ -185,7 +191,7 @@ static const char *parse_bench_runs(struct span v, struct ck_config *cfg)
 {
 	u32 n;
 
-	if (!parse_u32(v, &n) || n < 3 || n > 200)
+	if (!parse_in(v, 3, 200, &n))
 		return "not a run count from 3 to 200";
 	cfg->bench_runs = (u8)n;
 	return NULL;
@@ -199,7 +205,7 @@ static const char *parse_smp(struct span v, struct ck_config *cfg)
 		cfg->smp = 0;
 		return NULL;
 	}
-	if (!parse_u32(v, &n) || n < 1 || n > 1024)
+	if (!parse_in(v, 1, 1024, &n))
 		return "not all or a CPU count from 1 to 1024";
 	cfg->smp = (u16)n;
 	return NULL;
@@ -209,7 +215,7 @@ static const char *parse_smp_timeout(struct span v, struct ck_config *cfg)
 {
 	u32 n;
 
-	if (!parse_u32(v, &n) || n < 10 || n > 60000)
+	if (!parse_in(v, 10, 60000, &n))
 		return "not a number of milliseconds from 10 to 60000";
 	cfg->smp_timeout = (u16)n;
 	return NULL;
@@ -219,7 +225,7 @@ static const char *parse_bench_cpu(struct span v, struct ck_config *cfg)
 {
 	u32 n;
 
-	if (!parse_u32(v, &n) || n > 1023)
+	if (!parse_in(v, 0, 1023, &n))
 		return "not a CPU number from 0 to 1023";
 	cfg->bench_cpu = (u16)(n + 1);
 	return NULL;
