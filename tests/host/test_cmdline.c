@@ -82,6 +82,18 @@ static void test_good_values(void)
 	cmdline_describe(&c, d, sizeof(d));
 	CHECK(strstr(d, " fb=off exit_delay=30"), "describe: %s", d);
 	CHECK(parse("exit_delay=3601", &c) == 1 && c.exit_delay == 0, "exit_delay bound");
+	CHECK(parse("smp=64 smp_timeout=250 bench_cpu=0", &c) == 0 && c.smp == 64 &&
+	      c.smp_timeout == 250 && c.bench_cpu == 1, "smp, smp_timeout, bench_cpu=0");
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(strstr(d, " smp=64 smp_timeout=250 bench_cpu=0"), "describe keeps them: %s", d);
+	CHECK(parse("smp=all", &c) == 0 && c.smp == 0, "smp=all is every CPU");
+	CHECK(parse("smp=0", &c) == 1 && c.smp == 0, "smp=0 refused, default kept");
+	CHECK(parse("smp=1025", &c) == 1, "smp bound");
+	CHECK(parse("smp_timeout=9", &c) == 1 && c.smp_timeout == 1000,
+	      "smp_timeout lower bound; the stated default 1000 applies");
+	CHECK(parse("smp_timeout=60001", &c) == 1, "smp_timeout upper bound");
+	CHECK(parse("bench_cpu=1023", &c) == 0 && c.bench_cpu == 1024, "bench_cpu=1023");
+	CHECK(parse("bench_cpu=1024", &c) == 1 && c.bench_cpu == 1, "bench_cpu bound: CPU 0");
 	CHECK(parse("inject=qemu mce_case=twice", &c) == 0 && c.inject == INJECT_QEMU &&
 	      c.mce_case == MCE_CASE_TWICE, "inject and mce_case");
 	cmdline_describe(&c, d, sizeof(d));
