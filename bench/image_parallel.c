@@ -7,7 +7,9 @@
  * arrived, then lets them go together.
  *
  * A CPU that misses the barrier or the deadline does not run its part later: each call
- * has a generation number, and a part whose generation is stale returns without running.
+ * has a generation number, a part is kept per CPU (a CPU still busy with an old part cannot
+ * be given a new one) and copied on entry, and a part whose generation is stale, before or
+ * after the barrier, returns without running.
  */
 #include "bench/image.h"
 #include "bench/parallel.h"
@@ -30,7 +32,7 @@ struct part {
 };
 
 static unsigned int online[PAR_MAX_CPUS];
-static struct part parts[PAR_MAX_CPUS];
+static struct part parts[PAR_MAX_CPUS];		/* by index into online[] */
 static struct smp_barrier barrier;
 static volatile u32 cur_gen;
 
@@ -55,12 +57,14 @@ static void *alloc(void *ctx, unsigned int node, u64 bytes)
 
 static void part_run(void *p)
 {
-	struct part *pt = p;
+	struct part pt = *(struct part *)p;
 
+	if (pt.gen != __atomic_load_n(&cur_gen, __ATOMIC_ACQUIRE))
+		return;
 	if (smp_barrier_wait(&barrier, RUN_TIMEOUT_MS))
 		return;
-	if (pt->gen == __atomic_load_n(&cur_gen, __ATOMIC_ACQUIRE))
-		pt->fn(pt->arg, pt->i);
+	if (pt.gen == __atomic_load_n(&cur_gen, __ATOMIC_ACQUIRE))
+		pt.fn(pt.arg, pt.i);
 }
 
 static int run(void *ctx, const unsigned int *cpus, unsigned int n,
@@ -72,14 +76,16 @@ static int run(void *ctx, const unsigned int *cpus, unsigned int n,
 
 	smp_barrier_init(&barrier, n);
 	for (unsigned int i = 0; i < n; i++) {
-		parts[i] = (struct part){ fn, arg, i, gen };
+		struct part *pt = &parts[cpus[i]];
+
+		*pt = (struct part){ fn, arg, i, gen };
 		if (online[cpus[i]] == self)
 			mine = i;
-		else if (on_cpu_async(online[cpus[i]], part_run, &parts[i]))
+		else if (on_cpu_async(online[cpus[i]], part_run, pt))
 			err = -PAR_ETIMEDOUT;
 	}
 	if (mine < n)
-		part_run(&parts[mine]);
+		part_run(&parts[cpus[mine]]);
 	for (unsigned int i = 0; i < n; i++)
 		if (i != mine && on_cpu_wait(online[cpus[i]], RUN_TIMEOUT_MS))
 			err = -PAR_ETIMEDOUT;

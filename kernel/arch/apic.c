@@ -104,8 +104,11 @@ void apic_eoi(void)
 void apic_icr_write(u32 dest, u32 low)
 {
 	if (mode == APIC_MODE_X2APIC) {
-		/* One 64-bit write; the SDM does not serialise WRMSR to the ICR: fence first. */
-		__asm__ volatile("mfence" ::: "memory");
+		/*
+		 * One 64-bit write. WRMSR to x2APIC registers is not serialising (SDM vol. 3,
+		 * "x2APIC"): without mfence; lfence the IPI can overtake the stores it announces.
+		 */
+		__asm__ volatile("mfence; lfence" ::: "memory");
 		wrmsr(0x830, ((u64)dest << 32) | low);
 		return;
 	}
@@ -129,7 +132,7 @@ void apic_cpu_setup(bool bsp)
 	if (!bsp) {
 		apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED);
 		apic_write(APIC_LVT_LINT0, APIC_LVT_MASKED);
-		apic_write(APIC_LVT_LINT1, APIC_LVT_DM_NMI);
+		apic_write(APIC_LVT_LINT1, APIC_LVT_MASKED | APIC_LVT_DM_NMI);	/* as Linux */
 		apic_write(APIC_LVT_ERROR, APIC_LVT_MASKED);
 	}
 	apic_write(APIC_SVR, APIC_SVR_ENABLE | VECTOR_SPURIOUS);

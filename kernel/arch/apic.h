@@ -57,7 +57,7 @@ void apic_eoi(void);
 void apic_icr_write(u32 dest, u32 low);
 bool apic_icr_busy(void);
 u32 apic_esr(void);
-/* Software-enable this CPU's APIC with the spurious vector; APs mask LINT0, timer, error. */
+/* Software-enable this CPU's APIC with the spurious vector; APs mask every LVT (as Linux). */
 void apic_cpu_setup(bool bsp);
 void apic_send_ipi(u32 dest, u8 vector);
 /*

@@ -45,6 +45,7 @@ struct percpu {
 	void (*volatile fn)(void *arg);
 	void *volatile arg;
 	volatile u64 seq, done;
+	volatile u32 posting;		/* a poster is filling the slot (one at a time) */
 	bool in_work;			/* running its slot's function now */
 	/* Failure report of the start. */
 	const char *fail_step;

@@ -18,7 +18,11 @@
 ; Which CPU am I: several APs may run here at once (a late one while the next is started),
 ; so nothing per-CPU is passed in the blob. Each AP reads its APIC id with CPUID (leaf 0Bh
 ; when TR_LEAF_B is set, else leaf 1) and looks it up in the table at TR_TABLE: entries of
-; { u32 apic_id; u32 pad; u64 stack_top; u64 percpu; }. An id not in the table halts.
+; { u32 apic_id; u32 claimed; u64 stack_top; u64 percpu; }. The AP claims its entry with
+; lock bts; an id not in the table, an entry already claimed (two CPUs reading the same id) or
+; without a stack halts: the CPU then shows as not answering, nothing is shared. With
+; TR_LEAF_B set an AP whose CPUID stops below leaf 0Bh halts too (its 8-bit id could name
+; another CPU's entry).
 ;
 ; Inputs (filled by the BSP): see the TR_* offsets. Clobbers: everything; never returns.
 
@@ -77,6 +81,10 @@ smp_tramp_lm64:
 	mov cr3, rax
 	cmp dword [r12 + TR(smp_tramp_leaf_b)], 0
 	je .leaf1
+	xor eax, eax
+	cpuid
+	cmp eax, 0xb
+	jb .unknown
 	mov eax, 0xb
 	xor ecx, ecx
 	cpuid
@@ -103,6 +111,10 @@ smp_tramp_lm64:
 	hlt
 	jmp .unknown
 .found:
+	lock bts dword [rdi + 4], 0
+	jc .unknown
+	cmp qword [rdi + 8], 0
+	je .unknown
 	mov rsp, [rdi + 8]
 	mov rdi, [rdi + 16]
 	mov rax, [r12 + TR(smp_tramp_entry)]

@@ -3,9 +3,12 @@
  * printk.c - the console list, and printk: format into a stack buffer and write to every
  * console. Long output is cut at PRINTK_MAX bytes with a marker; nothing here allocates.
  *
- * One lock keeps lines from several CPUs apart. It is bounded: a CPU that waits about
- * 2^27 spins takes it anyway, so a holder that was stopped by an NMI (or this CPU, when an
- * NMI printed in the middle of a line) costs a pause, never a hang.
+ * One lock keeps lines from several CPUs apart. It records its owner (1 + the CPU number the
+ * SMP layer registers with console_set_cpu_id(); 1 before that), so an NMI that prints in the
+ * middle of its own CPU's line goes straight through, and a CPU that waits about 2^27 spins
+ * (a holder stopped by the panic path's NMI) writes without the lock and leaves the holder's
+ * lock alone. Waiters read the lock before trying to take it, so it does not bounce between
+ * hundreds of CPUs.
  */
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
@@ -14,31 +17,36 @@
 #define LOCK_SPINS	(1UL << 27)
 
 static struct console *consoles;
-static volatile u32 console_lock;
+static volatile u32 console_owner;	/* 1 + the CPU writing, 0: free */
+static unsigned int (*console_cpu)(void);
 
-static void lock(void)
+void console_set_cpu_id(unsigned int (*fn)(void))
 {
+	console_cpu = fn;
+}
+
+/* True when this call took the lock and must release it. */
+static bool lock(void)
+{
+	u32 me = console_cpu ? console_cpu() + 1 : 1, free = 0;
+
+	if (__atomic_load_n(&console_owner, __ATOMIC_RELAXED) == me)
+		return false;		/* an NMI inside this CPU's own line */
 	for (unsigned long i = 0; i < LOCK_SPINS; i++) {
-		if (!__atomic_exchange_n(&console_lock, 1, __ATOMIC_ACQUIRE))
-			return;
+		if (!__atomic_load_n(&console_owner, __ATOMIC_RELAXED) &&
+		    __atomic_compare_exchange_n(&console_owner, &free, me, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+		free = 0;
 		cpu_relax();
 	}
+	return false;
 }
 
-static void unlock(void)
+static void unlock(bool held)
 {
-	__atomic_store_n(&console_lock, 0, __ATOMIC_RELEASE);
-}
-
-void register_console(struct console *con)
-{
-	struct console **p = &consoles;
-
-	for (; *p; p = &(*p)->next)
-		if (*p == con)
-			return;
-	con->next = NULL;
-	*p = con;
+	if (held)
+		__atomic_store_n(&console_owner, 0, __ATOMIC_RELEASE);
 }
 
 static void write_locked(const char *s, size_t n)
@@ -49,9 +57,10 @@ static void write_locked(const char *s, size_t n)
 
 void console_write(const char *s, size_t n)
 {
-	lock();
+	bool held = lock();
+
 	write_locked(s, n);
-	unlock();
+	unlock(held);
 }
 
 int vprintk(const char *fmt, va_list ap)
@@ -59,12 +68,12 @@ int vprintk(const char *fmt, va_list ap)
 	char buf[PRINTK_MAX];
 	int n = ck_vsnprintf(buf, sizeof(buf), fmt, ap);
 	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+	bool held = lock();
 
-	lock();
 	write_locked(buf, len);
 	if (len < (size_t)n)
 		write_locked("[...]\n", 6);
-	unlock();
+	unlock(held);
 	return n;
 }
 

@@ -22,6 +22,8 @@ void register_console(struct console *con);
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 void console_write(const char *s, size_t n);
+/* The SMP layer names the running CPU, for the console lock's owner (printk.c). */
+void console_set_cpu_id(unsigned int (*fn)(void));
 
 #define pr_info(fmt, ...)	printk(fmt, ##__VA_ARGS__)
 #define pr_err(fmt, ...)	printk("error: " fmt, ##__VA_ARGS__)

@@ -81,11 +81,17 @@ int on_cpu_async(unsigned int cpu, void (*fn)(void *arg), void *arg)
 
 	if (!pc || pc->state != CPU_ONLINE || pc == this_cpu())
 		return -ENODEV;
-	if (__atomic_load_n(&pc->done, __ATOMIC_ACQUIRE) != pc->seq)
+	/* One poster at a time fills the slot; the CPU itself only reads it. */
+	if (__atomic_exchange_n(&pc->posting, 1, __ATOMIC_ACQUIRE))
 		return -EBUSY;
+	if (__atomic_load_n(&pc->done, __ATOMIC_ACQUIRE) != pc->seq) {
+		__atomic_store_n(&pc->posting, 0, __ATOMIC_RELEASE);
+		return -EBUSY;
+	}
 	pc->fn = fn;
 	pc->arg = arg;
 	__atomic_store_n(&pc->seq, pc->seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&pc->posting, 0, __ATOMIC_RELEASE);
 	apic_send_ipi(pc->apic_id, VECTOR_WAKEUP);
 	return 0;
 }
@@ -139,22 +145,27 @@ int on_cpu(unsigned int cpu, void (*fn)(void *arg), void *arg, u32 timeout_ms)
 
 unsigned int on_each_cpu(void (*fn)(void *arg), void *arg, u32 timeout_ms)
 {
+	static bool posted[MADT_MAX_CPUS];
 	unsigned int late = 0, self = smp_processor_id();
 	u64 end;
 
-	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
-		if (c != self && cpu_online(c) && on_cpu_async(c, fn, arg))
-			late++;
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
+		posted[c] = c != self && cpu_online(c) && !on_cpu_async(c, fn, arg);
+		if (c != self && cpu_online(c) && !posted[c])
+			late++;		/* busy with something else: did not get it */
+	}
 	fn(arg);
 	end = smp_now_us() + (u64)timeout_ms * 1000;
 	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
 		struct percpu *pc = smp_cpu(c);
 
-		if (c == self || !cpu_online(c))
+		if (!posted[c])
 			continue;
 		while (__atomic_load_n(&pc->done, __ATOMIC_ACQUIRE) != pc->seq &&
-		       smp_now_us() <= end)
+		       smp_now_us() <= end) {
+			poll_self();
 			cpu_relax();
+		}
 		if (pc->done != pc->seq)
 			late++;
 	}

@@ -38,9 +38,10 @@ extern char smp_tramp_jmp32[], smp_tramp_jmp64[], smp_tramp_cr3_low[], smp_tramp
 extern char smp_tramp_cr0[], smp_tramp_cr3[], smp_tramp_table[], smp_tramp_count[];
 extern char smp_tramp_leaf_b[], smp_tramp_entry[], smp_tramp_pm32[], smp_tramp_lm64[];
 
+/* What an AP looks up by its APIC id (trampoline.asm): @claimed is taken with lock bts. */
 struct tramp_slot {
 	u32 apic_id;
-	u32 pad;
+	u32 claimed;
 	u64 stack_top;
 	u64 percpu;
 };
@@ -286,6 +287,11 @@ static void bsp_guarded_ist(void)
 	}
 }
 
+static unsigned int cpu_number(void)
+{
+	return smp_processor_id();
+}
+
 void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 {
 	const struct acpi_sdt_hdr *h = acpi_find("APIC");
@@ -297,6 +303,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 	int bad;
 
 	memset(&smp_state, 0, sizeof(smp_state));
+	console_set_cpu_id(cpu_number);
 	bsp_cr4 = read_cr4();
 	bsp_guarded_ist();
 	bad = h ? madt_parse(h, h->length, &madt, &why) : -1;
@@ -319,6 +326,10 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		single("the MADT was refused");
 		return;
 	}
+	if (!tsc_info()->hz) {
+		single("no TSC frequency, so no wait could be bounded");
+		return;
+	}
 	for (unsigned int i = 0; i < madt.nr_notes; i++)
 		printk("smp: %s 0x%llx\n", madt.note[i].what,
 		       (unsigned long long)madt.note[i].value);
@@ -328,6 +339,8 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 	/* Number the CPUs: the boot CPU first, then the enabled ones in MADT order. */
 	smp_cpus[n++] = bsp;
 	bsp->cpu = 0;
+	/* The boot CPU's slot is taken: an AP with a wrong id must not use it. */
+	slots[0] = (struct tramp_slot){ .apic_id = bsp->apic_id, .claimed = 1 };
 	for (unsigned int i = 0; i < madt.nr_cpus; i++) {
 		const struct madt_cpu *m = &madt.cpu[i];
 
@@ -337,7 +350,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 			smp_state.nr_not_enabled++;
 			continue;
 		}
-		if (max_cpus && n >= max_cpus) {
+		if ((max_cpus && n >= max_cpus) || n == MADT_MAX_CPUS) {
 			smp_state.nr_beyond_limit++;
 			continue;
 		}
@@ -368,6 +381,16 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		break;
 	}
 
+	/*
+	 * An AP finds its entry by the id CPUID gives it; above 254 only leaf 0Bh's 32-bit id
+	 * tells CPUs apart (leaf 1 has 8 bits). A firmware "limit CPUID maxval" hides it.
+	 */
+	if (max_id > APIC_XAPIC_MAX_ID && !(cpuid(0).eax >= 0xb && cpuid_count(0xb, 0).ebx)) {
+		smp_state.nr_cpus = 1;
+		single("APIC ids above 254 but no CPUID leaf 0Bh (is \"Limit CPUID Maxval\" set in "
+		       "the firmware setup?): an AP could not tell its id from another's");
+		return;
+	}
 	smp_state.tramp = find_low_pages(bi);
 	if (!smp_state.tramp) {
 		single("no two free pages of RAM below 1 MiB for the AP trampoline");
@@ -405,14 +428,17 @@ bool smp_is_guard_page(u64 pa)
 	    pa < bsp_ist_block + 3 * (GUARD + IST_STACK_SIZE))
 		return (pa - bsp_ist_block) % (GUARD + IST_STACK_SIZE) < GUARD;
 
-	if (!ap_blocks || pa < ap_blocks || pa >= ap_blocks + (u64)(smp_state.nr_cpus - 1) * AP_BLOCK)
+	if (!ap_blocks || pa < ap_blocks ||
+	    pa >= ap_blocks + (u64)(smp_state.nr_cpus - 1) * AP_BLOCK)
 		return false;
 	off = (pa - ap_blocks) % AP_BLOCK;
 	if (off < SZ_4K)
-		return false;
+		return false;			/* the percpu page */
 	off -= SZ_4K;
 	if (off < GUARD)
-		return true;
+		return true;			/* below the stack */
+	if (off < GUARD + AP_STACK_SIZE)
+		return false;			/* the stack */
 	off -= GUARD + AP_STACK_SIZE;
 	return off % (GUARD + IST_STACK_SIZE) < GUARD;
 }
