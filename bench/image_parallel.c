@@ -131,6 +131,18 @@ void bench_image_parallel(const struct bench_image_opts *opts)
 	       (unsigned long long)cfg.bytes >> 10,
 	       cfg.bytes < PAR_DEFAULT_BYTES && !opts->tiny ? " (less than the default 64 MiB: "
 	       "free memory)" : "");
+	if (n > 1) {
+		u64 warps = 0, max_warp = 0;
+
+		if (smp_tsc_warp(MAX(50, 20000 / n), &warps, &max_warp))
+			printk("bench: parallel: the TSC check did not finish on every CPU\n");
+		else if (warps)
+			printk("bench: parallel: WARNING: the TSC ran backwards between CPUs %llu "
+			       "times (by up to %llu ns): skews and aggregates below mix clocks\n",
+			       (unsigned long long)warps, (unsigned long long)tsc_to_ns(max_warp));
+		else
+			printk("bench: parallel: TSCs in step across the %u CPUs (no warp)\n", n);
+	}
 	if (cpu()->hypervisor)
 		printk("bench: parallel: under a hypervisor the scaling says how the host schedules "
 		       "vCPUs, not how memory scales\n");

@@ -110,7 +110,10 @@ bool mce_broadcast_capable(void);
 const struct mce_cpu_facts *mce_cpu_facts(unsigned int cpu);
 /* "# mce-cpus:" text without the prefix (mce/smp_logic.h); returns its full length. */
 int mce_cpus_summary_text(char *buf, size_t size);
-/* The per-CPU table (and each stale error decoded), each line starting with @prefix. */
+/*
+ * The per-CPU table (and each stale error decoded), each line starting with @prefix; beyond
+ * 16 CPUs the CPUs with nothing to say beyond CPU 0's line are counted, not listed.
+ */
 void mce_cpus_table(const char *prefix);
 
 /* inject=emulate: treat loads from @page (4 KiB) as consuming poison. */

@@ -211,10 +211,42 @@ static void print_cpu(const char *prefix, unsigned int c, bool with_stale)
 		print_stale(prefix, c, mc);
 }
 
+/* Up to this many CPUs every CPU gets its line; beyond, only those with something to say. */
+#define MCE_TABLE_FULL	16
+
+/* Nothing to say beyond CPU 0's line: same banks, MCG_CAP and sharing, clean, all enabling. */
+static bool like_cpu0(unsigned int c)
+{
+	struct mce_cpu *m0 = mc_of(0), *mc = mc_of(c);
+
+	if (!m0 || !mc || !mc->facts.started || !mc->facts.mca)
+		return false;
+	return mc->facts.nbanks == m0->facts.nbanks && mc->facts.mcg_cap == m0->facts.mcg_cap &&
+	       !mc->facts.stale && !mc->facts.not_enabled && !m0->facts.not_enabled &&
+	       mc->facts.shared == m0->facts.shared && mc->facts.share == m0->facts.share &&
+	       mc->facts.lmce == m0->facts.lmce;
+}
+
+static void print_table(const char *prefix, unsigned int from)
+{
+	unsigned int n = smp_nr_cpus(), quiet = 0;
+
+	for (unsigned int c = from; c < n; c++) {
+		if (n > MCE_TABLE_FULL && c && like_cpu0(c)) {
+			quiet++;
+			continue;
+		}
+		print_cpu(prefix, c, true);
+	}
+	if (quiet)
+		printk("%s%u more CPU%s as CPU 0 (same banks, MCG_CAP and sharing, no stale "
+		       "error, every bank enabling): not listed one by one\n", prefix, quiet,
+		       quiet == 1 ? "" : "s");
+}
+
 void mce_cpus_table(const char *prefix)
 {
-	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
-		print_cpu(prefix, c, true);
+	print_table(prefix, 0);
 }
 
 void mce_cpus_init(void)
@@ -247,8 +279,7 @@ void mce_cpus_init(void)
 		     tsc_info()->hz * (id->hypervisor ? MCE_RV_TIMEOUT_VIRT_US :
 				       MCE_RV_TIMEOUT_US) / 1000000ULL);
 	/* The boot CPU's line and stale banks were printed by mce_init. */
-	for (unsigned int c = 1; c < n; c++)
-		print_cpu("MCE: ", c, true);
+	print_table("MCE: ", 1);
 	mce_cpus_summary_text(line, sizeof(line));
 	printk("MCE: every CPU: %s%s\n", line, nr_failed ? "; some CPUs did not answer" : "");
 }

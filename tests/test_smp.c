@@ -11,6 +11,7 @@
 #include "kernel/include/probe.h"
 #include "kernel/include/x86.h"
 #include "kernel/platform/smp.h"
+#include "kernel/platform/tsc.h"
 #include "tests/ctx.h"
 #include "tests/ktap.h"
 
@@ -281,6 +282,21 @@ static void atomics_across_cpus(struct ck_test *t)
 	       (unsigned long long)shared, 10000ULL * smp_nr_online());
 }
 
+static void tsc_in_step(struct ck_test *t)
+{
+	u32 loops = MAX(50, 20000 / smp_nr_online());
+	u64 warps = 0, max_warp = 0;
+
+	if (!need_ap(t))
+		return;
+	report(t, smp_tsc_warp(loops, &warps, &max_warp) == 0, "every CPU took its turns");
+	ck_diag("%u CPUs x %u TSC reads in turn: %llu warps, largest %llu ns", smp_nr_online(),
+		loops, (unsigned long long)warps, (unsigned long long)tsc_to_ns(max_warp));
+	report(t, warps == 0, "the TSC never ran backwards from one CPU to the next (%llu "
+	       "warps, largest %llu ns): one clock for timings that span CPUs",
+	       (unsigned long long)warps, (unsigned long long)tsc_to_ns(max_warp));
+}
+
 CK_SUITE(smp, 35,
 	 CK_CASE(cpus_started),
 	 CK_CASE(each_cpu_runs_on_its_own),
@@ -288,4 +304,5 @@ CK_SUITE(smp, 35,
 	 CK_CASE(nmi_on_ap_uses_its_ist),
 	 CK_CASE(barriers_hold),
 	 CK_CASE(slow_cpu_is_a_timeout),
-	 CK_CASE(atomics_across_cpus));
+	 CK_CASE(atomics_across_cpus),
+	 CK_CASE(tsc_in_step));

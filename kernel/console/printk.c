@@ -49,6 +49,17 @@ static void unlock(bool held)
 		__atomic_store_n(&console_owner, 0, __ATOMIC_RELEASE);
 }
 
+void register_console(struct console *con)
+{
+	struct console **p = &consoles;
+
+	for (; *p; p = &(*p)->next)
+		if (*p == con)
+			return;
+	con->next = NULL;
+	*p = con;
+}
+
 static void write_locked(const char *s, size_t n)
 {
 	for (struct console *c = consoles; c; c = c->next)

@@ -229,3 +229,48 @@ void smp_stop_others(void)
 		printk("smp: the other %u online CPU%s stopped (NMI)\n", smp_state.nr_online - 1,
 		       smp_state.nr_online == 2 ? "" : "s");
 }
+
+/* ---- are the TSCs in step? --------------------------------------------------------- */
+
+struct warp_run {
+	volatile u32 lock;
+	u32 loops;
+	u64 last, warps, max_warp;
+};
+
+/*
+ * Each CPU in turn (under a lock) reads its TSC and compares it with the last value any CPU
+ * read: a smaller value is a warp, time going backwards from one CPU to another (the check
+ * Linux's tsc_sync.c makes before it trusts the TSC as one clock).
+ */
+static void warp_fn(void *arg)
+{
+	struct warp_run *w = arg;
+
+	for (u32 i = 0; i < w->loops; i++) {
+		u64 now;
+
+		while (__atomic_exchange_n(&w->lock, 1, __ATOMIC_ACQUIRE))
+			cpu_relax();
+		now = rdtsc_ordered();
+		if (now < w->last) {
+			w->warps++;
+			w->max_warp = MAX(w->max_warp, w->last - now);
+		}
+		w->last = now;
+		__atomic_store_n(&w->lock, 0, __ATOMIC_RELEASE);
+		cpu_relax();
+	}
+}
+
+int smp_tsc_warp(u32 loops, u64 *warps, u64 *max_warp_ticks)
+{
+	static struct warp_run w;
+
+	w = (struct warp_run){ .loops = loops };
+	if (on_each_cpu(warp_fn, &w, 60000))
+		return -ETIMEDOUT;
+	*warps = w.warps;
+	*max_warp_ticks = w.max_warp;
+	return 0;
+}

@@ -79,6 +79,13 @@ void smp_barrier_init(struct smp_barrier *b, unsigned int n);
 /* 0 when all @n arrived; -ETIMEDOUT otherwise (the barrier is then unusable). */
 int smp_barrier_wait(struct smp_barrier *b, u32 timeout_ms);
 
+/*
+ * Do the online CPUs' TSCs run as one clock? Every CPU reads its TSC @loops times, in turn
+ * under a lock; a read smaller than the previous one (from any CPU) is a warp. Returns 0
+ * with the count and the largest warp in TSC ticks, or -ETIMEDOUT.
+ */
+int smp_tsc_warp(u32 loops, u64 *warps, u64 *max_warp_ticks);
+
 /* Microseconds since boot from the TSC (0 before it is calibrated). */
 u64 smp_now_us(void);
 
