@@ -335,3 +335,16 @@ unsigned int ck_bench_parallel(const struct bench_env *env, unsigned int rounds,
 	stop_workers();
 	return good;
 }
+
+int ck_bench_node_cpu(unsigned int node)
+{
+	void *h = dlopen("libnuma.so.1", RTLD_NOW);
+	int (*node_of_cpu)(int) = h ? (int (*)(int))dlsym(h, "numa_node_of_cpu") : NULL;
+
+	if (!start_set_ok || !node_of_cpu)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &start_set) && node_of_cpu(c) == (int)node)
+			return c;
+	return -1;
+}

@@ -14,5 +14,7 @@
  * for the test sizes. Returns the number of steps measured without error.
  */
 unsigned int ck_bench_parallel(const struct bench_env *env, unsigned int rounds, bool tiny);
+/* The first CPU the process was allowed at start on NUMA node @node (libnuma), or -1. */
+int ck_bench_node_cpu(unsigned int node);
 
 #endif

@@ -419,6 +419,23 @@ static void preset_uarch(struct bench_env *env, const struct bench_platform *p)
 static unsigned int perf_pairs = 15;
 static int pinned_cpu = -1;
 
+/* The rfc preset's rows from a CPU of the source node: move there, run, move back. */
+static void run_on(int cpu, void (*fn)(void *arg), void *arg)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		printf("# could not move to CPU %d: row runs on CPU %d\n", cpu, pinned_cpu);
+	fn(arg);
+	if (pinned_cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(pinned_cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+}
+
 static void preset_perf(void)
 {
 	perf_twin_compare(NULL, perf_pairs, pinned_cpu, machine, json_out);
@@ -560,6 +577,8 @@ int main(int argc, char **argv)
 	if (nr_nodes > 1) {
 		plat.alloc_node = alloc_on;
 		plat.nr_nodes = nr_nodes;
+		plat.node_cpu = ck_bench_node_cpu;
+		plat.run_on = run_on;
 	}
 	printf("# TSC %llu MHz; buffers %s; 1 GiB cases %s\n",
 	       (unsigned long long)env.cycles_per_us,
