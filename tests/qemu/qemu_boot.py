@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""qemu_boot.py - what every QEMU boot scenario shares: the Boot helper (one boot through
+tools/ck-run.py, its serial log, and the assertions on it), the exit statuses, the KTAP
+consistency check and the CPU model names. boot_tests.py and smp_tests.py hold the scenarios.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+RUNNER = os.path.join(ROOT, "tools", "ck-run.py")
+
+PASS, FAIL, PANIC, CMDLINE, RESET, TIMEOUT = 0, 1, 2, 3, 4, 124
+
+
+class Boot:
+    def __init__(self, image, name):
+        self.image, self.name = image, name
+        self.problems = []
+        self.log = ""
+        self.status = None
+
+    def run(self, cmdline, cpu="max", mem="512M", timeout=150, extra=(), runner_args=()):
+        with tempfile.TemporaryDirectory(prefix="ck-boot-") as tmp:
+            log = os.path.join(tmp, "serial.log")
+            argv = [sys.executable, RUNNER, "-q", "--image", self.image, "--cpu", cpu,
+                    "--mem", mem, "--timeout", str(timeout), "--log", log]
+            argv += list(runner_args)
+            for e in extra:
+                argv += ["--qemu-arg", e]
+            argv += ["--"] + cmdline.split()
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, timeout=timeout + 60)
+            self.status = p.returncode
+            self.runner_err = p.stderr
+            with open(log, "rb") as f:
+                raw = f.read()
+        self.raw = raw
+        self.log = re.sub(r"\x1b\[[0-9;?=]*[A-Za-z]", "",
+                          raw.decode("ascii", "replace")).replace("\r", "")
+        return self
+
+    def expect(self, cond, what):
+        if not cond:
+            self.problems.append(what)
+        return cond
+
+    def status_is(self, want):
+        return self.expect(self.status == want, "exit status %s, want %s (%s)" % (
+            self.status, want, self.runner_err.strip().splitlines()[-1:]))
+
+    def has(self, pattern, what=None):
+        m = re.search(pattern, self.log, re.M)
+        self.expect(m is not None, what or "serial output lacks /%s/" % pattern)
+        return m
+
+    def lacks(self, pattern, what=None):
+        m = re.search(pattern, self.log, re.M)
+        self.expect(m is None, what or "serial output has /%s/: %r" % (
+            pattern, m.group(0) if m else ""))
+
+
+def check_ktap(b, want_fail=0):
+    """KTAP structure: plans match the numbered results, and the summary line agrees."""
+    lines = b.log.splitlines()
+    try:
+        start = lines.index("KTAP version 1")
+    except ValueError:
+        b.expect(False, "no top-level 'KTAP version 1' line")
+        return
+    plan = lines[start + 1]
+    b.expect(re.fullmatch(r"1\.\.\d+", plan) is not None, "no top-level plan: %r" % plan)
+    top = [l for l in lines[start:] if re.match(r"(not )?ok \d+ ", l)]
+    b.expect(plan == "1..%d" % len(top), "plan %s but %d suite results" % (plan, len(top)))
+    for i, l in enumerate(top, 1):
+        b.expect(re.match(r"(not )?ok %d " % i, l) is not None, "suite result out of order: " + l)
+    # Each subtest's case numbers run 1..N as its plan says.
+    for m in re.finditer(r"^    # Subtest: (\S+)\n    1\.\.(\d+)\n((?:    .*\n)*?)(?=(?:not )?ok )",
+                         b.log, re.M):
+        cases = re.findall(r"^    (?:not )?ok (\d+) ", m.group(3), re.M)
+        b.expect(cases == [str(i) for i in range(1, int(m.group(2)) + 1)],
+                 "suite %s: plan 1..%s, cases %s" % (m.group(1), m.group(2), cases))
+    s = b.has(r"^# copykernel-summary: result=(PASS|FAIL) suites=(\d+) pass=(\d+) fail=(\d+) "
+              r"skip=(\d+) cmdline_errors=\d+ results=(stored|console-only|NOT-STORED)",
+              "no copykernel-summary line")
+    t = b.has(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)", "no Totals line")
+    if s and t:
+        b.expect(s.group(3) == t.group(1) and s.group(4) == t.group(2), "summary and totals differ")
+        b.expect(int(s.group(4)) == want_fail, "%s failed cases, want %d" % (s.group(4), want_fail))
+        b.expect(len(re.findall(r"^    not ok ", b.log, re.M)) == int(t.group(2)),
+                 "'not ok' lines and the fail count differ")
+
+
+# QEMU broadcasts a machine check (mce -b) only for an Intel model of family 6 model >= 14.
+INTEL = "max,vendor=GenuineIntel"
