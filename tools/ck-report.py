@@ -418,7 +418,8 @@ def compare(a_recs, b_recs, out, noise=RUN_NOISE):
     return n
 
 
-def plot(recs, outdir):
+def plot_setup(outdir):
+    """Make @outdir and load matplotlib's file backend: pyplot, or None (said) without it."""
     try:
         os.makedirs(outdir, exist_ok=True)
     except OSError as e:
@@ -432,6 +433,13 @@ def plot(recs, outdir):
     except ImportError:
         print("ck-report: plots need matplotlib (Debian: python3-matplotlib, run with "
               "/usr/bin/python3)", file=sys.stderr)
+        return None
+    return plt
+
+
+def plot(recs, outdir):
+    plt = plot_setup(outdir)
+    if plt is None:
         return 0
     machine = next((r for r in recs if r.get("kind") == "machine"), {})
     label = "%s; cold: %s; %s rounds%s" % (
@@ -782,17 +790,8 @@ def fleet_json(machines):
 
 def fleet_plot(machines, outdir):
     """One strip per key figure: each machine a dot by CPU model, flagged ones in red."""
-    try:
-        os.makedirs(outdir, exist_ok=True)
-    except OSError as e:
-        raise BadInput(outdir, "cannot make the plot directory: %s" % os_problem(e))
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("ck-report: plots need matplotlib (Debian: python3-matplotlib, run with "
-              "/usr/bin/python3)", file=sys.stderr)
+    plt = plot_setup(outdir)
+    if plt is None:
         return 0
     cols = [f for f in KEY_FIGURES if any(f in m.figures for m in machines)]
     if not cols:

@@ -16,9 +16,7 @@ struct percpu *smp_cpus[MADT_MAX_CPUS];
 
 u64 smp_now_us(void)
 {
-	u64 hz = tsc_info()->hz;
-
-	return hz ? mul_div_u64(rdtsc(), 1000000ULL, hz) : 0;
+	return tsc_to_ns(rdtsc()) / 1000;
 }
 
 void smp_udelay(u64 us)

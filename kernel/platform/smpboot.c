@@ -173,8 +173,22 @@ static bool tramp_setup(void)
 	return true;
 }
 
-/* A percpu with guarded stacks for AP @cpu; false when memory ran out. */
-static bool ap_alloc(unsigned int cpu, u64 block)
+/*
+ * Three IST stacks (#DF, NMI, #MC) upward from @p, each above an unmapped guard page; their
+ * tops go to @top. Returns the end.
+ */
+static u64 guarded_ist_stacks(u64 p, u64 top[3])
+{
+	for (unsigned int i = 0; i < 3; i++) {
+		pg_set_attr(p, p + GUARD, 0);
+		p += GUARD + IST_STACK_SIZE;
+		top[i] = p;
+	}
+	return p;
+}
+
+/* AP @cpu's percpu and guarded stacks, laid out in @block (AP_BLOCK bytes). */
+static void ap_alloc(unsigned int cpu, u64 block)
 {
 	struct percpu *pc = (struct percpu *)(uintptr_t)block;
 	u64 p = block + SZ_4K;
@@ -183,14 +197,9 @@ static bool ap_alloc(unsigned int cpu, u64 block)
 	pg_set_attr(p, p + GUARD, 0);
 	p += GUARD + AP_STACK_SIZE;
 	pc->stack_top = p;
-	for (unsigned int i = 0; i < 3; i++) {
-		pg_set_attr(p, p + GUARD, 0);
-		p += GUARD + IST_STACK_SIZE;
-		pc->ist_top[i] = p;
-	}
+	guarded_ist_stacks(p, pc->ist_top);
 	pc->cpu = cpu;
 	smp_cpus[cpu] = pc;
-	return true;
 }
 
 static int node_of(u32 apic_id)
@@ -279,12 +288,9 @@ static void bsp_guarded_ist(void)
 		return;
 	}
 	bsp_ist_block = p;
-	for (unsigned int i = 0; i < 3; i++) {
-		pg_set_attr(p, p + GUARD, 0);
-		p += GUARD + IST_STACK_SIZE;
-		bsp->ist_top[i] = p;
-		bsp->tss.ist[i] = p;
-	}
+	guarded_ist_stacks(p, bsp->ist_top);
+	for (unsigned int i = 0; i < 3; i++)
+		bsp->tss.ist[i] = bsp->ist_top[i];
 }
 
 static unsigned int cpu_number(void)
