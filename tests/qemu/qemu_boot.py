@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """qemu_boot.py - what every QEMU boot scenario shares: the Boot helper (one boot through
 tools/ck-run.py, its serial log, and the assertions on it), the exit statuses, the KTAP
-consistency check and the CPU model names. boot_tests.py and smp_tests.py hold the scenarios.
+consistency check and the CPU model names. boot_tests.py and the topic files it gathers (*_tests.py) hold the scenarios.
 """
 import os
 import re

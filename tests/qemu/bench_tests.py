@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""bench_tests.py - the QEMU scenarios of the image's benchmark presets at test sizes: every
+preset and its JSON, and the rfc preset over three NUMA nodes (one without CPUs).
+"""
+import json
+import re
+
+from qemu_boot import PASS
+
+
+def t_bench_presets_tiny(b):
+    """bench=all at test sizes: every preset runs, every JSON line parses, tables render."""
+    b.run("exit=qemu tests=none bench=all bench_runs=3 bench_tiny=yes bench_cold=flush")
+    b.status_is(PASS)
+    b.has(r"^bench: .*cache-cold by CLFLUSHOPT of source and destination")
+    objs = []
+    for line in b.log.splitlines():
+        if line.startswith('{"schema"'):
+            try:
+                objs.append(json.loads(line))
+            except ValueError:
+                b.expect(False, "not JSON: " + line[:120])
+    kinds = {o.get("kind") for o in objs}
+    b.expect({"machine", "result", "comparison"} <= kinds, "JSON kinds seen: %s" % kinds)
+    for preset in ("rfc", "v3", "clear", "primitives", "patterns", "uarch", "big"):
+        b.has(r"^== preset %s ==$" % preset)
+    b.has(r"^== uarch: as Linux resolves on Zen 3 \(ERMS, REP_GOOD, no FSRM\): "
+          r"copy_page=\w+ memcpy=orig ")
+    b.has(r"^== uarch: as Linux resolves on Zen 4/5 or Intel with FSRM .* memcpy=erms ")
+    b.has(r"^bandwidth probe, one core, 4 MiB each")
+    b.has(r"^as % of this machine's measured copy bandwidth \(\d+\.\d\d GB/s of traffic\): "
+          r"memcpy_erms \d+%, copy_mc_avx\w+ \d+%")
+    b.has(r"^bench: SMI count and APERF/MPERF effective clock unavailable: under a hypervisor")
+    ids = re.findall(r"^# ck-lava <(bench\.\S+) pass", b.log, re.M)
+    b.expect(ids and len(ids) == len(set(ids)), "benchmark ids unique: %d ids, %d distinct"
+             % (len(ids), len(set(ids))))
+    b.has(r"^bench: method: rounds alternating AB/BA")
+    b.has(r"^fn=folio_copy mode=cache-cold$")
+    b.has(r"^node0->node0   256K    \d+\.\d\d \+- \d+\.\d\d +\d+\.\d\d \+- \d+\.\d\d +"
+          r"\d+\.\d\dx \[\d+\.\d\d, \d+\.\d\d\]")
+    b.has(r"^fn=copy_mc_highpages mode=cache-cold$")
+    b.has(r"^fn=folio_zero_huge \(target = middle subpage\)")
+    b.has(r"^bench: running under a hypervisor: figures describe the emulation")
+    results = [o for o in objs if o.get("kind") == "result"]
+    b.expect(all(o["runs"] == 3 and o["median_mbps"] > 0 for o in results),
+             "every result has 3 runs and a throughput")
+    b.expect(all(o["cold_method"] == ("clflushopt" if o["mode"] == "cache-cold" else "none")
+                 for o in results), "cache-cold results say cold_method clflushopt")
+    b.expect(all(o.get("src_pattern") in ("zero", "constant", "random", "none") and
+                 o.get("dst_pattern") in ("zero", "constant", "random", "none") and
+                 o.get("reps", 0) >= 1 and o.get("k") in (3, 5) for o in results),
+             "every result records its data patterns, repetitions and k")
+    b.expect(all(o.get("smi", 0) is None and o.get("eff_mhz_min", 0) is None and
+                 o.get("noise") == "unavailable: under a hypervisor" for o in results),
+             "every result says SMI count and effective clock are unavailable under QEMU")
+    b.expect(any(o.get("kind") == "comparison" and o.get("api") == "patterns" and
+                 o.get("candidate_src_pattern") == "zero" for o in objs),
+             "the patterns preset compares a zero source against a random one")
+
+
+NUMA3 = ("-object memory-backend-ram,id=m0,size=1G -object memory-backend-ram,id=m1,size=512M "
+         "-object memory-backend-ram,id=m2,size=512M -numa node,nodeid=0,cpus=0,memdev=m0 "
+         "-numa node,nodeid=1,cpus=1,memdev=m1 -numa node,nodeid=2,memdev=m2")
+
+
+def t_numa_directions(b):
+    """Three SRAT nodes, one without CPUs (how CXL appears): bench=rfc runs every node pair."""
+    b.run("exit=qemu tests=pages bench=rfc bench_runs=3 bench_tiny=yes", mem="2G",
+          extra=["-smp 2", NUMA3])
+    b.status_is(PASS)
+    b.has(r"^NUMA: node0 \(proximity domain 0\): 10\d\d MiB, 1 CPU$")
+    b.has(r"^NUMA: node2 \(proximity domain 2\): 51\d MiB, 0 CPUs \(memory without CPUs: how "
+          r"CXL memory appears\)")
+    b.has(r"^bench: 3 NUMA nodes from the SRAT.*cache-cold by an eviction buffer")
+    for s_ in range(3):
+        for d_ in range(3):
+            b.has(r"^node%d->node%d   256K " % (s_, d_),
+                  "no cache-cold folio_copy row for node%d->node%d" % (s_, d_))
+    # Each direction runs from a CPU of its source node (NUMA3: CPU 0 on node0, 1 on node1).
+    b.has(r"^node0->node1: from CPU 0, on the source node$")
+    b.has(r"^node1->node0: from CPU 1, on the source node$")
+    b.has(r"^node2->node0: node2 has no CPU: from the benchmark's CPU$")
+    cmp_cpus = {(o["src_node"], o["cpu"]) for o in
+                (json.loads(l) for l in b.log.splitlines() if l.startswith('{"schema"'))
+                if o.get("kind") == "comparison" and o.get("api") == "folio_copy"}
+    b.expect(cmp_cpus == {("node0", 0), ("node1", 1), ("node2", None)},
+             "comparison records' CPUs by source node: %s" % sorted(cmp_cpus, key=str))
+    dirs = {(o["src_node"], o["dst_node"]) for o in
+            (json.loads(l) for l in b.log.splitlines() if l.startswith('{"schema"'))
+            if o.get("kind") == "result"}
+    b.expect(("node2", "node0") in dirs and ("node0", "node2") in dirs,
+             "JSON results lack the node2 directions: %s" % sorted(dirs))
+
+
+SCENARIOS = [t_bench_presets_tiny, t_numa_directions]
