@@ -49,6 +49,9 @@ struct mce_grade_in {
 	bool ovf_recov;			/* AMD: McaOverflowRecov */
 	bool mce_safe_fixup;		/* an *_MCE_SAFE exception-table entry at RIP */
 	bool poll;			/* graded as a poller would (MCG_STATUS 0, no context) */
+	/* Rows that apply to one CPU model and a range of banks (Linux's cpu_vfm rows). */
+	u8 family, model, stepping;	/* the boot CPU's, as CPUID leaf 1 gives them */
+	u16 bank;			/* the bank this status came from */
 };
 
 /* The first rule of the vendor's table that matches; never NULL (the last one always does). */
