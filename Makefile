@@ -35,7 +35,7 @@ KCFLAGS := $(CFLAGS_COMMON) -ffreestanding -fpic -fshort-wchar -mno-red-zone \
 	-mgeneral-regs-only -fno-tree-loop-distribute-patterns -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables -DCK_KERNEL
 BOOT_CFLAGS := $(KCFLAGS) -I$(EFI_INC) -I$(EFI_INC)/x86_64 -DGNU_EFI_USE_MS_ABI
-NASMFLAGS := -f elf64 -g -F dwarf -I./
+NASMFLAGS := -f elf64 -g -F dwarf -I./ -I$(B)/gen/
 LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefined -T linker.ld
 
 BOOT_SRC   := $(wildcard boot/*.c)
@@ -70,7 +70,16 @@ $(B)/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/%.asm.o: %.asm
+# Constants and offsets NASM takes from C (kernel/include/asm-defs.h): one generator each.
+ASM_GEN := $(B)/gen/kernel/include/asm-consts.inc
+.SECONDARY: $(ASM_GEN)
+$(B)/gen/%.inc: %.c tools/gen-asm-inc.sh
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(CC) $(KCFLAGS) -MMD -MP -MT $@ -MF $@.d -S $< -o $@.s
+	$(Q)tools/gen-asm-inc.sh $@.s $< > $@.tmp && mv $@.tmp $@
+
+$(B)/%.asm.o: %.asm $(ASM_GEN)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NASM    $<")
 	$(Q)$(NASM) $(NASMFLAGS) -MD $(B)/$*.asm.d -MP $< -o $@

@@ -11,7 +11,7 @@ default rel
 bits 64
 section .text
 
-%define PAGE_SIZE	4096
+%include "kernel/include/asm-consts.inc"
 
 ; void clear_page_erms(void *addr)
 ; In: rdi = page.  Clobbers: rax, rcx, rdi
@@ -63,7 +63,7 @@ global clear_pages_erms
 clear_pages_erms:
 	xor eax, eax
 	mov rcx, rsi
-	shl rcx, 12
+	shl rcx, PAGE_SHIFT
 	rep stosb
 	ret
 
@@ -75,7 +75,7 @@ global clear_pages_rep
 clear_pages_rep:
 	xor eax, eax
 	mov rcx, rsi
-	shl rcx, 9
+	shl rcx, PAGE_SHIFT - 3	; 8-byte words
 	rep stosq
 	ret
 

@@ -16,7 +16,7 @@ default rel
 bits 64
 section .text
 
-%define PAGE_SIZE	4096
+%include "kernel/include/asm-consts.inc"
 %define PF_LINES	5		; how far ahead the unrolled loop prefetches
 
 ; void copy_page_rep(void *dst, const void *src)

@@ -172,7 +172,7 @@ global clear_pages_nt
 clear_pages_nt:
 	xor eax, eax
 	mov rcx, rsi
-	shl rcx, 6			; 64-byte lines
+	shl rcx, PAGE_SHIFT - CACHE_LINE_SHIFT	; lines
 	jz .done
 .line:
 	movnti [rdi], rax
@@ -205,7 +205,7 @@ global clear_pages_clzero
 clear_pages_clzero:
 	mov rax, rdi
 	mov rcx, rsi
-	shl rcx, 6
+	shl rcx, PAGE_SHIFT - CACHE_LINE_SHIFT	; lines
 	jz .done
 .line:
 	clzero

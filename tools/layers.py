@@ -82,7 +82,10 @@ def dep_files(build):
                 text = f.read().replace("\\\n", " ")
             for word in text.split():
                 word = word.rstrip(":")
-                if word.startswith("/") or not os.path.isfile(word):
+                # Generated files (build/gen/...) stand for their generator source, which
+                # its own dependency file lists; an include of one names the source's room.
+                if word.startswith("/") or not os.path.isfile(word) or \
+                        os.path.normpath(word).startswith(os.path.normpath(build) + os.sep):
                     continue
                 if word.endswith((".c", ".h", ".asm", ".inc")):
                     files.add(os.path.normpath(word))

@@ -10,10 +10,8 @@
 #ifndef CK_MM_PAGE_H
 #define CK_MM_PAGE_H
 
+#include "kernel/include/page_types.h"
 #include "kernel/include/types.h"
-
-#define PAGE_SHIFT	12
-#define PAGE_SIZE	(1UL << PAGE_SHIFT)
 
 #define PG_HWPOISON	BIT(0)
 
