@@ -130,6 +130,7 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
 HOST_PURE += bench/noise.c
+HOST_PURE += kernel/cmdline_opts.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -156,6 +157,7 @@ FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
 	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
 	kernel/platform/numa.c kernel/arch/pmem.c kernel/platform/madt.c kernel/lib/extable.c \
 	kernel/lib/ksyms.c
+FUZZ_PURE += kernel/cmdline_opts.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE)
 	@mkdir -p $(dir $@)

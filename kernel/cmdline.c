@@ -1,34 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmdline.c - parse the command line into struct ck_config.
+ * cmdline.c - parse the command line into struct ck_config, as the option table
+ * (cmdline_opts.c) describes each key.
  *
- * Each key has a parser that either sets its field or returns an error message; the caller
- * adds the valid choices and the default. Unknown keys, words without '=', over-long words
- * and bad values are errors; a key given twice is a note (the last one counts).
+ * A value either sets its field or gives a short reason; the caller adds the valid choices and
+ * the default, which is applied instead. Unknown keys, words without '=', over-long words and
+ * bad values are errors; a key given twice, and a suite named twice in tests=, are notes (the
+ * last key counts; the suite runs once).
  */
-#include "copy/dispatch.h"
 #include "kernel/cmdline.h"
+#include "kernel/cmdline_opts.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
-
-/* Must match enum exit_method in kernel/arch/exit.h. */
-static const char *const exit_names[] = { "auto", "qemu", "reset", "shutdown", "halt" };
-static const char *const ebs_names[] = { "normal", "stale" };
-static const char *const inject_names[] = { "emulate", "simulate", "qemu", "einj" };
-static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle", "early",
-					       "ap_idle", "ap_alone", "ap_local" };
-static const char *const fb_names[] = { "on", "off" };
-static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives",
-					   "patterns", "uarch", "big", "all", "parallel" };
-static const char *const tiny_names[] = { "no", "yes" };
-static const char *const cold_names[] = { "evict", "flush" };
-static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
-static const u32 bauds[] = { 9600, 19200, 38400, 57600, 115200 };
 
 struct span {
 	const char *p;
 	size_t n;
 };
+
+/* One parse: where its messages go and how many errors it found. */
+struct parse {
+	struct ck_config *cfg;
+	cmdline_report_fn fn;
+	void *ctx;
+	int errors;
+};
+
+static void say(struct parse *ps, const char *fmt, ...) __printf(2, 3);
+static void say(struct parse *ps, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!ps->fn)
+		return;
+	va_start(ap, fmt);
+	ck_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ps->fn(ps->ctx, msg);
+}
+
+static int shown_len(size_t n)
+{
+	return n > 64 ? 64 : (int)n;
+}
 
 static bool span_eq(struct span s, const char *lit)
 {
@@ -37,9 +52,9 @@ static bool span_eq(struct span s, const char *lit)
 	return s.n == n && !memcmp(s.p, lit, n);
 }
 
-static int choice_index(struct span v, const char *const *names, size_t count)
+static int choice_index(struct span v, const char *const *names, unsigned int count)
 {
-	for (size_t i = 0; i < count; i++)
+	for (unsigned int i = 0; i < count; i++)
 		if (span_eq(v, names[i]))
 			return (int)i;
 	return -1;
@@ -76,16 +91,28 @@ static bool parse_u32(struct span v, u32 *out)
 	return true;
 }
 
-static void list_choices(char *buf, size_t size, const char *const *names, size_t count)
+static u32 field_get(const struct ck_config *cfg, const struct cmdline_opt *o)
 {
-	size_t len = 0;
+	const u8 *p = (const u8 *)cfg + o->field;
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < count && len < size; i++)
-		len += (size_t)ck_snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
+	if (o->size == 1)
+		return *p;
+	if (o->size == 2)
+		return *(const u16 *)p;
+	return *(const u32 *)p;
 }
 
-/* Each parser returns NULL on success or a short reason; it only writes @cfg on success. */
+static void field_set(struct ck_config *cfg, const struct cmdline_opt *o, u32 v)
+{
+	u8 *p = (u8 *)cfg + o->field;
+
+	if (o->size == 1)
+		*p = (u8)v;
+	else if (o->size == 2)
+		*(u16 *)p = (u16)v;
+	else
+		*(u32 *)p = v;
+}
 
 static u32 all_suites(const struct ck_config *cfg)
 {
@@ -94,17 +121,15 @@ static u32 all_suites(const struct ck_config *cfg)
 	return n >= 32 ? ~0u : (1u << n) - 1;
 }
 
-static const char *parse_tests(struct span v, struct ck_config *cfg)
+/* A suite named more than once runs once: say so, once per suite. */
+static const char *parse_tests(struct parse *ps, struct span v, bool quiet)
 {
-	u32 mask = 0;
+	const struct cmdline_names *nm = ps->cfg->names;
+	u32 mask = 0, noted = 0;
 	size_t i = 0;
 
-	if (span_eq(v, "all")) {
-		cfg->tests = all_suites(cfg);
-		return NULL;
-	}
-	if (span_eq(v, "none")) {
-		cfg->tests = 0;
+	if (span_eq(v, "all") || span_eq(v, "none")) {
+		ps->cfg->tests = span_eq(v, "all") ? all_suites(ps->cfg) : 0;
 		return NULL;
 	}
 	while (i <= v.n) {
@@ -113,26 +138,28 @@ static const char *parse_tests(struct span v, struct ck_config *cfg)
 
 		while (i + item.n < v.n && v.p[i + item.n] != ',')
 			item.n++;
-		idx = choice_index(item, cfg->names->suites, cfg->names->nr_suites);
+		idx = choice_index(item, nm->suites, nm->nr_suites);
 		if (idx < 0)
 			return "unknown suite";
+		if ((mask & (1u << idx)) && !(noted & (1u << idx)) && !quiet)
+			say(ps, "cmdline: note: tests= names %s more than once; it runs once",
+			    nm->suites[idx]);
+		noted |= mask & (1u << idx);
 		mask |= 1u << idx;
 		i += item.n + 1;
 	}
-	cfg->tests = mask;
+	ps->cfg->tests = mask;
 	return NULL;
 }
 
-static const char *parse_console(struct span v, struct ck_config *cfg)
+static const char *parse_console(struct ck_config *cfg, struct span v)
 {
 	struct span dev = v, baud = { NULL, 0 };
 	u32 port = 0, rate = SERIAL_BAUD_DEFAULT;
 	size_t i;
 
-	for (i = 0; i < v.n; i++) {
-		if (v.p[i] == ',')
-			break;
-	}
+	for (i = 0; i < v.n && v.p[i] != ','; i++)
+		;
 	dev.n = i;
 	/* "uart,io,0x3f8[,baud]" names the port directly. */
 	if (span_eq(dev, "uart")) {
@@ -152,7 +179,7 @@ static const char *parse_console(struct span v, struct ck_config *cfg)
 	} else {
 		if (dev.n != 5 || memcmp(dev.p, "ttyS", 4) || dev.p[4] < '0' || dev.p[4] > '3')
 			return "unknown device";
-		port = com_ports[dev.p[4] - '0'];
+		port = cmdline_com_ports[dev.p[4] - '0'];
 		if (i < v.n)
 			baud = (struct span){ v.p + i + 1, v.n - i - 1 };
 	}
@@ -161,8 +188,8 @@ static const char *parse_console(struct span v, struct ck_config *cfg)
 
 		if (!parse_u32(baud, &rate))
 			return "bad baud rate";
-		for (i = 0; i < ARRAY_SIZE(bauds); i++)
-			ok |= bauds[i] == rate;
+		for (i = 0; i < ARRAY_SIZE(cmdline_bauds); i++)
+			ok |= cmdline_bauds[i] == rate;
 		if (!ok)
 			return "unsupported baud rate";
 	}
@@ -171,165 +198,54 @@ static const char *parse_console(struct span v, struct ck_config *cfg)
 	return NULL;
 }
 
-/* @v as a decimal number in [@lo, @hi]. */
-static bool parse_in(struct span v, u32 lo, u32 hi, u32 *out)
-{
-	return parse_u32(v, out) && *out >= lo && *out <= hi;
-}
-
-static const char *parse_exit_delay(struct span v, struct ck_config *cfg)
-{
-	u32 s;
-
-	if (!parse_in(v, 0, 3600, &s))
-		return "not a number of seconds up to 3600";
-	cfg->exit_delay = (u16)s;
-	return NULL;
-}
-
-static const char *parse_bench_runs(struct span v, struct ck_config *cfg)
+/* @why gets "not <noun> from <lo> to <hi>" when @v is out of the row's bounds. */
+static const char *parse_number(struct ck_config *cfg, const struct cmdline_opt *o,
+				struct span v, char *why, size_t size)
 {
 	u32 n;
 
-	if (!parse_in(v, 3, 200, &n))
-		return "not a run count from 3 to 200";
-	cfg->bench_runs = (u8)n;
-	return NULL;
-}
-
-static const char *parse_smp(struct span v, struct ck_config *cfg)
-{
-	u32 n;
-
-	if (span_eq(v, "all")) {
-		cfg->smp = 0;
+	if (o->word && span_eq(v, o->word)) {
+		field_set(cfg, o, 0);
 		return NULL;
 	}
-	if (!parse_in(v, 1, 1024, &n))
-		return "not all or a CPU count from 1 to 1024";
-	cfg->smp = (u16)n;
-	return NULL;
-}
-
-static const char *parse_smp_timeout(struct span v, struct ck_config *cfg)
-{
-	u32 n;
-
-	if (!parse_in(v, 10, 60000, &n))
-		return "not a number of milliseconds from 10 to 60000";
-	cfg->smp_timeout = (u16)n;
-	return NULL;
-}
-
-static const char *parse_bench_cpu(struct span v, struct ck_config *cfg)
-{
-	u32 n;
-
-	if (!parse_in(v, 0, 1023, &n))
-		return "not a CPU number from 0 to 1023";
-	cfg->bench_cpu = (u16)(n + 1);
-	return NULL;
-}
-
-/*
- * One row per key. Most keys pick one of a list of names into a u8 of struct ck_config:
- *   OPT_CHOICE  the field holds the index of the name;
- *   OPT_IMPL    "auto" or a name: the field holds 0 or 1 + the index (copy/ overrides);
- *   OPT_CUSTOM  @parse does the work (tests=, console=).
- * A row with @names_of takes its choices from the names the run registered (the suites and
- * the crash kinds of tests/), so the parser itself knows no test.
- */
-enum opt_kind { OPT_CHOICE, OPT_IMPL, OPT_CUSTOM };
-
-struct opt {
-	const char *key;
-	enum opt_kind kind;
-	size_t field;			/* offsetof(struct ck_config, ...) for CHOICE and IMPL */
-	const char *const *choices;	/* for the message, and the names CHOICE/IMPL accept */
-	size_t nr_choices;
-	const char *(*parse)(struct span v, struct ck_config *cfg);	/* OPT_CUSTOM */
-	enum { NAMES_FIXED, NAMES_SUITES, NAMES_CRASHES } names_of;
-	const char *syntax;		/* words before the list in the message, or the whole */
-	const char *def;
-};
-
-#define CHOICE(k, f, names, d)						\
-	{ .key = k, .kind = OPT_CHOICE, .field = offsetof(struct ck_config, f),	\
-	  .choices = names, .nr_choices = ARRAY_SIZE(names), .def = d }
-#define IMPL(k, f, names, n)						\
-	{ .key = k, .kind = OPT_IMPL, .field = offsetof(struct ck_config, f),	\
-	  .choices = names, .nr_choices = n, .syntax = "auto or", .def = "auto" }
-
-static const struct opt opts[] = {
-	{ .key = "tests", .kind = OPT_CUSTOM, .parse = parse_tests, .names_of = NAMES_SUITES,
-	  .syntax = "all, none, or a comma-separated list of", .def = "all" },
-	{ .key = "console", .kind = OPT_CUSTOM, .parse = parse_console,
-	  .syntax = "ttyS0..ttyS3[,baud] or uart,io,<port>[,baud]; "
-		    "baud 9600, 19200, 38400, 57600, 115200", .def = "ttyS0,115200" },
-	CHOICE("exit", exit, exit_names, "auto"),
-	{ .key = "crash", .kind = OPT_CHOICE, .field = offsetof(struct ck_config, crash),
-	  .names_of = NAMES_CRASHES, .def = "none" },
-	CHOICE("ebs", ebs_stale, ebs_names, "normal"),
-	IMPL("copy_page", copy_page, copy_page_impl_names, NR_COPY_PAGE_IMPL),
-	IMPL("memcpy", memcpy, memcpy_impl_names, NR_MEMCPY_IMPL),
-	IMPL("copy_mc", copy_mc, copy_mc_impl_names, NR_COPY_MC_IMPL),
-	IMPL("clear_page", clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL),
-	CHOICE("inject", inject, inject_names, "emulate"),
-	CHOICE("mce_case", mce_case, mce_case_names, "recover"),
-	CHOICE("fb", fb_off, fb_names, "on"),
-	{ .key = "exit_delay", .kind = OPT_CUSTOM, .parse = parse_exit_delay,
-	  .syntax = "seconds, 0..3600", .def = "0" },
-	CHOICE("bench", bench, bench_names, "none"),
-	{ .key = "bench_runs", .kind = OPT_CUSTOM, .parse = parse_bench_runs,
-	  .syntax = "3..200", .def = "30" },
-	CHOICE("bench_tiny", bench_tiny, tiny_names, "no"),
-	CHOICE("bench_cold", bench_cold, cold_names, "evict"),
-	{ .key = "smp", .kind = OPT_CUSTOM, .parse = parse_smp,
-	  .syntax = "all or a CPU count, 1..1024", .def = "all" },
-	{ .key = "smp_timeout", .kind = OPT_CUSTOM, .parse = parse_smp_timeout,
-	  .syntax = "milliseconds per AP, 10..60000", .def = "1000" },
-	{ .key = "bench_cpu", .kind = OPT_CUSTOM, .parse = parse_bench_cpu,
-	  .syntax = "a CPU number, 0..1023", .def = "0" },
-};
-
-static void choices_of(const struct opt *o, const struct ck_config *cfg,
-		       const char *const **names, size_t *n)
-{
-	switch (o->names_of) {
-	case NAMES_SUITES:
-		*names = cfg->names->suites;
-		*n = cfg->names->nr_suites;
-		break;
-	case NAMES_CRASHES:
-		*names = cfg->names->crashes;
-		*n = cfg->names->nr_crashes;
-		break;
-	default:
-		*names = o->choices;
-		*n = o->nr_choices;
-		break;
+	if (!parse_u32(v, &n) || n < o->lo || n > o->hi) {
+		ck_snprintf(why, size, "not %s%s%s from %u to %u", o->word ? o->word : "",
+			    o->word ? " or " : "", o->noun, o->lo, o->hi);
+		return why;
 	}
+	field_set(cfg, o, n + o->bias);
+	return NULL;
 }
 
-/* Apply @v to @o's field; NULL on success, else the reason. */
-static const char *apply(const struct opt *o, struct span v, struct ck_config *cfg)
+/* Apply @v to @o's field; NULL on success, else the reason (nothing written then). */
+static const char *apply(struct parse *ps, const struct cmdline_opt *o, struct span v,
+			 bool quiet, char *why, size_t size)
 {
-	u8 *field = (u8 *)cfg + o->field;
 	const char *const *names;
-	size_t n;
+	unsigned int n;
 	int i;
 
-	if (o->kind == OPT_CUSTOM)
-		return o->parse(v, cfg);
-	if (o->kind == OPT_IMPL && span_eq(v, "auto")) {
-		*field = 0;
-		return NULL;
+	switch (o->kind) {
+	case OPT_SUITES:
+		return parse_tests(ps, v, quiet);
+	case OPT_CONSOLE:
+		return parse_console(ps->cfg, v);
+	case OPT_NUMBER:
+		return parse_number(ps->cfg, o, v, why, size);
+	case OPT_IMPL:
+		if (span_eq(v, "auto")) {
+			field_set(ps->cfg, o, 0);
+			return NULL;
+		}
+		break;
+	default:
+		break;
 	}
-	choices_of(o, cfg, &names, &n);
+	names = cmdline_opt_names(o, ps->cfg->names, &n);
 	i = choice_index(v, names, n);
 	if (i < 0)
 		return "not one of the choices";
-	*field = (u8)(o->kind == OPT_IMPL ? i + 1 : i);
+	field_set(ps->cfg, o, (u32)(o->kind == OPT_IMPL ? i + 1 : i));
 	return NULL;
 }
 
@@ -338,187 +254,152 @@ void cmdline_defaults(struct ck_config *cfg, const struct cmdline_names *names)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->names = names;
 	cfg->tests = all_suites(cfg);
-	cfg->console_port = com_ports[0];
+	cfg->console_port = cmdline_com_ports[0];
 	cfg->console_baud = SERIAL_BAUD_DEFAULT;
-	cfg->exit = 0;
-	cfg->crash = 0;
 }
 
-static void report(cmdline_report_fn fn, void *ctx, const char *fmt, ...) __printf(3, 4);
-static void report(cmdline_report_fn fn, void *ctx, const char *fmt, ...)
+/* A bad value: say what is valid, and apply the row's default instead. */
+static void refuse(struct parse *ps, const struct cmdline_opt *o, struct span val,
+		   const char *why)
 {
-	char msg[512];
-	va_list ap;
+	char valid[320], scratch[80];
 
-	if (!fn)
+	cmdline_opt_values(o, ps->cfg->names, valid, sizeof(valid));
+	say(ps, "cmdline: bad value '%.*s' for %s= (%s; valid: %s); using the default '%s'",
+	    shown_len(val.n), val.p, o->key, why, valid, o->def);
+	apply(ps, o, (struct span){ o->def, strlen(o->def) }, true, scratch, sizeof(scratch));
+	ps->errors++;
+}
+
+/* One key=value word; @seen counts the keys given so far (2: more than once). */
+static void parse_word(struct parse *ps, struct span word, const char *keys, u8 *seen)
+{
+	const struct cmdline_opt *o, *all;
+	struct span key, val;
+	char why[80];
+	const char *no;
+	unsigned int nr;
+	size_t eq;
+
+	for (eq = 0; eq < word.n && word.p[eq] != '='; eq++)
+		;
+	if (eq == word.n || eq == 0) {
+		say(ps, "cmdline: '%.*s' is not key=value (valid keys: %s); ignored",
+		    shown_len(word.n), word.p, keys);
+		ps->errors++;
 		return;
-	va_start(ap, fmt);
-	ck_vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fn(ctx, msg);
-}
-
-static int shown_len(size_t n)
-{
-	return n > 64 ? 64 : (int)n;
+	}
+	key = (struct span){ word.p, eq };
+	val = (struct span){ word.p + eq + 1, word.n - eq - 1 };
+	o = cmdline_opt_find(key.p, key.n);
+	if (!o) {
+		say(ps, "cmdline: unknown key '%.*s' (valid keys: %s); ignored", shown_len(key.n),
+		    key.p, keys);
+		ps->errors++;
+		return;
+	}
+	all = cmdline_opts(&nr);
+	if (seen[o - all] == 1)		/* said once per key */
+		say(ps, "cmdline: note: %s= given more than once; the last one counts", o->key);
+	if (seen[o - all] < 2)
+		seen[o - all]++;
+	no = apply(ps, o, val, false, why, sizeof(why));
+	if (no)
+		refuse(ps, o, val, no);
 }
 
 int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn, void *ctx)
 {
-	u8 seen[ARRAY_SIZE(opts)] = { 0 };
-	char keys[256];
-	int errors = 0;
+	struct parse ps = { .cfg = cfg, .fn = fn, .ctx = ctx };
+	const struct cmdline_opt *o;
+	unsigned int nr;
+	u8 seen[CMDLINE_OPTS_MAX] = { 0 };
+	char keys[320];
 	size_t i = 0;
 
+	o = cmdline_opts(&nr);
 	keys[0] = '\0';
-	for (size_t k = 0, len = 0; k < ARRAY_SIZE(opts); k++)
+	for (size_t k = 0, len = 0; k < nr && len < sizeof(keys); k++)
 		len += (size_t)ck_snprintf(keys + len, sizeof(keys) - len, "%s%s", k ? ", " : "",
-					   opts[k].key);
+					   o[k].key);
 	while (line && line[i]) {
-		struct span word, key, val;
-		const struct opt *o = NULL;
-		const char *why;
-		size_t eq;
+		struct span word;
 
 		while (line[i] == ' ' || line[i] == '\t')
 			i++;
 		if (!line[i])
 			break;
 		word.p = line + i;
-		word.n = 0;
-		while (line[i] && line[i] != ' ' && line[i] != '\t') {
-			i++;
+		for (word.n = 0; line[i] && line[i] != ' ' && line[i] != '\t'; i++)
 			word.n++;
-		}
 		if (word.n > CMDLINE_MAX_WORD) {
-			report(fn, ctx, "cmdline: word '%.*s...' is longer than %d characters; "
-			       "ignored", 32, word.p, CMDLINE_MAX_WORD);
-			errors++;
+			say(&ps, "cmdline: word '%.*s...' is longer than %d characters; ignored", 32,
+			    word.p, CMDLINE_MAX_WORD);
+			ps.errors++;
 			continue;
 		}
-		for (eq = 0; eq < word.n && word.p[eq] != '='; eq++)
-			;
-		if (eq == word.n || eq == 0) {
-			report(fn, ctx, "cmdline: '%.*s' is not key=value (valid keys: %s); "
-			       "ignored", shown_len(word.n), word.p, keys);
-			errors++;
-			continue;
-		}
-		key = (struct span){ word.p, eq };
-		val = (struct span){ word.p + eq + 1, word.n - eq - 1 };
-		for (size_t k = 0; k < ARRAY_SIZE(opts); k++) {
-			if (span_eq(key, opts[k].key)) {
-				o = &opts[k];
-				break;
-			}
-		}
-		if (!o) {
-			report(fn, ctx, "cmdline: unknown key '%.*s' (valid keys: %s); ignored",
-			       shown_len(key.n), key.p, keys);
-			errors++;
-			continue;
-		}
-		if (seen[o - opts] == 1)	/* said once per key */
-			report(fn, ctx, "cmdline: note: %s= given more than once; the last one "
-			       "counts", o->key);
-		if (seen[o - opts] < 2)
-			seen[o - opts]++;
-		why = apply(o, val, cfg);
-		if (why) {
-			const char *const *names;
-			char valid[256];
-			size_t n;
-
-			choices_of(o, cfg, &names, &n);
-			if (names)
-				list_choices(valid, sizeof(valid), names, n);
-			else
-				valid[0] = '\0';
-			report(fn, ctx, "cmdline: bad value '%.*s' for %s= (%s; valid: %s%s%s); "
-			       "using the default '%s'", shown_len(val.n), val.p, o->key, why,
-			       o->syntax ? o->syntax : "", o->syntax && names ? " " : "",
-			       valid, o->def);
-			apply(o, (struct span){ o->def, strlen(o->def) }, cfg);
-			errors++;
-		}
+		parse_word(&ps, word, keys, seen);
 	}
-	return errors;
+	return ps.errors;
 }
 
-/* Append to @buf at *@len without ever writing past @size (the total may exceed it). */
-static void append(char *buf, size_t size, size_t *len, const char *fmt, ...) __printf(4, 5);
-static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+static const char *name_or_unknown(const char *const *names, unsigned int n, u32 i)
 {
-	va_list ap;
+	return i < n ? names[i] : "?";
+}
 
-	va_start(ap, fmt);
-	*len += (size_t)ck_vsnprintf(buf + MIN(*len, size), size > *len ? size - *len : 0, fmt,
-				     ap);
-	va_end(ap);
+/* " key=value" of one row, as the command line would give it. */
+static void describe_one(const struct ck_config *cfg, const struct cmdline_opt *o, char *buf,
+			 size_t size, size_t *len)
+{
+	const struct cmdline_names *nm = cfg->names;
+	const char *const *names;
+	u32 v = field_get(cfg, o);
+	unsigned int n, port;
+
+	ck_appendf(buf, size, len, "%s%s=", *len ? " " : "", o->key);
+	switch (o->kind) {
+	case OPT_SUITES:
+		if (v == all_suites(cfg) || !v) {
+			ck_appendf(buf, size, len, "%s", v == all_suites(cfg) ? "all" : "none");
+			break;
+		}
+		for (unsigned int s = 0, first = 1; s < nm->nr_suites && s < 32; s++)
+			if (v & (1u << s)) {
+				ck_appendf(buf, size, len, "%s%s", first ? "" : ",", nm->suites[s]);
+				first = 0;
+			}
+		break;
+	case OPT_CONSOLE:
+		for (port = 0; port < ARRAY_SIZE(cmdline_com_ports); port++)
+			if (cmdline_com_ports[port] == cfg->console_port)
+				break;
+		if (port < ARRAY_SIZE(cmdline_com_ports))
+			ck_appendf(buf, size, len, "ttyS%u,%u", port, cfg->console_baud);
+		else
+			ck_appendf(buf, size, len, "uart,io,0x%x,%u", cfg->console_port,
+				   cfg->console_baud);
+		break;
+	case OPT_NUMBER:
+		ck_appendf(buf, size, len, "%u", v - o->bias);
+		break;
+	default:
+		names = cmdline_opt_names(o, nm, &n);
+		ck_appendf(buf, size, len, "%s", o->kind == OPT_IMPL ?
+			   name_or_unknown(names, n, v - 1) : name_or_unknown(names, n, v));
+		break;
+	}
 }
 
 void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 {
-	const struct cmdline_names *nm = cfg->names;
-	u32 all = all_suites(cfg);
-	size_t len = 0, tlen = 0;
-	char tests[256];
-	int ttys = -1;
+	unsigned int nr;
+	const struct cmdline_opt *o = cmdline_opts(&nr);
+	size_t len = 0;
 
-	tests[0] = '\0';
-	if (cfg->tests == all)
-		append(tests, sizeof(tests), &tlen, "all");
-	else if (!cfg->tests)
-		append(tests, sizeof(tests), &tlen, "none");
-	for (unsigned int s = 0; s < nm->nr_suites && s < 32 && cfg->tests != all; s++)
-		if (cfg->tests & (1u << s))
-			append(tests, sizeof(tests), &tlen, "%s%s", tlen ? "," : "",
-			       nm->suites[s]);
-	for (size_t p = 0; p < ARRAY_SIZE(com_ports); p++)
-		if (com_ports[p] == cfg->console_port)
-			ttys = (int)p;
 	if (size)
 		buf[0] = '\0';
-	append(buf, size, &len, "tests=%s ", tests);
-	if (ttys >= 0)
-		append(buf, size, &len, "console=ttyS%d,%u", ttys, cfg->console_baud);
-	else
-		append(buf, size, &len, "console=uart,io,0x%x,%u", cfg->console_port,
-		       cfg->console_baud);
-	append(buf, size, &len, " exit=%s crash=%s",
-	       cfg->exit < ARRAY_SIZE(exit_names) ? exit_names[cfg->exit] : "?",
-	       cfg->crash < nm->nr_crashes ? nm->crashes[cfg->crash] : "?");
-	if (cfg->ebs_stale)
-		append(buf, size, &len, " ebs=stale");
-	if (cfg->copy_page)
-		append(buf, size, &len, " copy_page=%s", copy_page_impl_names[cfg->copy_page - 1]);
-	if (cfg->memcpy)
-		append(buf, size, &len, " memcpy=%s", memcpy_impl_names[cfg->memcpy - 1]);
-	if (cfg->copy_mc)
-		append(buf, size, &len, " copy_mc=%s", copy_mc_impl_names[cfg->copy_mc - 1]);
-	if (cfg->clear_page)
-		append(buf, size, &len, " clear_page=%s",
-		       clear_page_impl_names[cfg->clear_page - 1]);
-	if (cfg->inject)
-		append(buf, size, &len, " inject=%s", inject_names[cfg->inject]);
-	if (cfg->mce_case)
-		append(buf, size, &len, " mce_case=%s", mce_case_names[cfg->mce_case]);
-	if (cfg->fb_off)
-		append(buf, size, &len, " fb=off");
-	if (cfg->exit_delay)
-		append(buf, size, &len, " exit_delay=%u", cfg->exit_delay);
-	if (cfg->bench)
-		append(buf, size, &len, " bench=%s", bench_names[cfg->bench]);
-	if (cfg->bench_runs)
-		append(buf, size, &len, " bench_runs=%u", cfg->bench_runs);
-	if (cfg->bench_tiny)
-		append(buf, size, &len, " bench_tiny=yes");
-	if (cfg->bench_cold)
-		append(buf, size, &len, " bench_cold=flush");
-	if (cfg->smp)
-		append(buf, size, &len, " smp=%u", cfg->smp);
-	if (cfg->smp_timeout)
-		append(buf, size, &len, " smp_timeout=%u", cfg->smp_timeout);
-	if (cfg->bench_cpu)
-		append(buf, size, &len, " bench_cpu=%u", cfg->bench_cpu - 1);
+	for (unsigned int i = 0; i < nr; i++)
+		if (o[i].always || field_get(cfg, &o[i]))
+			describe_one(cfg, &o[i], buf, size, &len);
 }

@@ -247,6 +247,16 @@ int ck_snprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+void ck_appendf(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	size_t at = *len < size ? *len : size;
+	va_list ap;
+
+	va_start(ap, fmt);
+	*len += (size_t)ck_vsnprintf(buf + at, size - at, fmt, ap);
+	va_end(ap);
+}
+
 size_t ck_slug(char *buf, size_t size, const char *name)
 {
 	size_t n = 0;

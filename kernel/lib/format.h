@@ -16,6 +16,12 @@ int ck_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int ck_snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 
 /*
+ * Append to @buf, whose text is *@len characters long, without ever writing past @size:
+ * *@len grows by the whole length of the output, so *@len >= @size says it was cut.
+ */
+void ck_appendf(char *buf, size_t size, size_t *len, const char *fmt, ...) __printf(4, 5);
+
+/*
  * One component of a result id ("suite.case.param", README "Results for LAVA"): @name in
  * lower case, every run of characters other than [a-z0-9_-] turned into one '_', no '_' at
  * either end ("" becomes "_"). Always NUL-terminated when size > 0; returns the length written.

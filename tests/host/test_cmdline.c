@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_cmdline.c - the command-line parser: defaults, every key's good and bad values, the
- * wording of errors (valid choices and the default named), and the describe round trip.
+ * wording of errors (valid choices and the default named), the describe round trip, and the
+ * option table the parser and the command-line reference are made from.
  */
 #include "copy/dispatch.h"
 #include "kernel/cmdline.h"
+#include "kernel/cmdline_opts.h"
 #include "tests/host/cmdline_names.h"
 #include "tests/host/host_test.h"
 
@@ -144,6 +146,14 @@ static void test_edge_cases(void)
 
 	CHECK(parse("exit=qemu exit=halt", &c) == 0 && c.exit == 4, "last one counts");
 	CHECK(any_msg_has("given more than once"), "duplicate noted");
+	/* A suite named twice runs once, and is noted as a repeated key is (not an error). */
+	CHECK(parse("tests=tsc,tsc,tsc", &c) == 0 && c.tests == 1u << HS_tsc,
+	      "tests=tsc,tsc,tsc: tsc once (mask 0x%x)", c.tests);
+	CHECK(nmsgs == 1 && strstr(msgs[0], "cmdline: note: ") && strstr(msgs[0], "tsc") &&
+	      strstr(msgs[0], "more than once"), "the repeated suite is noted once: %d: %s",
+	      nmsgs, msgs[0]);
+	CHECK(parse("tests=paging,cpu,paging,cpu", &c) == 0 && nmsgs == 2 &&
+	      strstr(msgs[0], "paging") && strstr(msgs[1], "cpu"), "each repeated suite noted");
 	memset(longword, 'a', sizeof(longword) - 1);
 	longword[sizeof(longword) - 1] = '\0';
 	CHECK(parse(longword, &c) == 1 && any_msg_has("longer than"), "long word");
@@ -153,7 +163,64 @@ static void test_edge_cases(void)
 	CHECK(parse("tests=all=1", &c) == 1, "value with '='");
 }
 
+/* @o's values in the words the reference and the error messages use. */
+static const char *values_of(const struct cmdline_opt *o)
+{
+	static char buf[400];
+
+	cmdline_opt_values(o, &host_names, buf, sizeof(buf));
+	return buf;
+}
+
+/*
+ * Every row of the table is complete (a description of one short line, a default that parses
+ * cleanly), and every value it says it takes parses and comes back from describe.
+ */
+static void test_option_table(void)
+{
+	unsigned int nr;
+	const struct cmdline_opt *o = cmdline_opts(&nr);
+	struct ck_config c;
+	char line[96], d[512];
+
+	CHECK(nr >= 20 && nr <= CMDLINE_OPTS_MAX, "%u rows", nr);
+	for (unsigned int i = 0; i < nr; i++) {
+		const char *const *names;
+		unsigned int n;
+
+		CHECK(o[i].desc && o[i].desc[0] && strlen(o[i].desc) <= 90 &&
+		      !strchr(o[i].desc, '\n'), "%s=: a one-line description", o[i].key);
+		CHECK(cmdline_opt_find(o[i].key, strlen(o[i].key)) == &o[i], "%s found", o[i].key);
+		snprintf(line, sizeof(line), "%s=%s", o[i].key, o[i].def);
+		CHECK(parse(line, &c) == 0 && nmsgs == 0, "the stated default %s parses: %s", line,
+		      msgs[0]);
+		CHECK(values_of(&o[i])[0], "%s=: its values in words", o[i].key);
+		if (o[i].kind == OPT_NUMBER) {
+			CHECK(o[i].lo <= o[i].hi && strstr(values_of(&o[i]), ".."), "%s: %s",
+			      o[i].key, values_of(&o[i]));
+			snprintf(line, sizeof(line), "%s=%u %s=%u", o[i].key, o[i].lo, o[i].key,
+				 o[i].hi);
+			CHECK(parse(line, &c) == 0, "%s: both bounds taken", line);
+			snprintf(line, sizeof(line), "%s=%u", o[i].key, o[i].hi + 1);
+			CHECK(parse(line, &c) == 1 && any_msg_has(values_of(&o[i])),
+			      "%s refused, the bounds named: %s", line, msgs[0]);
+			continue;
+		}
+		if (o[i].kind != OPT_CHOICE && o[i].kind != OPT_IMPL)
+			continue;
+		names = cmdline_opt_names(&o[i], &host_names, &n);
+		for (unsigned int v = 0; v < n; v++) {
+			snprintf(line, sizeof(line), "%s=%s", o[i].key, names[v]);
+			CHECK(parse(line, &c) == 0, "%s", line);
+			cmdline_describe(&c, d, sizeof(d));
+			CHECK(!strcmp(names[v], o[i].def) || strstr(d, line), "%s: described %s",
+			      line, d);
+		}
+	}
+}
+
 int main(void)
 {
-	return RUN_TESTS(test_defaults, test_good_values, test_errors, test_edge_cases);
+	return RUN_TESTS(test_defaults, test_good_values, test_errors, test_edge_cases,
+			 test_option_table);
 }

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmdline_opts.c - the command line's keys (see cmdline_opts.h): one row each, and the words
+ * that say what a row takes. Adding a key is adding a row here and its member of struct
+ * ck_config; the parser needs no change unless the key is of a new kind.
+ */
+#include "copy/dispatch.h"
+#include "kernel/cmdline_opts.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+
+/* Must match enum exit_method in kernel/arch/exit.h. */
+static const char *const exit_names[] = { "auto", "qemu", "reset", "shutdown", "halt" };
+static const char *const ebs_names[] = { "normal", "stale" };
+/* Must match enum mce_inject and enum mce_case in tests/ctx.h. */
+static const char *const inject_names[] = { "emulate", "simulate", "qemu", "einj" };
+static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle", "early",
+					       "ap_idle", "ap_alone", "ap_local" };
+static const char *const fb_names[] = { "on", "off" };
+/* Must match enum bench_sel in bench/image.h. */
+static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives",
+					   "patterns", "uarch", "big", "all", "parallel" };
+static const char *const tiny_names[] = { "no", "yes" };
+static const char *const cold_names[] = { "evict", "flush" };
+
+const u16 cmdline_com_ports[4] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
+const u32 cmdline_bauds[5] = { 9600, 19200, 38400, 57600, 115200 };
+
+#define FIELD(f)	.field = offsetof(struct ck_config, f),				\
+			.size = sizeof(((struct ck_config *)0)->f)
+#define CHOICE(k, f, names, d, text)							\
+	{ .key = k, .kind = OPT_CHOICE, FIELD(f), .choices = names,			\
+	  .nr_choices = ARRAY_SIZE(names), .def = d, .desc = text }
+#define IMPL(k, f, names, n, text)							\
+	{ .key = k, .kind = OPT_IMPL, FIELD(f), .choices = names, .nr_choices = n,	\
+	  .def = "auto", .desc = text }
+#define NUMBER(k, f, l, h, what, d, text)						\
+	{ .key = k, .kind = OPT_NUMBER, FIELD(f), .lo = l, .hi = h, .noun = what,	\
+	  .def = d, .desc = text }
+
+static const struct cmdline_opt opts[] = {
+	{ .key = "tests", .kind = OPT_SUITES, FIELD(tests), .names_of = NAMES_SUITES,
+	  .def = "all", .always = true, .desc = "the suites to run (they run in their order)" },
+	{ .key = "console", .kind = OPT_CONSOLE, FIELD(console_port), .def = "ttyS0,115200",
+	  .always = true, .desc = "the serial console the run moves to after the takeover" },
+	{ .key = "exit", .kind = OPT_CHOICE, FIELD(exit), .choices = exit_names,
+	  .nr_choices = ARRAY_SIZE(exit_names), .def = "auto", .always = true,
+	  .desc = "the way out: isa-debug-exit, firmware reset, shutdown or halt (auto: qemu "
+		  "under QEMU)" },
+	{ .key = "crash", .kind = OPT_CHOICE, FIELD(crash), .names_of = NAMES_CRASHES,
+	  .def = "none", .always = true,
+	  .desc = "raise this exception on purpose before the tests, to see the report" },
+	CHOICE("ebs", ebs_stale, ebs_names, "normal",
+	       "stale: boot/ spoils the first ExitBootServices map key, so the retry runs"),
+	IMPL("copy_page", copy_page, copy_page_impl_names, NR_COPY_PAGE_IMPL,
+	     "copy_page's primitive instead of Linux's choice"),
+	IMPL("memcpy", memcpy, memcpy_impl_names, NR_MEMCPY_IMPL,
+	     "memcpy's primitive instead of Linux's choice"),
+	IMPL("copy_mc", copy_mc, copy_mc_impl_names, NR_COPY_MC_IMPL,
+	     "copy_mc_to_kernel's primitive instead of Linux's choice"),
+	IMPL("clear_page", clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL,
+	     "clear_page's primitive instead of Linux's choice"),
+	CHOICE("inject", inject, inject_names, "emulate",
+	       "the backend that raises a real machine check in the mce suite"),
+	CHOICE("mce_case", mce_case, mce_case_names, "recover",
+	       "with inject=qemu: what the injected machine check meets"),
+	CHOICE("fb", fb_off, fb_names, "on", "the framebuffer console and summary screen"),
+	NUMBER("exit_delay", exit_delay, 0, 3600, "a number of seconds", "0",
+	       "seconds to keep the summary up before leaving"),
+	CHOICE("bench", bench, bench_names, "none", "the benchmark presets run after the tests"),
+	NUMBER("bench_runs", bench_runs, 3, 200, "a run count", "30",
+	       "rounds per benchmark case"),
+	CHOICE("bench_tiny", bench_tiny, tiny_names, "no",
+	       "yes: the benchmarks at test sizes only"),
+	CHOICE("bench_cold", bench_cold, cold_names, "evict",
+	       "how a cache-cold case is made cold: an eviction buffer, or CLFLUSHOPT"),
+	{ .key = "smp", .kind = OPT_NUMBER, FIELD(smp), .lo = 1, .hi = 1024,
+	  .noun = "a CPU count", .word = "all", .def = "all",
+	  .desc = "how many CPUs to use, the boot CPU included" },
+	NUMBER("smp_timeout", smp_timeout, 10, 60000, "a number of milliseconds per AP", "1000",
+	       "how long each AP has to check in after its STARTUP IPIs"),
+	{ .key = "bench_cpu", .kind = OPT_NUMBER, FIELD(bench_cpu), .lo = 0, .hi = 1023,
+	  .bias = 1, .noun = "a CPU number", .def = "0",
+	  .desc = "the CPU that runs the single-thread benchmarks" },
+};
+
+_Static_assert(ARRAY_SIZE(opts) <= CMDLINE_OPTS_MAX, "CMDLINE_OPTS_MAX");
+
+const struct cmdline_opt *cmdline_opts(unsigned int *n)
+{
+	*n = ARRAY_SIZE(opts);
+	return opts;
+}
+
+const struct cmdline_opt *cmdline_opt_find(const char *key, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (strlen(opts[i].key) == len && !memcmp(opts[i].key, key, len))
+			return &opts[i];
+	return NULL;
+}
+
+const char *const *cmdline_opt_names(const struct cmdline_opt *o,
+				     const struct cmdline_names *names, unsigned int *n)
+{
+	switch (o->names_of) {
+	case NAMES_SUITES:
+		*n = names->nr_suites;
+		return names->suites;
+	case NAMES_CRASHES:
+		*n = names->nr_crashes;
+		return names->crashes;
+	default:
+		*n = o->nr_choices;
+		return o->choices;
+	}
+}
+
+size_t cmdline_opt_values(const struct cmdline_opt *o, const struct cmdline_names *names,
+			  char *buf, size_t size)
+{
+	const char *const *list;
+	unsigned int n;
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	switch (o->kind) {
+	case OPT_NUMBER:
+		ck_appendf(buf, size, &len, "%s%s%s, %u..%u", o->word ? o->word : "",
+			   o->word ? " or " : "", o->noun, o->lo, o->hi);
+		return len;
+	case OPT_CONSOLE:
+		ck_appendf(buf, size, &len, "ttyS0..ttyS3[,baud] or uart,io,<port>[,baud]; baud");
+		for (size_t i = 0; i < ARRAY_SIZE(cmdline_bauds); i++)
+			ck_appendf(buf, size, &len, "%s %u", i ? "," : "", cmdline_bauds[i]);
+		return len;
+	case OPT_SUITES:
+		ck_appendf(buf, size, &len, "all, none, or a comma-separated list of ");
+		break;
+	case OPT_IMPL:
+		ck_appendf(buf, size, &len, "auto or ");
+		break;
+	default:
+		break;
+	}
+	list = cmdline_opt_names(o, names, &n);
+	for (unsigned int i = 0; i < n; i++)
+		ck_appendf(buf, size, &len, "%s%s", i ? ", " : "", list[i]);
+	return len;
+}
