@@ -91,146 +91,174 @@ static void put_string(struct out *o, const char *s, int flags, int width, int p
 		pad(o, ' ', width - n);
 }
 
+/* One conversion's flags, width, precision and length (-2 hh, -1 h, 0 int, 1 l, 2 ll z t j). */
+struct spec {
+	int flags, width, prec, lng;
+};
+
+static const char *parse_flags(const char *fmt, struct spec *sp)
+{
+	for (;; fmt++) {
+		if (*fmt == '-')
+			sp->flags |= F_LEFT;
+		else if (*fmt == '+')
+			sp->flags |= F_PLUS;
+		else if (*fmt == ' ')
+			sp->flags |= F_SPACE;
+		else if (*fmt == '#')
+			sp->flags |= F_ALT;
+		else if (*fmt == '0')
+			sp->flags |= F_ZERO;
+		else
+			return fmt;
+	}
+}
+
+/* Width and precision, each a number or '*' (a negative '*' width means '-'). */
+static const char *parse_width_prec(const char *fmt, va_list *ap, struct spec *sp)
+{
+	if (*fmt == '*') {
+		sp->width = va_arg(*ap, int);
+		if (sp->width < 0) {
+			sp->flags |= F_LEFT;
+			sp->width = -sp->width;
+		}
+		fmt++;
+	} else {
+		while (*fmt >= '0' && *fmt <= '9')
+			sp->width = sp->width * 10 + (*fmt++ - '0');
+	}
+	if (*fmt != '.')
+		return fmt;
+	fmt++;
+	sp->prec = 0;
+	if (*fmt == '*') {
+		sp->prec = va_arg(*ap, int);
+		if (sp->prec < 0)
+			sp->prec = -1;
+		return fmt + 1;
+	}
+	while (*fmt >= '0' && *fmt <= '9')
+		sp->prec = sp->prec * 10 + (*fmt++ - '0');
+	return fmt;
+}
+
+static const char *parse_length(const char *fmt, struct spec *sp)
+{
+	if (*fmt == 'h') {
+		sp->lng = -1;
+		if (*++fmt == 'h') {
+			sp->lng = -2;
+			fmt++;
+		}
+	} else if (*fmt == 'l') {
+		sp->lng = 1;
+		if (*++fmt == 'l') {
+			sp->lng = 2;
+			fmt++;
+		}
+	} else if (*fmt == 'z' || *fmt == 't' || *fmt == 'j') {
+		sp->lng = 2;
+		fmt++;
+	}
+	return fmt;
+}
+
+static void put_signed(struct out *o, const struct spec *sp, va_list *ap)
+{
+	s64 sv;
+
+	if (sp->lng >= 1)
+		sv = sp->lng == 1 ? va_arg(*ap, long) : va_arg(*ap, long long);
+	else
+		sv = va_arg(*ap, int);
+	if (sp->lng == -1)
+		sv = (short)sv;
+	else if (sp->lng == -2)
+		sv = (signed char)sv;
+	put_number(o, sv < 0 ? (u64)0 - (u64)sv : (u64)sv, sv < 0, 10, false, sp->flags,
+		   sp->width, sp->prec);
+}
+
+static void put_unsigned(struct out *o, const struct spec *sp, unsigned int base, bool upper,
+			 va_list *ap)
+{
+	u64 uv;
+
+	if (sp->lng >= 1)
+		uv = sp->lng == 1 ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned long long);
+	else
+		uv = va_arg(*ap, unsigned int);
+	if (sp->lng == -1)
+		uv = (unsigned short)uv;
+	else if (sp->lng == -2)
+		uv = (unsigned char)uv;
+	put_number(o, uv, false, base, upper, sp->flags & ~(F_PLUS | F_SPACE), sp->width,
+		   sp->prec);
+}
+
+/* The conversion character at @fmt with its spec; returns what follows it. */
+static const char *convert(struct out *o, const char *fmt, const struct spec *sp, va_list *ap)
+{
+	switch (*fmt) {
+	case 'd':
+	case 'i':
+		put_signed(o, sp, ap);
+		break;
+	case 'u':
+		put_unsigned(o, sp, 10, false, ap);
+		break;
+	case 'x':
+	case 'X':
+		put_unsigned(o, sp, 16, *fmt == 'X', ap);
+		break;
+	case 'o':
+		put_unsigned(o, sp, 8, false, ap);
+		break;
+	case 'p':
+		put_number(o, (u64)(uintptr_t)va_arg(*ap, void *), false, 16, false,
+			   sp->flags | F_ALT, sp->width, sp->prec);
+		break;
+	case 'c':
+		pad(o, ' ', (sp->flags & F_LEFT) ? 0 : sp->width - 1);
+		put(o, (char)va_arg(*ap, int));
+		pad(o, ' ', (sp->flags & F_LEFT) ? sp->width - 1 : 0);
+		break;
+	case 's':
+		put_string(o, va_arg(*ap, const char *), sp->flags, sp->width, sp->prec);
+		break;
+	case '%':
+		put(o, '%');
+		break;
+	case '\0':
+		return fmt;	/* a lone '%' at the end prints nothing */
+	default:
+		put(o, '%');
+		put(o, *fmt);
+		break;
+	}
+	return fmt + 1;
+}
+
 int ck_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct out o = { .buf = buf, .size = size, .len = 0 };
+	va_list args;
 
+	va_copy(args, ap);	/* passed on by address: a va_list parameter may be an array */
 	while (*fmt) {
-		int flags = 0, width = 0, prec = -1, lng = 0;
-		unsigned int base = 10;
-		bool is_signed = false, upper = false;
-		u64 uv;
-		s64 sv;
+		struct spec sp = { .prec = -1 };
 
 		if (*fmt != '%') {
 			put(&o, *fmt++);
 			continue;
 		}
-		fmt++;
-		for (;; fmt++) {
-			if (*fmt == '-')
-				flags |= F_LEFT;
-			else if (*fmt == '+')
-				flags |= F_PLUS;
-			else if (*fmt == ' ')
-				flags |= F_SPACE;
-			else if (*fmt == '#')
-				flags |= F_ALT;
-			else if (*fmt == '0')
-				flags |= F_ZERO;
-			else
-				break;
-		}
-		if (*fmt == '*') {
-			width = va_arg(ap, int);
-			if (width < 0) {
-				flags |= F_LEFT;
-				width = -width;
-			}
-			fmt++;
-		} else {
-			while (*fmt >= '0' && *fmt <= '9')
-				width = width * 10 + (*fmt++ - '0');
-		}
-		if (*fmt == '.') {
-			fmt++;
-			prec = 0;
-			if (*fmt == '*') {
-				prec = va_arg(ap, int);
-				if (prec < 0)
-					prec = -1;
-				fmt++;
-			} else {
-				while (*fmt >= '0' && *fmt <= '9')
-					prec = prec * 10 + (*fmt++ - '0');
-			}
-		}
-		/* lng: -2 hh, -1 h, 0 int, 1 long, 2 long long (z, t, j are 64-bit too). */
-		if (*fmt == 'h') {
-			lng = -1;
-			if (*++fmt == 'h') {
-				lng = -2;
-				fmt++;
-			}
-		} else if (*fmt == 'l') {
-			lng = 1;
-			if (*++fmt == 'l') {
-				lng = 2;
-				fmt++;
-			}
-		} else if (*fmt == 'z' || *fmt == 't' || *fmt == 'j') {
-			lng = 2;
-			fmt++;
-		}
-		switch (*fmt) {
-		case 'd':
-		case 'i':
-			is_signed = true;
-			break;
-		case 'u':
-			break;
-		case 'x':
-			base = 16;
-			break;
-		case 'X':
-			base = 16;
-			upper = true;
-			break;
-		case 'o':
-			base = 8;
-			break;
-		case 'p':
-			put_number(&o, (u64)(uintptr_t)va_arg(ap, void *), false, 16, false,
-				   flags | F_ALT, width, prec);
-			fmt++;
-			continue;
-		case 'c':
-			pad(&o, ' ', (flags & F_LEFT) ? 0 : width - 1);
-			put(&o, (char)va_arg(ap, int));
-			pad(&o, ' ', (flags & F_LEFT) ? width - 1 : 0);
-			fmt++;
-			continue;
-		case 's':
-			put_string(&o, va_arg(ap, const char *), flags, width, prec);
-			fmt++;
-			continue;
-		case '%':
-			put(&o, '%');
-			fmt++;
-			continue;
-		case '\0':
-			continue;	/* a lone '%' at the end prints nothing */
-		default:
-			put(&o, '%');
-			put(&o, *fmt++);
-			continue;
-		}
-		fmt++;
-		if (is_signed) {
-			if (lng >= 1)
-				sv = lng == 1 ? va_arg(ap, long) : va_arg(ap, long long);
-			else
-				sv = va_arg(ap, int);
-			if (lng == -1)
-				sv = (short)sv;
-			else if (lng == -2)
-				sv = (signed char)sv;
-			uv = sv < 0 ? (u64)0 - (u64)sv : (u64)sv;
-			put_number(&o, uv, sv < 0, base, upper, flags, width, prec);
-		} else {
-			if (lng >= 1)
-				uv = lng == 1 ? va_arg(ap, unsigned long)
-					      : va_arg(ap, unsigned long long);
-			else
-				uv = va_arg(ap, unsigned int);
-			if (lng == -1)
-				uv = (unsigned short)uv;
-			else if (lng == -2)
-				uv = (unsigned char)uv;
-			put_number(&o, uv, false, base, upper, flags & ~(F_PLUS | F_SPACE),
-				   width, prec);
-		}
+		fmt = parse_flags(fmt + 1, &sp);
+		fmt = parse_width_prec(fmt, &args, &sp);
+		fmt = parse_length(fmt, &sp);
+		fmt = convert(&o, fmt, &sp, &args);
 	}
+	va_end(args);
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = '\0';
 	return (int)o.len;
@@ -253,7 +281,7 @@ void ck_appendf(char *buf, size_t size, size_t *len, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	*len += (size_t)ck_vsnprintf(buf + at, size - at, fmt, ap);
+	*len += (size_t)ck_vsnprintf(at < size ? buf + at : NULL, size - at, fmt, ap);
 	va_end(ap);
 }
 

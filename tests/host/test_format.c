@@ -89,6 +89,28 @@ static void test_truncation(void)
 }
 
 /* ck_slug(): the id components of the LAVA result lines (README "Results for LAVA"). */
+/* ck_appendf: pieces that fit are joined; the length counts what did not fit, as snprintf's. */
+static void test_append(void)
+{
+	char buf[8], want[64];
+	size_t len = 0;
+
+	memset(buf, 'x', sizeof(buf));
+	ck_appendf(buf, sizeof(buf), &len, "ab");
+	ck_appendf(buf, sizeof(buf), &len, "%d", 123);
+	CHECK(len == 5 && !strcmp(buf, "ab123"), "'%s' (%zu)", buf, len);
+	ck_appendf(buf, sizeof(buf), &len, "%s", "cdefg");
+	snprintf(want, sizeof(want), "ab123cdefg");
+	CHECK(len == strlen(want) && !strncmp(buf, want, sizeof(buf) - 1) &&
+	      buf[sizeof(buf) - 1] == '\0', "cut at the end: '%s' (%zu)", buf, len);
+	ck_appendf(buf, sizeof(buf), &len, "%s", "more");
+	CHECK(len == strlen(want) + 4 && !strncmp(buf, want, sizeof(buf) - 1),
+	      "nothing written past the end: '%s' (%zu)", buf, len);
+	len = 0;
+	ck_appendf(NULL, 0, &len, "%s", "abc");
+	CHECK(len == 3, "size 0: only counted (%zu)", len);
+}
+
 static void test_slug(void)
 {
 	static const struct { const char *in, *out; } rows[] = {
@@ -116,5 +138,6 @@ static void test_slug(void)
 
 int main(void)
 {
-	return RUN_TESTS(test_integers, test_long, test_strings, test_truncation, test_slug);
+	return RUN_TESTS(test_integers, test_long, test_strings, test_truncation, test_append,
+			 test_slug);
 }
