@@ -23,36 +23,24 @@ static int cmdline_errs;
 static bool storing;
 static u32 run_id;
 static char started[40];
-static enum results_state state;
-static int store_err, stored_status = -1;
-
-static int (*store_fn)(const char *name, const void *data, size_t size);
+static struct results_outcome last;	/* of the last store through the firmware */
+static int stored_status = -1;
 
 enum results_state results_state(int *err)
 {
 	if (err)
-		*err = store_err;
-	return state;
+		*err = last.err;
+	return last.state;
 }
 
 void results_state_word(char *buf, size_t size)
 {
-	if (state == RESULTS_STORED)
-		ck_snprintf(buf, size, "stored");
-	else if (state == RESULTS_FAILED)
-		ck_snprintf(buf, size, "NOT-STORED(error-%d)", store_err);
-	else
-		ck_snprintf(buf, size, "console-only");
-}
-
-void results_set_store_fn(int (*fn)(const char *name, const void *data, size_t size))
-{
-	store_fn = fn;
+	results_outcome_word(&last, buf, size);
 }
 
 static void results_on_exit(enum ck_status status)
 {
-	if (state == RESULTS_STORED && stored_status == (int)status)
+	if (last.state == RESULTS_STORED && stored_status == (int)status)
 		return;		/* the same summary is there already */
 	results_store((int)status);
 }
@@ -152,42 +140,36 @@ size_t results_json(int status, char *buf, size_t size)
 	return len;
 }
 
-void results_store(int status)
+/* One variable: the CKR1 header (results.h) and up to RESULTS_CHUNK bytes of the JSON. */
+static int put_chunk(results_set_var_fn set_var, const char *json, size_t len, u32 run,
+		     size_t i, size_t chunks)
 {
-	static char json[RESULTS_CHUNK * RESULTS_MAX_CHUNKS];
 	static u8 var[12 + RESULTS_CHUNK];
-	size_t len, chunks;
-	int (*set_var)(const char *name, const void *data, size_t size);
+	size_t n = MIN(RESULTS_CHUNK, len - i * RESULTS_CHUNK);
+	char name[24];
+
+	memcpy(var, "CKR1", 4);
+	var[4] = (u8)i;
+	var[5] = (u8)(i >> 8);
+	var[6] = (u8)chunks;
+	var[7] = (u8)(chunks >> 8);
+	memcpy(var + 8, &run, 4);
+	memcpy(var + 12, json + i * RESULTS_CHUNK, n);
+	ck_snprintf(name, sizeof(name), "CopykernelResult%zu", i);
+	return set_var(name, var, 12 + n);
+}
+
+void results_write(results_set_var_fn set_var, const char *json, size_t len, u32 run,
+		   struct results_outcome *out)
+{
+	size_t chunks;
 	int err = 0;
 
-	set_var = store_fn ? store_fn : boot ? boot->fw_set_var : NULL;
-	if (!set_var) {
-		state = RESULTS_NO_FIRMWARE;
-		return;
-	}
-	if (storing)
-		return;
-	storing = true;		/* a fault in the firmware must not bring us back here */
-	len = results_json(status, json, sizeof(json));
-	if (len >= sizeof(json)) {
-		printk("results: summary longer than %zu bytes, cut\n", sizeof(json) - 1);
-		len = sizeof(json) - 1;
-	}
+	*out = (struct results_outcome){ .run_id = run, .cut = len > RESULTS_MAX_BYTES };
+	len = MIN(len, RESULTS_MAX_BYTES);
 	chunks = (len + RESULTS_CHUNK - 1) / RESULTS_CHUNK;
-	for (size_t i = 0; i < chunks && !err; i++) {
-		size_t n = MIN(RESULTS_CHUNK, len - i * RESULTS_CHUNK);
-		char name[24];
-
-		memcpy(var, "CKR1", 4);
-		var[4] = (u8)i;
-		var[5] = (u8)(i >> 8);
-		var[6] = (u8)chunks;
-		var[7] = (u8)(chunks >> 8);
-		memcpy(var + 8, &run_id, 4);
-		memcpy(var + 12, json + i * RESULTS_CHUNK, n);
-		ck_snprintf(name, sizeof(name), "CopykernelResult%zu", i);
-		err = set_var(name, var, 12 + n);
-	}
+	for (size_t i = 0; i < chunks && !err; i++)
+		err = put_chunk(set_var, json, len, run, i, chunks);
 	/* Chunks of an older, longer summary would let a reader mix two runs: delete them. */
 	for (size_t i = chunks; i < RESULTS_MAX_CHUNKS && !err; i++) {
 		char name[24];
@@ -195,19 +177,65 @@ void results_store(int status)
 
 		ck_snprintf(name, sizeof(name), "CopykernelResult%zu", i);
 		e = set_var(name, NULL, 0);
-		if (e)
-			printk("results: could not delete the stale variable %s (error %d)\n", name,
-			       e);
+		if (e && !out->stale_failed++) {
+			out->stale_first = (unsigned int)i;
+			out->stale_err = e;
+		}
 	}
-	store_err = err;
-	state = err ? RESULTS_FAILED : RESULTS_STORED;
-	stored_status = status;
-	if (err)
-		printk("results: NOT STORED: the firmware refused the UEFI variable (error %d; 9 "
-		       "is a full variable store): the summary is only on this console\n", err);
+	out->state = err ? RESULTS_FAILED : RESULTS_STORED;
+	out->err = err;
+	out->chunks = chunks;
+	out->bytes = len;
+}
+
+void results_outcome_word(const struct results_outcome *o, char *buf, size_t size)
+{
+	if (o->state == RESULTS_STORED)
+		ck_snprintf(buf, size, "stored");
+	else if (o->state == RESULTS_FAILED)
+		ck_snprintf(buf, size, "NOT-STORED(error-%d)", o->err);
 	else
-		printk("results: summary stored in %zu UEFI variable%s CopykernelResult* "
-		       "(run id %08x, %zu bytes of JSON)\n", chunks, chunks == 1 ? "" : "s", run_id,
-		       len);
+		ck_snprintf(buf, size, "console-only");
+}
+
+void results_outcome_text(const struct results_outcome *o, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (o->cut)
+		ck_appendf(buf, size, &len, "results: summary longer than %u bytes, cut\n",
+			   RESULTS_MAX_BYTES);
+	if (o->stale_failed)
+		ck_appendf(buf, size, &len, "results: could not delete the stale variable "
+			   "CopykernelResult%u (error %d)%s\n", o->stale_first, o->stale_err,
+			   o->stale_failed > 1 ? " and others" : "");
+	if (o->state == RESULTS_FAILED)
+		ck_appendf(buf, size, &len, "results: NOT STORED: the firmware refused the UEFI "
+			   "variable (error %d; 9 is a full variable store): the summary is only on "
+			   "this console", o->err);
+	else
+		ck_appendf(buf, size, &len, "results: summary stored in %zu UEFI variable%s "
+			   "CopykernelResult* (run id %08x, %zu bytes of JSON)", o->chunks,
+			   o->chunks == 1 ? "" : "s", o->run_id, o->bytes);
+}
+
+void results_store(int status)
+{
+	static char json[RESULTS_MAX_BYTES + 1];
+	char text[400];
+	size_t len;
+
+	if (!boot || !boot->fw_set_var) {
+		last.state = RESULTS_NO_FIRMWARE;
+		return;
+	}
+	if (storing)
+		return;
+	storing = true;		/* a fault in the firmware must not bring us back here */
+	len = results_json(status, json, sizeof(json));
+	results_write(boot->fw_set_var, json, len, run_id, &last);
+	stored_status = status;
+	results_outcome_text(&last, text, sizeof(text));
+	printk("%s\n", text);
 	storing = false;
 }

@@ -16,6 +16,7 @@
 
 #define RESULTS_CHUNK		3968	/* payload per variable: fits OVMF's smallest limit */
 #define RESULTS_MAX_CHUNKS	8
+#define RESULTS_MAX_BYTES	(RESULTS_CHUNK * RESULTS_MAX_CHUNKS)
 
 enum results_state {
 	RESULTS_NOT_STORED,	/* not tried yet */
@@ -24,21 +25,48 @@ enum results_state {
 	RESULTS_FAILED,		/* the firmware refused (a full variable store, ...) */
 };
 
+/*
+ * A variable store: keep @size bytes of @data as the non-volatile variable @name (@size 0
+ * deletes it); returns 0 or the store's error. The firmware's is boot/'s boot_info
+ * fw_set_var, which results_init() takes for the run's summary.
+ */
+typedef int (*results_set_var_fn)(const char *name, const void *data, size_t size);
+
+struct results_outcome {
+	enum results_state state;
+	int err;			/* the store's error when state is RESULTS_FAILED */
+	u32 run_id;
+	size_t chunks, bytes;		/* variables written, bytes of JSON in them */
+	bool cut;			/* the JSON was longer than RESULTS_MAX_BYTES */
+	unsigned int stale_failed;	/* chunks of an older summary not deleted ... */
+	unsigned int stale_first;	/* ... the first of them, and its error */
+	int stale_err;
+};
+
+/* Keep the firmware's store, the run id and the start time, and store again on the way out. */
 void results_init(const struct boot_info *bi);
 void results_set_tests(const struct ktap_totals *tot, int cmdline_errors);
 /* Write the summary JSON for @status into @buf; returns its length. */
 size_t results_json(int status, char *buf, size_t size);
 /*
- * Store it through the firmware; prints what happened. Chunks an older, longer result left
- * are deleted. The run stores before its summary line (which says whether it worked) and
- * again on the way out when the status changed since.
+ * Write @len bytes of @json as the chunks of run @run_id through @set_var, then delete the
+ * chunks an older, longer summary left; what happened goes to @out.
+ */
+void results_write(results_set_var_fn set_var, const char *json, size_t len, u32 run_id,
+		   struct results_outcome *out);
+/* What @o says, one "results: ..." line or several joined by '\n' (no '\n' at the end). */
+void results_outcome_text(const struct results_outcome *o, char *buf, size_t size);
+/* The summary line's word for @o: "stored", "NOT-STORED(error-N)" or "console-only". */
+void results_outcome_word(const struct results_outcome *o, char *buf, size_t size);
+/*
+ * Store the run's summary through the firmware and print what happened. The run stores before
+ * its summary line (which says whether it worked) and again on the way out when the status
+ * changed since.
  */
 void results_store(int status);
-/* What the last store did, and the firmware's error when it failed. */
+/* What the last store through the firmware did, and the firmware's error when it failed. */
 enum results_state results_state(int *err);
-/* The summary line's word for it: "stored", "NOT-STORED(error-N)" or "console-only". */
+/* The summary line's word for the last store. */
 void results_state_word(char *buf, size_t size);
-/* Tests: store through @fn instead of the firmware (NULL: the firmware again). */
-void results_set_store_fn(int (*fn)(const char *name, const void *data, size_t size));
 
 #endif

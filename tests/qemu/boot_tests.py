@@ -110,13 +110,25 @@ def t_bad_cmdline(b):
     check_ktap(b)
 
 
+def check_ktap_strict(b):
+    """tools/ktap-check.py --strict: inside a subtest every line is KTAP (a result, a plan,
+    a version line or a '#' diagnostic at the subtest's indentation)."""
+    kc = firmware_tests.load_tool("ktap-check")
+    checker = kc.check(b.log.splitlines(), strict=True)
+    for line, is_error, msg in checker.problems[:10]:
+        b.expect(False, "ktap-check --strict: line %s: %s: %r" % (
+            line, msg, b.log.splitlines()[line - 1] if line else ""))
+
+
 def t_no_cmdline(b):
-    """No command line at all: defaults, QEMU detected, leaves through isa-debug-exit."""
+    """No command line at all: defaults, QEMU detected, leaves through isa-debug-exit; the
+    whole default run is strict KTAP."""
     b.run("", runner_args=["--no-cmdline-file"])
     b.status_is(PASS)
     b.has(r"^cmdline: from none: ''")
     b.has(r"^exit: auto: QEMU detected \(fw_cfg\)")
     check_ktap(b)
+    check_ktap_strict(b)
 
 
 def run_with_cmdline_file(b, data):
