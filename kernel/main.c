@@ -103,18 +103,9 @@ static void bench_on_cpu(struct bench_image_opts *bo, unsigned int bench_cpu)
 		pr_err("bench: CPU %u did not finish within an hour\n", c);
 }
 
-__noreturn void kernel_main(struct boot_info *bi)
+/* The machine: console, descriptor tables, the way out, the exception table. */
+static bool take_machine(struct boot_info *bi)
 {
-	struct ck_config cfg;
-	const struct ck_suite *const *suites;
-	unsigned int nr_suites;
-	struct ktap_totals tot;
-	struct ck_ctx ctx;
-	char desc[256];
-	int cmdline_errors;
-	enum ck_status status;
-	char stored[32];
-
 	serial_init(SERIAL_DEFAULT_PORT, SERIAL_DEFAULT_BAUD);
 	gdt_init();
 	idt_init();
@@ -123,59 +114,78 @@ __noreturn void kernel_main(struct boot_info *bi)
 	printk("\ncopykernel %s: the machine is ours (ExitBootServices after %u attempt%s)\n",
 	       CK_VERSION, bi->ebs_attempts, bi->ebs_attempts == 1 ? "" : "s");
 	if (!extable_init())
-		machine_exit(CK_STATUS_PANIC);
+		return false;
 	mce_early_init();
 	printk("firmware: %s rev 0x%x; image at 0x%llx, %llu KiB\n", bi->fw_vendor,
 	       bi->fw_revision, (unsigned long long)bi->image_base,
 	       (unsigned long long)bi->image_size >> 10);
+	return true;
+}
 
-	cmdline_defaults(&cfg, ck_cmdline_names());
+/* boot/'s notes on the text, then the parse; returns the errors of both. */
+static int read_cmdline(struct boot_info *bi, struct ck_config *cfg)
+{
+	char desc[256];
+	int errors;
+
+	cmdline_defaults(cfg, ck_cmdline_names());
 	printk("cmdline: from %s: '%s'\n", bi->cmdline_source, bi->cmdline);
 	for (u32 i = 0; i < bi->cmdline_notes.n; i++)
 		printk("cmdline: %s%s\n", bi->cmdline_notes.error[i] ? "" : "note: ",
 		       bi->cmdline_notes.text[i]);
 	if (bi->cmdline_notes.dropped)
 		printk("cmdline: ... and %u more such notes\n", bi->cmdline_notes.dropped);
-	cmdline_errors = cmdline_parse(bi->cmdline, &cfg, cmdline_message, NULL) +
-			 (int)bi->cmdline_notes.errors;
-	cmdline_describe(&cfg, desc, sizeof(desc));
+	errors = cmdline_parse(bi->cmdline, cfg, cmdline_message, NULL) +
+		 (int)bi->cmdline_notes.errors;
+	cmdline_describe(cfg, desc, sizeof(desc));
 	printk("cmdline: in effect: %s%s\n", desc,
-	       cmdline_errors ? " (after errors above: the run ends with the bad-command-line "
-				"status)" : "");
-	take_console(&cfg);
-	if (cfg.inject == INJECT_QEMU && cfg.mce_case == MCE_CASE_EARLY)
+	       errors ? " (after errors above: the run ends with the bad-command-line "
+			"status)" : "");
+	take_console(cfg);
+	if (cfg->inject == INJECT_QEMU && cfg->mce_case == MCE_CASE_EARLY)
 		mce_inject_early();
-	exit_init(cfg.exit, bi->fw_reset);
-	if (cfg.exit == EXIT_AUTO)
+	exit_init(cfg->exit, bi->fw_reset);
+	if (cfg->exit == EXIT_AUTO)
 		printk("exit: auto: %s\n", qemu_detected() ?
 		       "QEMU detected (fw_cfg), leaving through isa-debug-exit" :
 		       "not QEMU, halting at the end");
+	return errors;
+}
 
+/* The firmware's memory map, ACPI, the boot allocator and the page tables. */
+static bool own_memory(struct boot_info *bi)
+{
 	if (bi->memmap_desc_size < BOOT_MEMMAP_DESC_MIN) {
 		pr_err("memory map: the firmware's descriptor size is %u bytes, smaller than a "
 		       "UEFI memory descriptor (%u): no map to run on\n", bi->memmap_desc_size,
 		       BOOT_MEMMAP_DESC_MIN);
-		panic();
+		return false;
 	}
 	if (mem_sanitize(bi)) {
 		pr_err("memory map: %u entries, none of them usable RAM: cannot run\n",
 		       bi->nr_mem);
-		panic();
+		return false;
 	}
 	mem_report(bi);
 	acpi_init(bi);
 	pmem_init(bi);
 	if (!pmem_free_bytes()) {
 		pr_err("memory map: no free RAM above 1 MiB outside the image: cannot run\n");
-		panic();
+		return false;
 	}
 	if (!paging_init(bi)) {
 		pr_err("paging: could not build the page tables (out of memory?)\n");
-		machine_exit(CK_STATUS_PANIC);
+		return false;
 	}
 	pmem_add_boot_services(bi);
 	acpi_map_tables();
 	numa_init(bi);
+	return true;
+}
+
+/* This CPU's features, the screen, the clock, then the other CPUs. */
+static void bring_up_cpus(struct boot_info *bi, const struct ck_config *cfg)
+{
 	cpu_init();
 	fpu_init();
 	mce_init();
@@ -186,35 +196,36 @@ __noreturn void kernel_main(struct boot_info *bi)
 		       bi->fb.stride, (unsigned long long)bi->fb.base);
 	else
 		printk("framebuffer: none (no GOP): running headless, serial only\n");
-	if (cfg.fb_off)
+	if (cfg->fb_off)
 		printk("fbcon: off (fb=off): serial only\n");
 	else
 		fbcon_init(&bi->fb);
 	cpu_report();
 	tsc_init();
-	exit_set_delay(cfg.exit_delay, tsc_info()->hz);
-	smp_init(bi, cfg.smp, cfg.smp_timeout ? cfg.smp_timeout : SMP_DEFAULT_TIMEOUT_MS);
+	exit_set_delay(cfg->exit_delay, tsc_info()->hz);
+	smp_init(bi, cfg->smp, cfg->smp_timeout ? cfg->smp_timeout : SMP_DEFAULT_TIMEOUT_MS);
 	smp_report();
 	mce_cpus_init();
-	cmdline_errors += copy_setup(&cfg);
-	pages_setup(bi);
-	printk("memory: %llu MiB free for tests\n", (unsigned long long)pmem_free_bytes() >> 20);
+}
 
-	if (cfg.crash) {
-		const struct ck_crash *const *crashes;
+/* The suites tests= selected; returns the run's status (panic aside: that never returns). */
+static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cfg,
+				int cmdline_errors, struct ktap_totals *tot)
+{
+	const struct ck_suite *const *suites;
+	unsigned int nr_suites;
+	enum ck_status status;
+	struct ck_ctx ctx;
+	char stored[32];
 
-		ck_crashes_get(&crashes);
-		crash_now(crashes[cfg.crash - 1]);
-	}
-
-	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg.inject, .mce_case = cfg.mce_case };
+	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg->inject, .mce_case = cfg->mce_case };
 	copy_caps(&ctx.caps);
 	copy_linux_choice(&ctx.linux_choice);
 	nr_suites = ck_suites_get(&suites);
 	ktap_set_after_case(report_new_mces);
-	ktap_run(suites, nr_suites, cfg.tests, &ctx, &tot);
-	results_set_tests(&tot, cmdline_errors);
-	if (tot.fail)
+	ktap_run(suites, nr_suites, cfg->tests, &ctx, tot);
+	results_set_tests(tot, cmdline_errors);
+	if (tot->fail)
 		status = CK_STATUS_FAIL;
 	else if (cmdline_errors)
 		status = CK_STATUS_CMDLINE;
@@ -224,18 +235,60 @@ __noreturn void kernel_main(struct boot_info *bi)
 	results_store(status);
 	results_state_word(stored, sizeof(stored));
 	printk("# copykernel-summary: result=%s suites=%u pass=%u fail=%u skip=%u "
-	       "cmdline_errors=%d results=%s\n", tot.fail ? "FAIL" : "PASS", tot.suites, tot.pass,
-	       tot.fail, tot.skip, cmdline_errors, stored);
-	if (cfg.bench) {
-		struct bench_image_opts bo = { .sel = cfg.bench, .runs = cfg.bench_runs,
-					       .tiny = cfg.bench_tiny, .cold_flush = cfg.bench_cold == 1 };
+	       "cmdline_errors=%d results=%s\n", tot->fail ? "FAIL" : "PASS", tot->suites,
+	       tot->pass, tot->fail, tot->skip, cmdline_errors, stored);
+	return status;
+}
 
-		copy_caps(&bo.caps);
-		if (bo.sel != BENCH_PARALLEL)
-			bench_on_cpu(&bo, cfg.bench_cpu);
-		if (bo.sel == BENCH_PARALLEL || bo.sel == BENCH_ALL)
-			bench_image_parallel(&bo);
+static void run_benchmarks(const struct ck_config *cfg)
+{
+	struct bench_image_opts bo = { .sel = cfg->bench, .runs = cfg->bench_runs,
+				       .tiny = cfg->bench_tiny, .cold_flush = cfg->bench_cold == 1 };
+
+	copy_caps(&bo.caps);
+	if (bo.sel != BENCH_PARALLEL)
+		bench_on_cpu(&bo, cfg->bench_cpu);
+	if (bo.sel == BENCH_PARALLEL || bo.sel == BENCH_ALL)
+		bench_image_parallel(&bo);
+}
+
+/*
+ * Everything before the tests, stage by stage. A stage that finds the machine unusable says
+ * why and returns false.
+ */
+static bool prepare(struct boot_info *bi, struct ck_config *cfg, int *cmdline_errors)
+{
+	if (!take_machine(bi))
+		return false;
+	*cmdline_errors = read_cmdline(bi, cfg);
+	if (!own_memory(bi))
+		return false;
+	bring_up_cpus(bi, cfg);
+	*cmdline_errors += copy_setup(cfg);
+	pages_setup(bi);
+	printk("memory: %llu MiB free for tests\n", (unsigned long long)pmem_free_bytes() >> 20);
+	return true;
+}
+
+/* The run. It leaves through machine_exit() with its status, or here with the panic status. */
+__noreturn void kernel_main(struct boot_info *bi)
+{
+	struct ktap_totals tot;
+	struct ck_config cfg;
+	enum ck_status status;
+	int cmdline_errors = 0;
+
+	if (!prepare(bi, &cfg, &cmdline_errors))
+		panic();	/* the stage that stopped has said why */
+	if (cfg.crash) {
+		const struct ck_crash *const *crashes;
+
+		ck_crashes_get(&crashes);
+		crash_now(crashes[cfg.crash - 1]);
 	}
+	status = run_tests(bi, &cfg, cmdline_errors, &tot);
+	if (cfg.bench)
+		run_benchmarks(&cfg);
 	summary_show(status, &tot);
 	machine_exit(status);
 }
