@@ -183,60 +183,51 @@ _Static_assert(sizeof(EFI_MEMORY_DESCRIPTOR) == BOOT_MEMMAP_DESC_MIN, "BOOT_MEMM
 _Static_assert(offsetof(EFI_MEMORY_DESCRIPTOR, PhysicalStart) == 8, "PhysicalStart");
 _Static_assert(offsetof(EFI_MEMORY_DESCRIPTOR, NumberOfPages) == 24, "NumberOfPages");
 
-EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+/* boot_info in loader data (the kernel keeps it), zeroed; the image's place and the firmware. */
+static EFI_STATUS alloc_boot_info(EFI_HANDLE image, struct boot_info **out,
+				  EFI_LOADED_IMAGE **li)
 {
-	EFI_LOADED_IMAGE *li = NULL;
-	EFI_PHYSICAL_ADDRESS bi_addr;
+	EFI_PHYSICAL_ADDRESS addr;
 	struct boot_info *bi;
-	UINTN map_size, map_key, desc_size, map_cap;
-	UINT32 desc_ver;
-	void *map = NULL;
 	EFI_STATUS st;
-	u32 tries;
-	BOOLEAN stale_once;
-
-	InitializeLib(image, systab);
-	Print(L"copykernel: boot: UEFI %s rev %d.%d\n", ST->FirmwareVendor,
-	      ST->Hdr.Revision >> 16, ST->Hdr.Revision & 0xffff);
 
 	st = uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
-			       EFI_SIZE_TO_PAGES(sizeof(*bi)), &bi_addr);
+			       EFI_SIZE_TO_PAGES(sizeof(*bi)), &addr);
 	if (EFI_ERROR(st)) {
 		fail(L"AllocatePages(boot_info)", st);
 		return st;
 	}
-	bi = (struct boot_info *)(UINTN)bi_addr;
+	bi = (struct boot_info *)(UINTN)addr;
 	SetMem(bi, sizeof(*bi), 0);
-
-	st = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&li);
+	st = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)li);
 	if (EFI_ERROR(st)) {
 		fail(L"HandleProtocol(LoadedImage)", st);
 		return st;
 	}
-	bi->image_base = (u64)(UINTN)li->ImageBase;
-	bi->image_size = li->ImageSize;
+	bi->image_base = (u64)(UINTN)(*li)->ImageBase;
+	bi->image_size = (*li)->ImageSize;
 	fw_vendor_ascii(ST->FirmwareVendor, bi->fw_vendor, sizeof(bi->fw_vendor));
 	bi->fw_revision = ST->FirmwareRevision;
+	*out = bi;
+	return EFI_SUCCESS;
+}
 
-	get_cmdline(li, bi);
-	/* Test knob: spoil the first ExitBootServices key to exercise the retry below. */
-	stale_once = has_word(bi->cmdline, "ebs=stale");
-	get_acpi(bi);
-	get_framebuffer(bi);
-	efi_runtime_init(ST->RuntimeServices, bi);
+/*
+ * Leave boot services. The map buffer is allocated once, with room for the entries the
+ * allocation itself and a few firmware events may add. Between GetMemoryMap and
+ * ExitBootServices nothing may allocate; a stale key just means: fetch the map again into the
+ * same buffer. @stale_once spoils the first key (ebs=stale), to exercise that retry. On
+ * success the map is translated into @bi; on failure boot services are still up.
+ */
+static EFI_STATUS exit_boot_services(EFI_HANDLE image, struct boot_info *bi, BOOLEAN stale_once)
+{
+	UINTN map_size = 0, map_key, desc_size, map_cap;
+	UINT32 desc_ver;
+	void *map = NULL;
+	EFI_STATUS st;
+	u32 tries;
 
-	Print(L"copykernel: boot: image at 0x%lx, command line from %a: '%a'\n",
-	      bi->image_base, bi->cmdline_source, bi->cmdline);
-	Print(L"copykernel: boot: leaving boot services; output continues on the serial port\n");
-
-	/*
-	 * The map buffer is allocated once, with room for the entries the allocation itself and
-	 * a few firmware events may add. Between GetMemoryMap and ExitBootServices nothing may
-	 * allocate; a stale key just means: fetch the map again into the same buffer.
-	 */
-	map_size = 0;
-	st = uefi_call_wrapper(BS->GetMemoryMap, 5, &map_size, NULL, &map_key, &desc_size,
-			       &desc_ver);
+	uefi_call_wrapper(BS->GetMemoryMap, 5, &map_size, NULL, &map_key, &desc_size, &desc_ver);
 	map_cap = map_size + 16 * (desc_size ? desc_size : sizeof(EFI_MEMORY_DESCRIPTOR));
 	st = uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, map_cap, &map);
 	if (EFI_ERROR(st)) {
@@ -265,9 +256,36 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 	if (EFI_ERROR(st))
 		return st;	/* boot services are still up: the firmware reports it */
-
 	/* Boot services are gone: no Print, no allocation from here on. */
 	bi->ebs_attempts = tries;
 	efi_memmap_translate(bi, map, map_size, desc_size);
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	EFI_LOADED_IMAGE *li = NULL;
+	struct boot_info *bi;
+	BOOLEAN stale_once;
+	EFI_STATUS st;
+
+	InitializeLib(image, systab);
+	Print(L"copykernel: boot: UEFI %s rev %d.%d\n", ST->FirmwareVendor,
+	      ST->Hdr.Revision >> 16, ST->Hdr.Revision & 0xffff);
+	st = alloc_boot_info(image, &bi, &li);
+	if (EFI_ERROR(st))
+		return st;
+	get_cmdline(li, bi);
+	/* Test knob: spoil the first ExitBootServices key to exercise the retry. */
+	stale_once = has_word(bi->cmdline, "ebs=stale");
+	get_acpi(bi);
+	get_framebuffer(bi);
+	efi_runtime_init(ST->RuntimeServices, bi);
+	Print(L"copykernel: boot: image at 0x%lx, command line from %a: '%a'\n",
+	      bi->image_base, bi->cmdline_source, bi->cmdline);
+	Print(L"copykernel: boot: leaving boot services; output continues on the serial port\n");
+	st = exit_boot_services(image, bi, stale_once);
+	if (EFI_ERROR(st))
+		return st;
 	kernel_start(bi);
 }
