@@ -16,6 +16,7 @@
 #include "kernel/console/printk.h"
 #include "kernel/copy_setup.h"
 #include "kernel/include/version.h"
+#include "kernel/lib/format.h"
 #include "kernel/names.h"
 #include "kernel/results.h"
 #include "kernel/platform/cpu.h"
@@ -43,47 +44,127 @@ static const char *verdict_of(enum ck_status s)
 	}
 }
 
-/* "CPUs: 4 started, 0 failed, stale machine-check errors on none" (the per-CPU MCA setup). */
-static void mce_cpus_line(char *buf, size_t size)
+/* The screen's lines: one array, its count kept by the only function that adds to it. */
+#define SCREEN_LINES	10
+
+struct screen {
+	char text[SCREEN_LINES][160];
+	const char *lines[SCREEN_LINES];
+	unsigned int n;
+};
+
+static void screen_add(struct screen *s, const char *fmt, ...) __printf(2, 3);
+static void screen_add(struct screen *s, const char *fmt, ...)
 {
-	const struct smp_info *si = smp_info();
-	size_t len;
+	va_list ap;
+
+	if (s->n >= SCREEN_LINES) {
+		pr_warn("summary: more than %u lines for the screen; '%s' and later ones left out\n",
+			SCREEN_LINES, fmt);
+		return;
+	}
+	va_start(ap, fmt);
+	ck_vsnprintf(s->text[s->n], sizeof(s->text[s->n]), fmt, ap);
+	va_end(ap);
+	s->lines[s->n] = s->text[s->n];
+	s->n++;
+}
+
+/* "suites: cpu:ok tsc:ok" */
+static void suites_line(struct screen *s, const struct ktap_totals *tot)
+{
+	const struct cmdline_names *names = ck_cmdline_names();
+	char buf[sizeof(s->text[0])];
+	size_t len = 0;
+
+	ck_appendf(buf, sizeof(buf), &len, "suites:");
+	for (unsigned int i = 0; i < names->nr_suites && i < KTAP_MAX_SUITES; i++)
+		if (tot->result[i] != KTAP_NOT_RUN)
+			ck_appendf(buf, sizeof(buf), &len, " %s:%s", names->suites[i],
+				   tot->result[i] == KTAP_OK ? "ok" :
+				   tot->result[i] == KTAP_FAIL ? "FAIL" : "skip");
+	screen_add(s, "%s", buf);
+}
+
+/* "CPUs: 4 started, 0 failed, stale machine-check errors on none" (the per-CPU MCA setup). */
+static void cpus_line(struct screen *s)
+{
+	char buf[sizeof(s->text[0])];
+	size_t len = 0;
 	bool any = false;
 
-	len = (size_t)ck_snprintf(buf, size, "CPUs: %u started, %u failed, stale machine-check "
-				  "errors on", smp_nr_online(), si->nr_failed);
-	for (unsigned int c = 0; c < smp_nr_cpus() && len < size; c++) {
+	ck_appendf(buf, sizeof(buf), &len, "CPUs: %u started, %u failed, stale machine-check "
+		   "errors on", smp_nr_online(), smp_info()->nr_failed);
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
 		const struct mce_cpu_facts *f = mce_cpu_facts(c);
 
 		if (f && f->stale) {
-			len += (size_t)ck_snprintf(buf + len, size - len, "%s %u", any ? "," : "",
-						   c);
+			ck_appendf(buf, sizeof(buf), &len, "%s %u", any ? "," : "", c);
 			any = true;
 		}
 	}
-	if (!any && len < size)
-		ck_snprintf(buf + len, size - len, " none");
+	if (!any)
+		ck_appendf(buf, sizeof(buf), &len, " none");
+	screen_add(s, "%s", buf);
 }
 
-void summary_show(enum ck_status status, const struct ktap_totals *tot)
+static void results_line(struct screen *s)
+{
+	int err;
+
+	switch (results_state(&err)) {
+	case RESULTS_STORED:
+		screen_add(s, "results are also in UEFI variables CopykernelResult* "
+			   "(tools/ck-results.py)");
+		break;
+	case RESULTS_FAILED:
+		screen_add(s, "results NOT STORED: the firmware refused the UEFI variable (error %d); "
+			   "they are only on this screen and serial", err);
+		break;
+	default:
+		screen_add(s, "results are only on this screen and serial (no firmware variable "
+			   "store)");
+		break;
+	}
+}
+
+static void summary_lines(struct screen *s, const struct ktap_totals *tot)
+{
+	const struct cpu_ident *c = cpu();
+	u64 rec = 0;
+
+	for (u64 i = 0; i < mce_count(); i++)
+		rec += mce_get(i) && mce_get(i)->recovered;
+	screen_add(s, "copykernel %s on %s family 0x%x model 0x%x stepping %u", CK_VERSION,
+		   c->vendor_str, c->family, c->model, c->stepping);
+	screen_add(s, "tests: %u passed, %u failed, %u skipped in %u suites", tot->pass,
+		   tot->fail, tot->skip, tot->suites);
+	suites_line(s, tot);
+	screen_add(s, "dispatch: copy_page=%s memcpy=%s copy_mc=%s clear_page=%s",
+		   copy_page_impl_names[copy_ops.choice.copy_page],
+		   memcpy_impl_names[copy_ops.choice.memcpy],
+		   copy_mc_impl_names[copy_ops.choice.copy_mc],
+		   clear_page_impl_names[copy_ops.choice.clear_page]);
+	screen_add(s, "machine checks (real, emulated and simulated): %llu records, %llu "
+		   "recovered; poison list: %u page%s", (unsigned long long)mce_count(),
+		   (unsigned long long)rec, poison_log.n, poison_log.n == 1 ? "" : "s");
+	results_line(s);
+	cpus_line(s);
+	if (c->hypervisor)
+		screen_add(s, "under a hypervisor (a virtual or emulated CPU): the quick figures "
+			   "mean nothing here");
+}
+
+/* Time each primitive, print its JSON line, and make its bar; returns the number of bars. */
+static unsigned int quick_figures(struct fb_bar *bars, char (*text)[24])
 {
 	u8 *src = (u8 *)(uintptr_t)pmem_alloc(QB_BYTES, SZ_2M);
 	u8 *dst = (u8 *)(uintptr_t)pmem_alloc(QB_BYTES, SZ_2M);
 	static struct bench_result r;
-	static char text[ARRAY_SIZE(qb_names)][24];
-	struct fb_bar bars[ARRAY_SIZE(qb_names)];
-	unsigned int nb = 0;
-	struct bench_env env;
-	struct bench_platform plat;
-	static char l[7][160];
-	const char *lines[7];
-	const struct cpu_ident *c = cpu();
-	size_t len = 0;
-	u64 rec = 0;
-
-	const struct cmdline_names *names = ck_cmdline_names();
-	int err;
 	struct dispatch_caps caps;
+	struct bench_platform plat;
+	struct bench_env env;
+	unsigned int nb = 0;
 
 	printk("summary: quick figures, 1 MiB cache-warm, median of %d (a sanity check, not the "
 	       "benchmarks; under an emulator they say nothing about hardware)\n", QB_RUNS);
@@ -104,49 +185,21 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 		bars[nb] = (struct fb_bar){ qb_names[i], r.mbps_median, text[nb] };
 		nb++;
 	}
+	return nb;
+}
+
+void summary_show(enum ck_status status, const struct ktap_totals *tot)
+{
+	static char text[ARRAY_SIZE(qb_names)][24];
+	static struct screen screen;
+	struct fb_bar bars[ARRAY_SIZE(qb_names)];
+	unsigned int nb = quick_figures(bars, text);
+
 	if (!fbcon_active())
 		return;
-	for (u64 i = 0; i < mce_count(); i++)
-		rec += mce_get(i) && mce_get(i)->recovered;
-	ck_snprintf(l[0], sizeof(l[0]), "copykernel %s on %s family 0x%x model 0x%x stepping %u",
-		    CK_VERSION, c->vendor_str, c->family, c->model, c->stepping);
-	ck_snprintf(l[1], sizeof(l[1]), "tests: %u passed, %u failed, %u skipped in %u suites",
-		    tot->pass, tot->fail, tot->skip, tot->suites);
-	len = (size_t)ck_snprintf(l[2], sizeof(l[2]), "suites:");
-	for (unsigned int s = 0; s < names->nr_suites && s < KTAP_MAX_SUITES && len < sizeof(l[2]);
-	     s++)
-		if (tot->result[s] != KTAP_NOT_RUN)
-			len += (size_t)ck_snprintf(l[2] + len, sizeof(l[2]) - len, " %s:%s",
-						   names->suites[s],
-						   tot->result[s] == KTAP_OK ? "ok" :
-						   tot->result[s] == KTAP_FAIL ? "FAIL" : "skip");
-	ck_snprintf(l[3], sizeof(l[3]), "dispatch: copy_page=%s memcpy=%s copy_mc=%s "
-		    "clear_page=%s", copy_page_impl_names[copy_ops.choice.copy_page],
-		    memcpy_impl_names[copy_ops.choice.memcpy],
-		    copy_mc_impl_names[copy_ops.choice.copy_mc],
-		    clear_page_impl_names[copy_ops.choice.clear_page]);
-	ck_snprintf(l[4], sizeof(l[4]), "machine checks (real, emulated and simulated): %llu "
-		    "records, %llu recovered; poison list: %u page%s",
-		    (unsigned long long)mce_count(), (unsigned long long)rec, poison_log.n,
-		    poison_log.n == 1 ? "" : "s");
-	mce_cpus_line(l[6], sizeof(l[6]));
-	switch (results_state(&err)) {
-	case RESULTS_STORED:
-		ck_snprintf(l[5], sizeof(l[5]), "results are also in UEFI variables "
-			    "CopykernelResult* (tools/ck-results.py)");
-		break;
-	case RESULTS_FAILED:
-		ck_snprintf(l[5], sizeof(l[5]), "results NOT STORED: the firmware refused the UEFI "
-			    "variable (error %d); they are only on this screen and serial", err);
-		break;
-	default:
-		ck_snprintf(l[5], sizeof(l[5]), "results are only on this screen and serial (no "
-			    "firmware variable store)");
-		break;
-	}
-	for (int i = 0; i < 6; i++)
-		lines[i] = l[i];
-	fbcon_summary(verdict_of(status), status == CK_STATUS_PASS, lines, 7, bars, nb,
-		      "quick figures: 1 MiB, cache-warm, median of 5 (GB/s)");
+	screen.n = 0;
+	summary_lines(&screen, tot);
+	fbcon_summary(verdict_of(status), status == CK_STATUS_PASS, screen.lines, screen.n, bars,
+		      nb, "quick figures: 1 MiB, cache-warm, median of 5 (GB/s)");
 	printk("fbcon: summary drawn\n");
 }

@@ -77,8 +77,76 @@ def check_summary_screen(b, ppm, banner_rgb):
     b.expect(white > n // 50, "no verdict text in the banner (%d white pixels)" % white)
 
 
+# Where fbcon (kernel/console/fbcon.c) puts the summary's text: 5x7 glyphs scaled by two in
+# 12x18 cells, the first line one cell below the 88-pixel banner, one cell in from the left.
+CELL_W, CELL_H, TEXT_TOP, FG = 12, 18, 88 + 18, b"\xd8\xdc\xe0"
+
+
+def font_glyphs():
+    """{seven rows of '.#': character} from the font's own drawing (kernel/console/font.c)."""
+    with open(os.path.join(ROOT, "kernel", "console", "font.c")) as f:
+        text = f.read()
+    return {tuple(re.findall(r'"([.#]{5})"', m.group(2))): m.group(1)
+            for m in re.finditer(r"/\* '(.)' \*/ G\(([^)]*)\)", text)}
+
+
+def screen_lines(ppm, count):
+    """The first @count text lines of the summary as the screen shows them (unreadable
+    cells as '\\0', trailing blanks dropped)."""
+    glyphs = font_glyphs()
+    w, h, px = read_ppm(ppm)
+
+    def ink(x, y):
+        return px[(y * w + x) * 3:(y * w + x) * 3 + 3] == FG
+
+    lines = []
+    for n in range(count):
+        y, chars = TEXT_TOP + CELL_H * n, []
+        for x in range(CELL_W, w - CELL_W + 1, CELL_W):
+            rows = tuple("".join("#" if ink(x + 2 * i, y + 2 * (r + 1)) else "."
+                                 for i in range(5)) for r in range(7))
+            chars.append(glyphs.get(rows, "\0"))
+        lines.append("".join(chars).rstrip())
+    return lines
+
+
+def check_summary_text(b, ppm):
+    """Every line the summary screen is given is drawn, and says what the serial log says:
+    the version and CPU, the totals, the CPUs started, and that the CPU runs under a
+    hypervisor (QEMU sets CPUID's hypervisor bit under TCG too)."""
+    if not os.path.exists(ppm):
+        return
+    lines = screen_lines(ppm, 12)
+    title = lines.index("") if "" in lines else len(lines)
+    text, rest = lines[:title], lines[title:]
+    b.expect(len(text) >= 7 and rest[:1] == [""] and
+             any(l.startswith("quick figures:") for l in rest[1:3]),
+             "the summary's text lines, then one blank line and the chart: %r" % lines)
+    v = b.has(r"^copykernel (\S+): the machine is ours")
+    c = b.has(r"^CPU: (\S+) family (0x[0-9a-f]+) model (0x[0-9a-f]+) stepping (\d+)")
+    if v and c:
+        b.expect(text[:1] == ["copykernel %s on %s family %s model %s stepping %s" % (
+            (v.group(1),) + c.groups())], "first line %r" % text[:1])
+    s = b.has(r"^# copykernel-summary: result=\S+ suites=(\d+) pass=(\d+) fail=(\d+) "
+              r"skip=(\d+)")
+    if s:
+        want = "tests: %s passed, %s failed, %s skipped in %s suites" % (
+            s.group(2), s.group(3), s.group(4), s.group(1))
+        b.expect(want in text, "no line %r on the screen: %r" % (want, text))
+    m = b.has(r"^smp: (\d+) of \d+ CPUs? online")
+    stale = b.has(r"^MCE: every CPU: .*stale errors on CPUs (\S+),")
+    if m and stale:
+        want = "CPUs: %s started, 0 failed, stale machine-check errors on %s" % (
+            m.group(1), stale.group(1))
+        b.expect(want in text, "no line %r on the screen: %r" % (want, text))
+    if re.search(r"^CPU: .*, running under a hypervisor$", b.log, re.M):
+        b.expect(any("under a hypervisor" in l and "mean nothing" in l for l in text),
+                 "the screen does not say the CPU runs under a hypervisor: %r" % text)
+
+
 def t_framebuffer_summary(b):
-    """GOP console: a screendump after the summary shows the green PASS banner and text."""
+    """GOP console: a screendump after the summary shows the green PASS banner, and every
+    line of its text, as the serial log has it."""
     with tempfile.TemporaryDirectory(prefix="ck-fb-") as tmp:
         ppm = os.path.join(tmp, "screen.ppm")
         b.run("exit=qemu exit_delay=2 tests=cpu,tsc", runner_args=["--screendump", ppm])
@@ -87,6 +155,7 @@ def t_framebuffer_summary(b):
         b.has(r'^\{"schema":1,"kind":"quick","primitive":"copy_mc_fragile","bytes":1048576,')
         b.has(r"^fbcon: summary drawn")
         check_summary_screen(b, ppm, (0x1e, 0x8c, 0x3c))
+        check_summary_text(b, ppm)
 
 
 def t_framebuffer_bad_cmdline(b):
