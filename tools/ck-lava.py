@@ -23,6 +23,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cklib.common import KTAP_SUBTEST, bounded  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAVA_DIR = os.path.join(ROOT, "lava")
 SERVER_TEMPLATES = "/usr/share/lava-server/device-types"
@@ -174,7 +177,6 @@ def render_device(name, templates=None):
 
 KTAP_RESULT = re.compile(r"^(?P<indent> *)(?P<ok>ok|not ok) (?P<num>\d+) (?P<name>[^#]*?)"
                          r"\s*(?:# (?P<directive>.*))?$")
-KTAP_SUBTEST = re.compile(r"^(?P<indent> *)# Subtest: (?P<name>.+?)\s*$")
 
 
 def slug(name, size=64):
@@ -485,7 +487,8 @@ def main(argv=None):
     j.add_argument("--image-url", help="copykernel.efi (qemu-kernel, ipxe, grub)")
     j.add_argument("--disk-url", help="the GPT disk image, make img (qemu-disk)")
     j.add_argument("--name", help="job name suffix")
-    j.add_argument("--test-minutes", type=int, help="timeout of the monitor")
+    j.add_argument("--test-minutes", type=bounded(int, 1, 24 * 60, "a number of minutes"),
+                   help="timeout of the monitor, 1..1440")
     j.add_argument("-o", "--out", help="output file (default stdout)")
     d = sub.add_parser("device", help="render a device dictionary from lava/devices")
     d.add_argument("name")
@@ -500,7 +503,8 @@ def main(argv=None):
     c.add_argument("--cmdline", default="tests=cmdline,cpu,tsc,mce bench=clear bench_tiny=yes "
                    "bench_runs=3 exit=qemu", help="mce brings skipped and parameterised cases, "
                    "bench=clear figures")
-    c.add_argument("--timeout", type=int, default=240, help="seconds per job")
+    c.add_argument("--timeout", type=bounded(int, 10, 7200, "a number of seconds"), default=240,
+                   help="seconds per job")
     sub.add_parser("pattern", help="print the monitor patterns: cases, benchmark figures")
     args = ap.parse_args(argv)
     try:
@@ -510,8 +514,6 @@ def main(argv=None):
             else:
                 cmdline, minutes = args.cmdline, 10
             if args.test_minutes is not None:
-                if not 1 <= args.test_minutes <= 24 * 60:
-                    raise Fail(2, "--test-minutes must be 1..1440")
                 minutes = args.test_minutes
             write(render_job(args.template, cmdline, image_url=args.image_url,
                              disk_url=args.disk_url, device_type=args.device_type,

@@ -20,13 +20,16 @@ state (header only, deleted) is ignored.
 """
 import argparse
 import json
-import math
 import os
 import re
 import struct
 import sys
 import uuid
 from collections import namedtuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cklib.common import (EXIT_OK, BadInput, NoResult, loads_strict,  # noqa: E402
+                          os_problem, run_main)
 
 TOOL = "ck-results"
 GUID = uuid.UUID("6c6b6b63-7970-4b65-8e72-6e656c727573")
@@ -44,7 +47,6 @@ VAR_DELETED = 0xfd
 VAR_ADDED = 0x3f
 VAR_ADDED_IN_TRANSITION = VAR_ADDED & VAR_IN_DELETED_TRANSITION     # 0x3e
 
-EXIT_OK, EXIT_NO_RESULT, EXIT_USAGE, EXIT_BAD_INPUT = 0, 1, 2, 3
 EPILOG = """exit status:
   0  the summary is on stdout (notes about ignored stale chunks on stderr)
   1  no summary: no CopykernelResult0 variable, or a chunk of its run is missing or belongs
@@ -57,34 +59,6 @@ every failure is one line on stderr: "ck-results: FILE: what is wrong (where)"."
 # One variable as read: its data (None when unreadable), where it came from, and why it
 # cannot be used (None when it can).
 Var = namedtuple("Var", "data file where problem")
-
-
-class BadInput(Exception):
-    """The input cannot be read as what it claims to be (exit status 3)."""
-    status = EXIT_BAD_INPUT
-
-    def __init__(self, file, what, where=None):
-        super().__init__(what)
-        self.file, self.what, self.where = file, what, where
-
-    def line(self):
-        return "%s: %s: %s%s" % (TOOL, self.file, self.what,
-                                 " (%s)" % self.where if self.where else "")
-
-
-class NoResult(BadInput):
-    """Readable input without a complete summary (exit status 1)."""
-    status = EXIT_NO_RESULT
-
-
-def os_problem(e):
-    if isinstance(e, FileNotFoundError):
-        return "no such file or directory"
-    if isinstance(e, IsADirectoryError):
-        return "is a directory, not a file"
-    if isinstance(e, NotADirectoryError):
-        return "not a directory"
-    return e.strerror or type(e).__name__
 
 
 def read_efivars(path):
@@ -133,6 +107,56 @@ def align4(n):
     return (n + 3) & ~3
 
 
+def fv_blocks(d, hdr_len):
+    """The bytes the firmware volume's block map adds up to, or None without its {0, 0} end."""
+    total = 0
+    for at in range(FV_HEADER_MIN, hdr_len - 7, 8):
+        blocks, length = struct.unpack_from("<II", d, at)
+        if not blocks and not length:
+            return total
+        total += blocks * length
+    return None
+
+
+def fv_header(d, path):
+    """The offset of the variable store in the firmware volume @d, after its header's checks.
+
+    The header (PI spec, EFI_FIRMWARE_VOLUME_HEADER) holds FvLength, HeaderLength, a checksum
+    (its 16-bit words add up to zero) and a block map that adds up to FvLength. When they
+    disagree the header is corrupt; only a file shorter than what a sound header says is
+    truncated."""
+    if len(d) < 44 or d[40:44] != b"_FVH":
+        raise BadInput(path, "not a firmware volume (no _FVH signature)",
+                       "bytes 40..43 of %d" % len(d))
+    if len(d) < FV_HEADER_MIN:
+        raise BadInput(path, "firmware volume header truncated to %d bytes" % len(d),
+                       "need %d" % FV_HEADER_MIN)
+    fv_len, hdr_len = struct.unpack_from("<Q", d, 32)[0], u16(d, 48)
+    if hdr_len < FV_HEADER_MIN or hdr_len % 2 or hdr_len > fv_len:
+        raise BadInput(path, "firmware volume header corrupt: HeaderLength %d in a volume of "
+                       "%d bytes (FvLength)" % (hdr_len, fv_len), "HeaderLength at byte 48")
+    if hdr_len > len(d):
+        raise BadInput(path, "file truncated in the firmware volume header: %d of its %d "
+                       "bytes" % (len(d), hdr_len), "HeaderLength at byte 48")
+    if sum(struct.unpack_from("<%dH" % (hdr_len // 2), d)) & 0xffff:
+        raise BadInput(path, "firmware volume header corrupt: its checksum does not add up "
+                       "(FvLength %d, HeaderLength %d)" % (fv_len, hdr_len),
+                       "Checksum at byte 50")
+    blocks = fv_blocks(d, hdr_len)
+    if blocks != fv_len:
+        raise BadInput(path, "firmware volume header corrupt: FvLength says %d bytes, the "
+                       "block map %s" % (fv_len, "has no end" if blocks is None else
+                                          "%d" % blocks), "FvLength at byte 32")
+    if fv_len > len(d):
+        raise BadInput(path, "file truncated: the firmware volume has %d bytes, the file %d"
+                       % (fv_len, len(d)), "FvLength at byte 32")
+    if hdr_len + STORE_HEADER > len(d):
+        raise BadInput(path, "firmware volume header length %d does not leave room for a "
+                       "variable store in %d bytes" % (hdr_len, len(d)),
+                       "HeaderLength at byte 48")
+    return hdr_len
+
+
 def read_ovmf(path):
     """Walk the variable store of an OVMF vars file; keep the live copy of each variable.
 
@@ -142,20 +166,7 @@ def read_ovmf(path):
             d = f.read()
     except OSError as e:
         raise BadInput(path, "cannot read the OVMF vars file: %s" % os_problem(e))
-    if len(d) < 44 or d[40:44] != b"_FVH":
-        raise BadInput(path, "not a firmware volume (no _FVH signature)",
-                       "bytes 40..43 of %d" % len(d))
-    if len(d) < FV_HEADER_MIN:
-        raise BadInput(path, "firmware volume header truncated to %d bytes" % len(d),
-                       "need %d" % FV_HEADER_MIN)
-    fv_len = struct.unpack_from("<Q", d, 32)[0]
-    if fv_len > len(d):
-        raise BadInput(path, "file truncated: the firmware volume has %d bytes, the file %d"
-                       % (fv_len, len(d)), "FvLength at byte 32")
-    store = u16(d, 48)
-    if store < FV_HEADER_MIN or store + STORE_HEADER > len(d):
-        raise BadInput(path, "firmware volume header length %d does not leave room for a "
-                       "variable store in %d bytes" % (store, len(d)), "HeaderLength at byte 48")
+    store = fv_header(d, path)
     raw_sig = d[store:store + 16]
     size = u32(d, store + 16)
     fmt, state = d[store + 20], d[store + 21]
@@ -300,17 +311,6 @@ def assemble(variables):
         return None, "the joined chunks are not UTF-8: %s" % e.reason
 
 
-def reject_constant(name):
-    raise ValueError("%s is not JSON" % name)
-
-
-def finite_float(text):
-    f = float(text)
-    if not math.isfinite(f):
-        raise ValueError("number %s is out of range" % text)
-    return f
-
-
 def decode_summary(r, source):
     """The text and the object of a complete run's JSON; BadInput when it is not JSON."""
     where = "%s0..%d, run %08x" % (PREFIX, r.count - 1, r.run)
@@ -320,7 +320,7 @@ def decode_summary(r, source):
         raise BadInput(source, "the stored summary is not UTF-8 (byte %#04x)" %
                        r.payload[e.start], "%s, byte %d of the JSON" % (where, e.start))
     try:
-        obj = json.loads(text, parse_constant=reject_constant, parse_float=finite_float)
+        obj = loads_strict(text, finite=True)
     except ValueError as e:
         what = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
         at = ", char %d" % e.pos if isinstance(e, json.JSONDecodeError) else ""
@@ -359,7 +359,7 @@ def main(argv=None):
             raise BadInput(source, "the stored summary is nested too deeply to print",
                            "run %08x" % r.run)
     except BadInput as e:
-        print(e.line(), file=sys.stderr)
+        print(e.line(TOOL), file=sys.stderr)
         return e.status
     for n in notes:
         print(n, file=sys.stderr)
@@ -374,21 +374,5 @@ def main(argv=None):
 main.source = "-"
 
 
-def run_main():
-    """main() with every failure as one line on stderr: no traceback, whatever happens."""
-    try:
-        return main()
-    except BrokenPipeError:             # the reader (head, less) went away: not an error
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_OK
-    except Exception as e:              # a case this tool does not know: still one line
-        if os.environ.get("CK_TRACEBACK"):
-            raise
-        print("%s: %s: unexpected %s: %s (a bug in %s; CK_TRACEBACK=1 shows where)" % (
-            TOOL, main.source, type(e).__name__, e, TOOL), file=sys.stderr)
-        return EXIT_BAD_INPUT
-
-
 if __name__ == "__main__":
-    sys.exit(run_main())
+    sys.exit(run_main(TOOL, main))

@@ -25,6 +25,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cklib.common import bounded  # noqa: E402
+
 EXIT_MAP = {1: (0, "all tests passed"), 3: (1, "some tests failed"), 5: (2, "panic"),
             7: (3, "bad command line")}
 STATUS_RESET, STATUS_TIMEOUT, STATUS_QEMU = 4, 124, 125
@@ -200,8 +203,9 @@ def main():
     ap.add_argument("--image", default="build/copykernel.efi")
     ap.add_argument("--cpu", default="max")
     ap.add_argument("--mem", default="512M")
-    ap.add_argument("--smp", type=int, default=1)
-    ap.add_argument("--timeout", type=float, default=180.0, help="seconds before a hang")
+    ap.add_argument("--smp", type=bounded(int, 1, 1024, "a CPU count"), default=1)
+    ap.add_argument("--timeout", type=bounded(float, 1, 86400, "a number of seconds"),
+                    default=180.0, help="seconds before a hang")
     ap.add_argument("--accel", choices=["auto", "tcg", "kvm"], default="auto")
     ap.add_argument("--vars", help="writable OVMF_VARS copy: use split pflash firmware")
     ap.add_argument("--pxe", choices=["ovmf", "ipxe"], help="boot over the network, no disk")

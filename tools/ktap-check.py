@@ -38,6 +38,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cklib.common import bounded, run_main  # noqa: E402
+
 PROG = "ktap-check"
 
 SUPPORTED_VERSIONS = {("KTAP", 1), ("TAP", 13), ("TAP", 14)}
@@ -452,16 +455,6 @@ def read_lines(path):
     return [line.rstrip("\r") for line in lines]
 
 
-def nonneg_int(text):
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not a number: %r" % text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must not be negative: %d" % value)
-    return value
-
-
 def check(lines, strict=False, expect=None, indent=None):
     checker = Checker(strict=strict, indent_step=indent)
     n = 0
@@ -503,7 +496,7 @@ def main(argv=None):
     ap.add_argument("file", help="the log to check, or - for standard input")
     ap.add_argument("--strict", action="store_true",
                     help="treat warnings (unknown lines, TODO, ...) as errors")
-    ap.add_argument("--expect-tests", type=nonneg_int, metavar="N",
+    ap.add_argument("--expect-tests", type=bounded(int, 0, None, "a count"), metavar="N",
                     help="also require exactly N top-level test results")
     ap.add_argument("--indent", type=int, choices=(2, 4),
                     help="the indentation step of one nesting level (default: the first "
@@ -520,17 +513,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    try:
-        status = main()
-        sys.stdout.flush()
-    except KeyboardInterrupt:
-        sys.stderr.write("%s: interrupted\n" % PROG)
-        status = 2
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        status = 2
-    except Exception as e:  # never a traceback
-        sys.stderr.write("%s: internal error: %s: %s\n" % (PROG, type(e).__name__, e))
-        status = 2
-    sys.exit(status)
+    # Status 2 for a usage or I/O error, a reader that went away, or a bug in this tool.
+    sys.exit(run_main(PROG, main, internal=2, pipe=2))

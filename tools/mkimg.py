@@ -22,6 +22,9 @@ import tempfile
 import uuid
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cklib.common import bounded  # noqa: E402
+
 SECTOR = 512
 ESP_TYPE = uuid.UUID("c12a7328-f81f-11d2-ba4b-00a0c93ec93b")
 ENTRIES, ENTRY_SIZE = 128, 128
@@ -134,7 +137,8 @@ def main():
     ap.add_argument("--efi")
     ap.add_argument("--cmdline", help="default command-line file to put beside the image")
     ap.add_argument("--out")
-    ap.add_argument("--size-mib", type=int, default=64)
+    # FAT32 needs 65525 clusters: 40 MiB at least.
+    ap.add_argument("--size-mib", type=bounded(int, 40, 1 << 20, "a size in MiB"), default=64)
     ap.add_argument("--check", metavar="IMG")
     args = ap.parse_args()
     if args.check:
@@ -145,8 +149,6 @@ def main():
         return 1 if problems else 0
     if not args.efi or not args.out:
         ap.error("--efi and --out are needed to build")
-    if args.size_mib < 40:
-        ap.error("--size-mib must be at least 40 (FAT32 needs 65525 clusters)")
     build(args)
     return 0
 

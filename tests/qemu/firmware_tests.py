@@ -2,7 +2,6 @@
 """firmware_tests.py - the QEMU scenarios of what the firmware hands over and keeps: PXE and disk
 boots, crafted ACPI tables (SRAT, EINJ), results in UEFI variables, the GOP summary screen.
 """
-import importlib.util
 import json
 import os
 import re
@@ -242,11 +241,10 @@ def t_einj_bogus(b):
 
 
 def load_tool(name):
-    spec = importlib.util.spec_from_file_location(name.replace("-", "_"),
-                                                  os.path.join(ROOT, "tools", name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """tools/NAME.py as a module (through the tools' own cklib)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from cklib import common
+    return common.load_tool(name)
 
 
 def t_results_variable(b):

@@ -17,6 +17,14 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.environ.get("CK_TOOLS_DIR", os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from cklib import common  # noqa: E402
+
+
+def load_tool(name):
+    """tools/NAME.py (of CK_TOOLS_DIR when set) as a module."""
+    return common.load_tool(name, TOOLS)
+
 
 # Hypothesis's and pytest's own files (a Unicode table, the last failures) go to a scratch
 # directory, not into the source tree.

@@ -6,19 +6,16 @@ Rendering and validation need Debian's python3-jinja2, python3-yaml and lava-com
 lava-dispatcher); without them those tests skip. Rendering a device also needs lava-server's
 device-type templates (installed, or unpacked by make lava-check into build/lava).
 """
-import importlib.util
 import os
 import re
 import tempfile
 
 import pytest
 
-from conftest import ROOT, TOOLS, assert_clean, run_tool
+from conftest import ROOT, assert_clean, load_tool, run_tool
 
 TOOL = "ck-lava"
-spec = importlib.util.spec_from_file_location("ck_lava", os.path.join(TOOLS, "ck-lava.py"))
-ckl = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ckl)
+ckl = load_tool(TOOL)
 
 try:
     import jinja2  # noqa: F401

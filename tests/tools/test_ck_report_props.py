@@ -383,6 +383,23 @@ def test_usage_errors_are_2():
     assert run_tool(TOOL, "--compare", "only-one").status == 2
 
 
+@pytest.mark.parametrize("noise", ["-5", "-0.1", "100.5", "1e9", "nan", "inf", "five"])
+def test_run_noise_out_of_range_is_refused(noise):
+    """--run-noise is a percentage: a negative, too large or non-finite value is a usage error
+    that names the range, not a comparison under some other noise (defect 5 of issue 18)."""
+    r = run_tool(TOOL, "--run-noise", noise, "--compare", SAMPLE, SAMPLE)
+    assert r.status == 2 and r.out == b"", r
+    assert "--run-noise" in r.err_text and "percentage" in r.err_text, r
+    assert "Traceback" not in r.err_text, r
+
+
+@pytest.mark.parametrize("noise", ["0", "2.5", "100"])
+def test_run_noise_in_range_is_taken(noise):
+    r = run_tool(TOOL, "--run-noise", noise, "--compare", SAMPLE, SAMPLE)
+    assert_clean(r, TOOL)
+    assert r.status == 0 and ("noise %.1f%% assumed" % float(noise)).encode() in r.out, r
+
+
 def test_sample_log_still_renders():
     r = run_tool(TOOL, SAMPLE)
     assert r.status == 0 and r.err == b"", r

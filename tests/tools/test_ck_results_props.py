@@ -6,7 +6,6 @@ files, u32 attributes then the data) and an OVMF vars file (firmware volume head
 store header, variable headers as EDK2's MdeModulePkg lays them out). Every run must end with
 a documented status (0 summary, 1 none, 3 bad input) and never with a traceback.
 """
-import importlib.util
 import json
 import math
 import os
@@ -17,7 +16,7 @@ import uuid
 import pytest
 from hypothesis import assume, given, note, strategies as st
 
-from conftest import TOOLS, assert_clean, examples, run_tool
+from conftest import assert_clean, examples, load_tool, run_tool
 
 GUID = uuid.UUID("6c6b6b63-7970-4b65-8e72-6e656c727573")
 GLOBAL_GUID = uuid.UUID("8be4df61-93ca-11d2-aa0d-00e098032b8c")    # EFI_GLOBAL_VARIABLE
@@ -432,6 +431,56 @@ def test_struct_error_short_firmware_volume():
     assert r.status == 3
 
 
+def fv_checksum(image, hdr_len=72):
+    """The firmware volume header's checksum made right again (its words sum to zero)."""
+    struct.pack_into("<H", image, 50, 0)
+    words = struct.unpack_from("<%dH" % (hdr_len // 2), image)
+    struct.pack_into("<H", image, 50, -sum(words) & 0xffff)
+
+
+def one_summary_image():
+    return bytearray(fv_image(variable("CopykernelResult0", chunk(0, 1, 1, b"{}"))))
+
+
+def test_corrupt_fvlength_in_a_whole_file_is_corrupt():
+    """A flipped FvLength in a file of full length: the header's checksum fails, so the
+    header is corrupt, not the file truncated (defect 5 of issue 18)."""
+    image = one_summary_image()
+    struct.pack_into("<Q", image, 32, len(image) << 4)
+    r = run_ovmf(bytes(image))
+    assert_clean(r, TOOL)
+    assert r.status == 3 and "corrupt" in r.err_text and "truncated" not in r.err_text, r
+
+
+def test_fvlength_against_the_block_map_is_corrupt():
+    """FvLength rewritten with a right checksum, but the block map still says otherwise."""
+    image = one_summary_image()
+    struct.pack_into("<Q", image, 32, len(image) + 4096)
+    fv_checksum(image)
+    r = run_ovmf(bytes(image))
+    assert_clean(r, TOOL)
+    assert r.status == 3 and "corrupt" in r.err_text and "block map" in r.err_text, r
+
+
+def test_truncated_file_is_truncated():
+    """A file cut short after an intact header: FvLength, checksum and block map agree."""
+    image = one_summary_image()
+    r = run_ovmf(bytes(image[:len(image) - 8]))
+    assert_clean(r, TOOL)
+    assert r.status == 3 and "truncated" in r.err_text and "corrupt" not in r.err_text, r
+
+
+def test_real_ovmf_store_with_a_flipped_fvlength():
+    if not os.path.exists(REAL_VARS):
+        pytest.skip("no " + REAL_VARS)
+    with open(REAL_VARS, "rb") as f:
+        real = bytearray(f.read())
+    real[38] ^= 0x01         # a high byte of FvLength: the file stays whole
+    r = run_ovmf(bytes(real))
+    assert_clean(r, TOOL)
+    assert r.status == 3 and "corrupt" in r.err_text and "truncated" not in r.err_text, r
+
+
 def test_struct_error_short_chunk_header():
     r = run_efivars({"CopykernelResult0": b"CKR1\0\0\1\0"})
     assert_clean(r, TOOL)
@@ -591,17 +640,9 @@ def test_chunk_of_another_run_is_no_summary():
     assert r.status == 1 and "another run" in r.err_text
 
 
-def load_tool():
-    spec = importlib.util.spec_from_file_location("ck_results", os.path.join(TOOLS,
-                                                                             "ck-results.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_module_interface_used_by_boot_tests():
     """tests/qemu/boot_tests.py imports the tool: assemble(), from_ovmf_vars() and GUID."""
-    res = load_tool()
+    res = load_tool(TOOL)
     text, why = res.assemble({"CopykernelResult0": chunk(0, 3, 7, b'{"a":'),
                               "CopykernelResult1": chunk(1, 3, 7, b'"xy'),
                               "CopykernelResult2": chunk(2, 3, 7, b'z"}')})

@@ -4,7 +4,6 @@
 Run from the top of the tree:
     python3 -m unittest discover -s tests/tools -p 'test_ktap*.py'
 """
-import importlib.util
 import io
 import os
 import pathlib
@@ -21,10 +20,9 @@ SAMPLE_LOG = ROOT / "tests" / "data" / "bench-sample.log"
 
 
 def load_tool():
-    spec = importlib.util.spec_from_file_location("ktap_check", TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    sys.path.insert(0, str(ROOT / "tools"))
+    from cklib import common
+    return common.load_tool(TOOL.stem, str(TOOL.parent))
 
 
 kc = load_tool()

@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""cklib - the Python shared by copykernel's host tools (tools/*.py).
+
+  common        exit statuses, the one-line error contract, strict JSON, bounded numbers
+                for argparse, the never-a-traceback wrapper, loading a tool as a module
+  records       the JSON-lines records of benchmark output (ck-report.py)
+  compare       ck-report.py --compare: the change of each ratio between two builds
+  fleet         ck-report.py --fleet: one row per machine, outliers among peers
+  plots         ck-report.py --plot and --fleet --plot (matplotlib)
+
+The tools' file names hold '-', so they are not modules themselves; each one puts its own
+directory on sys.path before `from cklib import ...`.
+"""

@@ -1,0 +1,282 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""cklib.fleet - ck-report.py --fleet: one row per machine from whatever files it left (the
+image's serial log or lava-run's, ck-results.py's summary, the hosted build's JSON lines), with
+outliers among the machines of the same CPU model, stale machine-check errors and failed
+cases flagged.
+"""
+import json
+import math
+import os
+import re
+from collections import defaultdict
+
+from cklib.common import KTAP_SUBTEST, BadInput, loads_strict, os_problem
+from cklib.records import NUM, SIZE, STR, fits, json_type, records, records_of_lines, size_name
+
+# DIR holds one entry per machine: a subdirectory named after it, or files named
+# MACHINE.json (ck-results.py's summary), MACHINE.log (a serial log or lava-run's output) and
+# MACHINE.jsonl (the hosted build's JSON lines). Every file of a machine adds what it holds.
+
+FLEET_Z = 3.5           # robust z-score (0.6745 (x - median) / MAD) beyond which a figure is off
+FLEET_FACTOR = 2.0      # ... and only when it is also more than this factor off the median:
+                        # runs under TCG on a loaded host scattered by up to 1.7x (tests/data/fleet)
+KEY_FIGURES = ("quick/memcpy_erms", "quick/memcpy_orig", "quick/copy_page_rep",
+               "quick/copy_mc_fragile", "quick/clear_pages_erms")
+RE_CPU = re.compile(r"^CPU: (\S+) family (0x[0-9a-f]+) model (0x[0-9a-f]+) stepping (\d+)")
+RE_UCODE = re.compile(r"^CPU: microcode revision (0x[0-9a-f]+)")
+RE_STALE = re.compile(r"^MCE: .*?(\d+) stale banks? cleared")
+RE_DISPATCH = re.compile(r"^dispatch: (copy_highpage|copy_mc_highpage|clear_highpage)\(s\)\s+"
+                         r"(\w+): (.+?)\s{2,}(\w+): (.+?)\s{2,}")
+RE_VERDICT = re.compile(r"^\s*# mce-verdict: copy_mc_to_kernel here is .*?: (.*)$")
+RE_MCA = re.compile(r"^\s*# mce-verdict: (MCA .*)$")
+RE_FAILED = re.compile(r"^( {4,})not ok \d+ ([^#]*?)\s*(?:#.*)?$")
+RE_SUMMARY = re.compile(r"^# copykernel-summary: result=(\S+)")
+
+
+class Machine:
+    def __init__(self, name):
+        self.name = name
+        self.sources = []
+        self.vendor = self.family = self.model = self.stepping = self.ucode = None
+        self.dispatch = {}
+        self.mca = None
+        self.verdict = None
+        self.stale = 0
+        self.failed = []
+        self.result = None
+        self.figures = {}
+        self.flags = []
+        self.hosted = False
+
+    def cpu_key(self):
+        """The CPU model peers are grouped by (a hosted run is its own group: figures of a
+        Linux process and of the image are not comparable)."""
+        if self.vendor is None:
+            return "unknown"
+        key = self.vendor
+        if self.family is not None and self.model is not None:
+            key += " %#x/%#x" % (self.family, self.model)
+        return key + (" (hosted)" if self.hosted else "")
+
+
+def fleet_serial(m, lines, path):
+    suites = {}
+    for raw in lines:
+        line = raw.rstrip("\r\n").lstrip("\x1b")
+        if (mt := RE_CPU.match(line)):
+            m.vendor, m.family, m.model = mt.group(1), int(mt.group(2), 16), int(mt.group(3), 16)
+            m.stepping = int(mt.group(4))
+        elif (mt := RE_UCODE.match(line)):
+            m.ucode = int(mt.group(1), 16)
+        elif (mt := RE_STALE.match(line)):
+            m.stale = int(mt.group(1))
+        elif (mt := RE_DISPATCH.match(line)):
+            m.dispatch.setdefault(mt.group(2), mt.group(3))
+            m.dispatch.setdefault("bulk " + mt.group(4), mt.group(5))
+        elif (mt := RE_VERDICT.match(line)):
+            m.verdict = mt.group(1)
+        elif (mt := RE_MCA.match(line)) and m.mca is None:
+            m.mca = mt.group(1)
+        elif (mt := KTAP_SUBTEST.match(line)):
+            suites[len(mt.group(1))] = mt.group(2)
+        elif (mt := RE_FAILED.match(line)):
+            outer = suites.get(len(mt.group(1)) - 4)
+            case = "%s.%s" % (suites.get(len(mt.group(1)), "?"), mt.group(2))
+            m.failed.append("%s.%s" % (outer, case) if outer else case)
+        elif (mt := RE_SUMMARY.match(line)):
+            m.result = mt.group(1)
+    for r in records_of_lines(lines, path):
+        fleet_record(m, r)
+
+
+def fleet_record(m, r):
+    kind = r.get("kind")
+    if kind == "quick" and isinstance(r.get("primitive"), str) and \
+            fits(r.get("mb_per_s"), NUM):
+        m.figures["quick/" + r["primitive"]] = r["mb_per_s"]
+    elif kind == "result":
+        key = "%s/%s/%s/%s" % (r["api"], r["primitive"], size_name(r["size"]), r["mode"])
+        m.figures[key] = r["median_mbps"]
+    elif kind == "machine":
+        # The image: "machine" is the vendor, with family, model and microcode as numbers;
+        # the hosted build: "hosted VENDOR family 0x19 model 0x1", microcode a hex string.
+        name = r.get("machine") if isinstance(r.get("machine"), str) else ""
+        mt = re.match(r"^(?:hosted )?(\S+) family (0x[0-9a-f]+) model (0x[0-9a-f]+)", name)
+        if mt and m.vendor is None:
+            m.vendor, m.family, m.model = mt.group(1), int(mt.group(2), 16), int(mt.group(3), 16)
+            m.hosted = name.startswith("hosted ")
+        elif name and m.vendor is None:
+            m.vendor = name
+        for k, attr in (("family", "family"), ("model", "model"), ("microcode", "ucode")):
+            v = r.get(k)
+            if isinstance(v, str) and re.match(r"^0x[0-9a-f]+$", v):
+                v = int(v, 16)
+            if isinstance(v, int) and not isinstance(v, bool) and getattr(m, attr) is None:
+                setattr(m, attr, v)
+
+
+def fleet_summary(m, obj, path):
+    """ck-results.py's JSON summary."""
+    if not isinstance(obj, dict) or obj.get("schema") != 1 or "status" not in obj:
+        raise BadInput(path, "not a ck-results.py summary (schema 1 with a status)")
+    cpu = obj.get("cpu") if isinstance(obj.get("cpu"), dict) else {}
+    for k, attr, want in (("vendor", "vendor", STR), ("family", "family", SIZE),
+                          ("model", "model", SIZE), ("stepping", "stepping", SIZE),
+                          ("microcode", "ucode", SIZE)):
+        if cpu.get(k) is None:
+            continue
+        if not fits(cpu[k], want):
+            raise BadInput(path, "summary: cpu \"%s\" is %s, want %s" % (
+                k, json_type(cpu[k]), want))
+        setattr(m, attr, cpu[k])
+    if isinstance(obj.get("dispatch"), dict):
+        m.dispatch = {k: str(v) for k, v in obj["dispatch"].items()}
+    mce = obj.get("mce") if isinstance(obj.get("mce"), dict) else {}
+    if m.mca is None and "enabled" in mce:
+        m.mca = "MCA %s, %s banks" % ("enabled" if mce["enabled"] else "off",
+                                      mce.get("banks", "?"))
+    tests = obj.get("tests") if isinstance(obj.get("tests"), dict) else {}
+    if tests.get("fail") and not m.failed:
+        m.failed.append("%s failed case(s) (summary JSON)" % tests["fail"])
+    if m.result is None:
+        m.result = "PASS" if obj["status"] == 0 else str(obj.get("status_name", obj["status"]))
+
+
+def fleet_machine(name, files):
+    m = Machine(name)
+    for path in sorted(files):
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise BadInput(path, "cannot read: %s" % os_problem(e))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BadInput(path, "not UTF-8 (byte %#04x at offset %d)" % (data[e.start],
+                                                                          e.start))
+        m.sources.append(os.path.basename(path))
+        if path.endswith(".json"):
+            try:
+                obj = loads_strict(text)
+            except ValueError as e:
+                raise BadInput(path, "not JSON: %s" % e)
+            fleet_summary(m, obj, path)
+        elif path.endswith(".jsonl"):
+            for r in records(path):
+                fleet_record(m, r)
+        else:
+            lines = text.splitlines()
+            if lines and lines[0].startswith('{"dt"'):
+                serial = []
+                for n, line in enumerate(lines, 1):
+                    mt = re.match(r'^\{"dt": "[^"]*", "lvl": "target", "msg": (".*")\}$', line)
+                    if mt:
+                        try:
+                            # lava-run writes a serial line's '"' as '\"' inside the string
+                            serial.append(json.loads(mt.group(1)).replace('\\"', '"'))
+                        except ValueError:
+                            raise BadInput(path, "lava-run line is not JSON", "line %d" % n)
+                    elif '"lvl": "results"' in line and '"definition": "copykernel' in line \
+                            and '"result": "fail"' in line:
+                        mt = re.search(r'"test_case_id": "([^"]+)"', line)
+                        if mt:
+                            m.failed.append("LAVA " + mt.group(1))
+                fleet_serial(m, serial, path)
+            else:
+                fleet_serial(m, lines, path)
+    return m
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def fleet_flag(machines):
+    """Outliers per CPU model and figure (median and MAD of the peers), stale machine-check
+    errors and failed cases; each machine gets its flags."""
+    groups = defaultdict(list)
+    for m in machines:
+        groups[m.cpu_key()].append(m)
+    for key, peers in groups.items():
+        names = sorted({f for m in peers for f in m.figures})
+        for fig in names:
+            vals = [(m, m.figures[fig]) for m in peers if fig in m.figures]
+            if len(vals) < 3:
+                continue
+            med = median([v for _, v in vals])
+            mad = median([abs(v - med) for _, v in vals])
+            for m, v in vals:
+                if v > 0 and med > 0:
+                    factor = max(v / med, med / v)
+                else:
+                    factor = 1 if v == med else math.inf
+                z = 0.6745 * abs(v - med) / mad if mad else (0 if v == med else math.inf)
+                if z > FLEET_Z and factor > FLEET_FACTOR:
+                    m.flags.append("outlier %s: %s MB/s, peers' median %s (%+.0f%%, robust z %s)"
+                                   % (fig, v, med, 100 * (v - med) / med if med else 0,
+                                      "inf" if z == math.inf else "%.1f" % z))
+    for m in machines:
+        if m.stale:
+            m.flags.append("stale machine-check errors: %d bank(s) held errors at boot" %
+                           m.stale)
+        if m.failed:
+            m.flags.append("failed: " + ", ".join(m.failed[:5]) +
+                           (" and %d more" % (len(m.failed) - 5) if len(m.failed) > 5 else ""))
+        elif m.result not in (None, "PASS"):
+            m.flags.append("run result %s" % m.result)
+
+
+def fleet_dir(path):
+    try:
+        entries = sorted(os.listdir(path))
+    except OSError as e:
+        raise BadInput(path, "cannot read the fleet directory: %s" % os_problem(e))
+    per = defaultdict(list)
+    for e in entries:
+        full = os.path.join(path, e)
+        if e.startswith("."):
+            continue
+        if os.path.isdir(full):
+            for f in sorted(os.listdir(full)):
+                if f.endswith((".json", ".jsonl", ".log")):
+                    per[e].append(os.path.join(full, f))
+        elif e.endswith((".json", ".jsonl", ".log")):
+            per[e.rsplit(".", 1)[0]].append(full)
+    machines = [fleet_machine(name, files) for name, files in sorted(per.items())]
+    fleet_flag(machines)
+    return machines
+
+
+def fleet_table(machines, out):
+    cols = [f for f in KEY_FIGURES if any(f in m.figures for m in machines)]
+    head = ["machine", "CPU", "microcode", "dispatch", "MCA verdict"] + \
+        [c.split("/", 1)[1] for c in cols] + ["flags"]
+    rows = []
+    for m in machines:
+        d = m.dispatch
+        disp = " ".join("%s=%s" % (k, d[k]) for k in ("copy_page", "memcpy", "copy_mc",
+                                                       "clear_page") if k in d) or "-"
+        verdict = "; ".join(x for x in (m.mca, m.verdict) if x) or "-"
+        flags = "; ".join(m.flags) or "-"
+        rows.append([m.name, m.cpu_key(), "-" if m.ucode is None else "%#x" % m.ucode, disp,
+                     verdict] + [str(m.figures.get(c, "-")) for c in cols] + [flags])
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head) - 1)]
+    for r in [head] + rows:
+        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] + "\n")
+    out.write("figures: MB/s (quick: 1 MiB cache-warm median of 5); outliers: robust z > %.1f "
+              "and more than %gx off the median of the same CPU model (3 or more machines)\n"
+              % (FLEET_Z, FLEET_FACTOR))
+
+
+def fleet_json(machines):
+    return {"schema": 1, "kind": "fleet", "z_threshold": FLEET_Z, "factor_threshold": FLEET_FACTOR,
+            "machines": [{"machine": m.name, "sources": m.sources, "cpu": m.cpu_key(),
+                          "vendor": m.vendor, "family": m.family, "model": m.model,
+                          "stepping": m.stepping, "microcode": m.ucode,
+                          "dispatch": m.dispatch, "mca": m.mca, "mca_verdict": m.verdict,
+                          "stale_mce_banks": m.stale, "failed": m.failed, "result": m.result,
+                          "figures": m.figures, "flags": m.flags} for m in machines]}
+

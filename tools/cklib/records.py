@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""cklib.records - the JSON-lines records of copykernel's benchmark output, as ck-report.py
+reads them: which fields each kind needs, and the check that refuses a damaged input.
+
+A line holding a JSON object that starts with "schema" is a record, every other line
+(console text, KTAP) is ignored. A record line that is cut off, is not UTF-8 or not JSON, or
+lacks a field its kind needs raises common.BadInput: a damaged file is not reported as if it
+were complete.
+"""
+import json
+import math
+
+from cklib.common import BadInput, loads_strict, os_problem
+
+MARK = b'{"schema"'
+STR, SIZE, NUM, BOOL = "a string", "an integer size", "a number", "true or false"
+# What each kind of record needs (kinds not listed are read and ignored).
+FIELDS = {
+    "result": {"api": STR, "primitive": STR, "size": SIZE, "mode": STR, "median_mbps": NUM,
+               "stddev_mbps": NUM, "cycles_per_byte_x1000": NUM},
+    "comparison": {"api": STR, "mode": STR, "baseline": STR, "candidate": STR, "size": SIZE,
+                   "ratio_x1000": NUM, "ci_lo_x1000": NUM, "ci_hi_x1000": NUM,
+                   "significant": BOOL},
+    "perf-compare": {"primitive": STR, "perf_function": STR, "size": SIZE, "ours_gibps": NUM,
+                     "perf_gibps": NUM},
+    "perf-twin": {"primitive": STR, "perf_function": STR, "size": SIZE, "buffers": STR,
+                  "twin_gibps": NUM, "perf_gibps": NUM, "ratio_x1000": NUM,
+                  "ci_lo_x1000": NUM, "ci_hi_x1000": NUM, "significant": BOOL},
+}
+OPTIONAL = {"result": {"src_node": STR, "dst_node": STR, "median_ns": NUM, "q1_ns": NUM,
+                       "q3_ns": NUM}}
+
+
+def json_type(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return {str: "a string", int: "an integer", float: "a number", list: "a list",
+            dict: "an object", type(None): "null"}.get(type(v), type(v).__name__)
+
+
+def fits(v, want):
+    if want == STR:
+        return isinstance(v, str)
+    if want == BOOL:
+        return isinstance(v, bool)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    if want == SIZE:
+        return isinstance(v, int) and 0 <= v < 1 << 64
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False
+
+
+def check_record(obj, path, where):
+    """Raise BadInput unless @obj is a record this tool can use (or may ignore)."""
+    schema = obj.get("schema")
+    if type(schema) is not int or schema != 1:
+        raise BadInput(path, "record of schema %s; this tool reads schema 1" %
+                       json.dumps(schema), where)
+    kind = obj.get("kind")
+    if not isinstance(kind, str):
+        raise BadInput(path, "record without a \"kind\" string (%s)" % json_type(kind), where)
+    for table, required in ((FIELDS.get(kind, {}), True), (OPTIONAL.get(kind, {}), False)):
+        for key, want in table.items():
+            if key not in obj:
+                if required:
+                    raise BadInput(path, "%s record lacks \"%s\"" % (kind, key), where)
+                continue
+            if not fits(obj[key], want):
+                raise BadInput(path, "%s record: \"%s\" is %s, want %s" % (
+                    kind, key, json_type(obj[key]), want), where)
+
+
+def records(path):
+    """The records of one input, checked; BadInput when the file or a record is damaged."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadInput(path, "cannot read: %s" % os_problem(e))
+    return parse_records(data, path)
+
+
+def parse_records(data, path):
+    """The records among the lines of @data (bytes), checked; @path names it in errors."""
+    out = []
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        start = raw.find(MARK)
+        if start < 0:
+            continue
+        text = raw[start:].strip().replace(b"\r", b"")
+        try:
+            line = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BadInput(path, "record is not UTF-8 (byte %#04x)" % text[e.start],
+                           "line %d, column %d" % (n, start + e.start + 1))
+        try:
+            obj = loads_strict(line)
+        except json.JSONDecodeError as e:
+            raise BadInput(path, "record is not valid JSON: %s" % e.msg,
+                           "line %d, column %d" % (n, start + e.pos + 1))
+        except ValueError as e:
+            raise BadInput(path, "record is not valid JSON: %s" % e, "line %d" % n)
+        except RecursionError:
+            raise BadInput(path, "record nested too deeply", "line %d" % n)
+        check_record(obj, path, "line %d" % n)
+        out.append(obj)
+    return out
+
+
+def size_name(n):
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return "%d%s" % (n >> shift, unit)
+    return str(n)
+
+
+def gbps(mbps):
+    return mbps / 1000.0
+
+
+
+def records_of_lines(lines, path):
+    """parse_records() over lines already read (a lava-run log's serial lines)."""
+    return parse_records("\n".join(lines).encode("utf-8"), path)
+
