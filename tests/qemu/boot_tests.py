@@ -121,8 +121,7 @@ def check_ktap_strict(b):
 
 
 def t_no_cmdline(b):
-    """No command line at all: defaults, QEMU detected, leaves through isa-debug-exit; the
-    whole default run is strict KTAP."""
+    """No command line at all: defaults, QEMU detected, isa-debug-exit; strict KTAP."""
     b.run("", runner_args=["--no-cmdline-file"])
     b.status_is(PASS)
     b.has(r"^cmdline: from none: ''")
