@@ -135,7 +135,11 @@ HOST_PURE += kernel/cmdline_opts.c
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
 	tests/oracle/linux_mce.c
+ORACLE_MODELS := tests/oracle/linux_folio_mc.c tests/oracle/linux_zero_order.c
+HOST_SUPPORT += $(ORACLE_MODELS)
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
+# The oracles' own self-test (hand-derived expectations, nothing of ours) runs as a host test.
+HOST_TESTS += $(B)/host/test_oracle_models
 
 # The pure sources are compiled once (with the sanitizers) and linked into every host test.
 HOST_LIB_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(HOST_PURE) $(HOST_SUPPORT))
@@ -147,6 +151,13 @@ $(B)/host/obj/%.o: %.c $(HOST_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -c $< -o $@
+
+ORACLE_MODEL_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(ORACLE_MODELS))
+$(B)/host/test_oracle_models: tests/oracle/selftest_linux_folio_mc.c $(ORACLE_MODEL_OBJ) \
+		$(HOST_HDRS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTLD  $@")
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(ORACLE_MODEL_OBJ) -o $@
 
 $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS)
 	@mkdir -p $(dir $@)
