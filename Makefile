@@ -130,6 +130,7 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
 HOST_PURE += bench/noise.c
+HOST_PURE += kernel/arch/cpuid.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -153,7 +154,7 @@ $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
 
 FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
-	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
+	kernel/platform/cpufeat.c kernel/arch/cpuid.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
 	kernel/platform/numa.c kernel/arch/pmem.c kernel/platform/madt.c kernel/lib/extable.c \
 	kernel/lib/ksyms.c
 
@@ -173,6 +174,7 @@ qemu-tests: $(B)/copykernel.efi
 # The hosted benchmark: the same copy/ objects and bench/ harness in a Linux process.
 BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
 	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c \
+	kernel/arch/cpuid.c \
 	bench/parallel.c tools/ck-bench-par.c
 BENCH_SRC += bench/noise.c tools/perf_twin.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h)
