@@ -127,10 +127,10 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	kernel/lib/ksyms.c kernel/platform/cpufeat.c copy/dispatch.c copy/ops.c copy/pages.c \
 	kernel/mm/page.c kernel/arch/mtrr.c kernel/arch/apic_start.c mce/grade.c mce/decode.c \
 	mce/einj.c mce/smp_logic.c bench/stats.c \
-	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
+	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/memmap.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
 HOST_PURE += bench/noise.c
-HOST_PURE += kernel/arch/cpuid.c
+HOST_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -154,9 +154,10 @@ $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
 
 FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
-	kernel/platform/cpufeat.c kernel/arch/cpuid.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
-	kernel/platform/numa.c kernel/arch/pmem.c kernel/platform/madt.c kernel/lib/extable.c \
+	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
+	kernel/platform/numa.c kernel/arch/memmap.c kernel/platform/madt.c kernel/lib/extable.c \
 	kernel/lib/ksyms.c
+FUZZ_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE)
 	@mkdir -p $(dir $@)

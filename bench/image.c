@@ -12,10 +12,10 @@
 #include "bench/image.h"
 #include "bench/presets.h"
 #include "copy/pages.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/fpu.h"
 #include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -174,7 +174,7 @@ static void *checked(u64 pa, size_t bytes)
 
 void *bench_image_alloc(size_t bytes)
 {
-	return checked(pmem_alloc(bytes, align_for(bytes)), bytes);
+	return checked(bootmem_alloc(bytes, align_for(bytes)), bytes);
 }
 
 void *bench_image_alloc_node(size_t bytes, unsigned int node)
@@ -187,7 +187,7 @@ void *bench_image_alloc_node(size_t bytes, unsigned int node)
 
 		if (n->range[i].node != node)
 			continue;
-		pa = pmem_alloc_in(bytes, align, n->range[i].start, n->range[i].end);
+		pa = bootmem_alloc_in(bytes, align, n->range[i].start, n->range[i].end);
 		if (pa)
 			return checked(pa, bytes);
 	}
@@ -242,7 +242,7 @@ void bench_image_run(const struct bench_image_opts *opts)
 	const struct cpu_ident *c = cpu();
 	struct bench_env env;
 	struct bench_platform plat;
-	u64 free = pmem_free_bytes();
+	u64 free = bootmem_free_bytes();
 
 	bench_image_env(&env, &plat, &opts->caps);
 	env.cold_flush = opts->cold_flush;

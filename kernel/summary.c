@@ -11,7 +11,7 @@
 #include "bench/presets.h"
 #include "copy/ops.h"
 #include "copy/pages.h"
-#include "kernel/arch/pmem.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/console/printk.h"
 #include "kernel/copy_setup.h"
@@ -67,8 +67,8 @@ static void mce_cpus_line(char *buf, size_t size)
 
 void summary_show(enum ck_status status, const struct ktap_totals *tot)
 {
-	u8 *src = (u8 *)(uintptr_t)pmem_alloc(QB_BYTES, SZ_2M);
-	u8 *dst = (u8 *)(uintptr_t)pmem_alloc(QB_BYTES, SZ_2M);
+	u8 *src = (u8 *)(uintptr_t)bootmem_alloc(QB_BYTES, SZ_2M);
+	u8 *dst = (u8 *)(uintptr_t)bootmem_alloc(QB_BYTES, SZ_2M);
 	static struct bench_result r;
 	static char text[ARRAY_SIZE(qb_names)][24];
 	struct fb_bar bars[ARRAY_SIZE(qb_names)];

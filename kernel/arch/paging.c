@@ -7,10 +7,11 @@
  * a table's physical address is also its pointer.
  */
 #include "kernel/arch/apic.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/cpuid.h"
+#include "kernel/arch/memmap.h"
 #include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
@@ -116,7 +117,7 @@ static bool is_table(u64 e, int level)
 
 static u64 *alloc_table(void)
 {
-	u64 pa = pmem_alloc(SZ_4K, SZ_4K);
+	u64 pa = bootmem_alloc(SZ_4K, SZ_4K);
 
 	if (!pa)
 		return NULL;
@@ -411,7 +412,7 @@ bool paging_init(const struct boot_info *bi)
 	pml4 = alloc_table();
 	if (!pml4)
 		return false;
-	mem_for_each_ram_run(bi, map_ram_run, &err);
+	memmap_for_each_ram_run(bi, map_ram_run, &err);
 	if (err || map_devices(bi) || map_image(bi))
 		return false;
 	paging_enable();

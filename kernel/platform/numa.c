@@ -253,7 +253,7 @@ void numa_clip_to_ram(struct numa_info *n, const u64 (*ram)[2], unsigned int nr)
 }
 
 #ifdef CK_KERNEL
-#include "kernel/arch/pmem.h"
+#include "kernel/arch/memmap.h"
 #include "kernel/console/printk.h"
 #include "kernel/platform/acpi.h"
 
@@ -299,7 +299,7 @@ void numa_init(const struct boot_info *bi)
 		return;
 	}
 	ram.n = 0;
-	mem_for_each_ram_run(bi, add_ram_run, &ram);
+	memmap_for_each_ram_run(bi, add_ram_run, &ram);
 	numa_clip_to_ram(&info, (const u64 (*)[2])ram.run, ram.n);
 	if (slit && numa_parse_slit(slit, slit->length, &info, &why))
 		pr_warn("NUMA: SLIT rejected: %s 0x%llx (no distances)\n", why,

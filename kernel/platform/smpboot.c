@@ -11,11 +11,12 @@
  * marked failed; if it wakes later it finds itself failed and parks.
  */
 #include "kernel/arch/apic.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/exit.h"
 #include "kernel/arch/fpu.h"
+#include "kernel/arch/memmap.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
@@ -124,7 +125,7 @@ static u64 find_low_pages(const struct boot_info *bi)
 
 	for (u32 i = 0; i < bi->nr_mem; i++) {
 		const struct mem_range *r = &bi->mem[i];
-		u64 s = MAX(r->base, SZ_4K), e = MIN(mem_end(r), LOW_MEMORY_END);
+		u64 s = MAX(r->base, SZ_4K), e = MIN(memmap_end(r), LOW_MEMORY_END);
 
 		if (r->type != MEM_USABLE || s >= LOW_MEMORY_END)
 			continue;
@@ -280,7 +281,7 @@ static void single(const char *why)
 static void bsp_guarded_ist(void)
 {
 	struct percpu *bsp = boot_cpu();
-	u64 p = pmem_alloc(3 * (GUARD + IST_STACK_SIZE), SZ_2M);
+	u64 p = bootmem_alloc(3 * (GUARD + IST_STACK_SIZE), SZ_2M);
 
 	if (!p) {
 		printk("smp: no memory for the boot CPU's guarded IST stacks: keeping the "
@@ -404,7 +405,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		smp_state.nr_cpus = 1;
 		return;
 	}
-	blocks = pmem_alloc((u64)(n - 1) * AP_BLOCK, SZ_2M);
+	blocks = bootmem_alloc((u64)(n - 1) * AP_BLOCK, SZ_2M);
 	if (!blocks || !tramp_setup()) {
 		smp_state.nr_cpus = 1;
 		single(blocks ? "the trampoline page could not be mapped executable" :
