@@ -49,10 +49,6 @@ static void flush(const void *addr, u64 bytes)
 	bench_flush_lines(addr, bytes, cpu()->clflushopt);
 }
 
-#define MSR_SMI_COUNT	0x34
-#define MSR_MPERF	0xe7
-#define MSR_APERF	0xe8
-
 static unsigned int noise_have;
 
 /* The noise counters; one that fails to read (it should not: probed at start) reads 0. */
@@ -62,9 +58,9 @@ static void noise_read(struct noise_snap *s)
 
 	s->tsc = rdtsc_ordered();
 	s->aperf = s->mperf = s->smi = 0;
-	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_MPERF, &v))
+	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_IA32_MPERF, &v))
 		s->mperf = v;
-	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_APERF, &v))
+	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_IA32_APERF, &v))
 		s->aperf = v;
 	if ((noise_have & NOISE_SMI) && !rdmsr_safe(MSR_SMI_COUNT, &v))
 		s->smi = v;
@@ -85,8 +81,8 @@ static const char *noise_probe(void)
 		return "under a hypervisor";
 	if (c->vendor == VENDOR_INTEL && !rdmsr_safe(MSR_SMI_COUNT, &v))
 		noise_have |= NOISE_SMI;
-	if (cpuid(0).eax >= 6 && (cpuid(6).ecx & 1) && !rdmsr_safe(MSR_MPERF, &v) &&
-	    !rdmsr_safe(MSR_APERF, &v))
+	if (cpu_has(X86_FEATURE_APERFMPERF) && !rdmsr_safe(MSR_IA32_MPERF, &v) &&
+	    !rdmsr_safe(MSR_IA32_APERF, &v))
 		noise_have |= NOISE_APERF;
 	return noise_have ? NULL : "no MSR_SMI_COUNT and no APERF/MPERF";
 }
