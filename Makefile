@@ -29,7 +29,7 @@ EFI_LIB ?= /usr/lib
 EFI_CRT0 := $(EFI_LIB)/crt0-efi-x86_64.o
 
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
-CFLAGS_COMMON := -std=gnu11 -O2 -g $(WARN) -I.
+CFLAGS_COMMON := -std=gnu11 -O2 -g $(WARN) -I. -I$(B)/gen
 KCFLAGS := $(CFLAGS_COMMON) -ffreestanding -fpic -fshort-wchar -mno-red-zone \
 	-fno-stack-protector -fno-stack-check -maccumulate-outgoing-args \
 	-mgeneral-regs-only -fno-tree-loop-distribute-patterns -fno-omit-frame-pointer \
@@ -60,12 +60,21 @@ all: $(B)/copykernel.efi
 deps:
 	$(Q)tools/ensure-deps.sh build
 
-$(B)/boot/%.o: boot/%.c
+# C headers generated from C structures (the register frame's indices): built before any C.
+GEN_H := $(B)/gen/kernel/include/ptrace-regs.h
+.SECONDARY: $(GEN_H)
+$(B)/gen/%.h: %.c tools/gen-asm-inc.sh
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(CC) $(KCFLAGS) -MMD -MP -MT $@ -MF $@.d -S $< -o $@.s
+	$(Q)tools/gen-asm-inc.sh $@.s $< c > $@.tmp && mv $@.tmp $@
+
+$(B)/boot/%.o: boot/%.c | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(BOOT_CFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/%.o: %.c
+$(B)/%.o: %.c | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
@@ -73,7 +82,7 @@ $(B)/%.o: %.c
 # Constants and offsets NASM takes from C (kernel/include/asm-defs.h): one generator each.
 ASM_GEN := $(B)/gen/kernel/include/asm-consts.inc
 .SECONDARY: $(ASM_GEN)
-$(B)/gen/%.inc: %.c tools/gen-asm-inc.sh
+$(B)/gen/%.inc: %.c tools/gen-asm-inc.sh | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -MT $@ -MF $@.d -S $< -o $@.s
@@ -127,10 +136,11 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	kernel/lib/ksyms.c kernel/platform/cpufeat.c copy/dispatch.c copy/ops.c copy/pages.c \
 	kernel/mm/page.c kernel/arch/mtrr.c kernel/arch/apic_start.c mce/grade.c mce/decode.c \
 	mce/einj.c mce/smp_logic.c bench/stats.c \
-	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
+	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/memmap.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
 HOST_PURE += bench/noise.c
 HOST_PURE += kernel/cmdline_opts.c
+HOST_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -147,7 +157,7 @@ HOST_HDRS := $(wildcard kernel/*.h kernel/*/*.h copy/*.h mce/*.h bench/*.h tests
 	tests/lib/*.h tests/host/*.h tests/oracle/*.h)
 
 .SECONDARY: $(HOST_LIB_OBJ)
-$(B)/host/obj/%.o: %.c $(HOST_HDRS)
+$(B)/host/obj/%.o: %.c $(HOST_HDRS) | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -c $< -o $@
@@ -159,21 +169,22 @@ $(B)/host/test_oracle_models: tests/oracle/selftest_linux_folio_mc.c $(ORACLE_MO
 	@$(if $(Q),echo "  HOSTLD  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(ORACLE_MODEL_OBJ) -o $@
 
-$(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS)
+$(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTLD  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
 
 FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
 	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
-	kernel/platform/numa.c kernel/arch/pmem.c kernel/platform/madt.c kernel/lib/extable.c \
+	kernel/platform/numa.c kernel/arch/memmap.c kernel/platform/madt.c kernel/lib/extable.c \
 	kernel/lib/ksyms.c
 FUZZ_PURE += kernel/cmdline_opts.c
+FUZZ_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 
-$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE)
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE) | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $@")
-	$(Q)$(FUZZCC) -std=gnu11 -g -O1 -I. -DCK_HOST -fsanitize=fuzzer,address,undefined \
+	$(Q)$(FUZZCC) -std=gnu11 -g -O1 -I. -I$(B)/gen -DCK_HOST -fsanitize=fuzzer,address,undefined \
 		$< $(FUZZ_PURE) -o $@
 
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/*.c))
@@ -186,9 +197,10 @@ qemu-tests: $(B)/copykernel.efi
 # The hosted benchmark: the same copy/ objects and bench/ harness in a Linux process.
 BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
 	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c \
+	kernel/arch/cpuid.c \
 	bench/parallel.c tools/ck-bench-par.c
 BENCH_SRC += bench/noise.c tools/perf_twin.c
-$(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h)
+$(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@

@@ -12,10 +12,10 @@
 #include "bench/image.h"
 #include "bench/presets.h"
 #include "copy/pages.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/fpu.h"
 #include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -49,10 +49,6 @@ static void flush(const void *addr, u64 bytes)
 	bench_flush_lines(addr, bytes, cpu()->clflushopt);
 }
 
-#define MSR_SMI_COUNT	0x34
-#define MSR_MPERF	0xe7
-#define MSR_APERF	0xe8
-
 static unsigned int noise_have;
 
 /* The noise counters; one that fails to read (it should not: probed at start) reads 0. */
@@ -62,9 +58,9 @@ static void noise_read(struct noise_snap *s)
 
 	s->tsc = rdtsc_ordered();
 	s->aperf = s->mperf = s->smi = 0;
-	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_MPERF, &v))
+	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_IA32_MPERF, &v))
 		s->mperf = v;
-	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_APERF, &v))
+	if ((noise_have & NOISE_APERF) && !rdmsr_safe(MSR_IA32_APERF, &v))
 		s->aperf = v;
 	if ((noise_have & NOISE_SMI) && !rdmsr_safe(MSR_SMI_COUNT, &v))
 		s->smi = v;
@@ -85,8 +81,8 @@ static const char *noise_probe(void)
 		return "under a hypervisor";
 	if (c->vendor == VENDOR_INTEL && !rdmsr_safe(MSR_SMI_COUNT, &v))
 		noise_have |= NOISE_SMI;
-	if (cpuid(0).eax >= 6 && (cpuid(6).ecx & 1) && !rdmsr_safe(MSR_MPERF, &v) &&
-	    !rdmsr_safe(MSR_APERF, &v))
+	if (cpu_has(X86_FEATURE_APERFMPERF) && !rdmsr_safe(MSR_IA32_MPERF, &v) &&
+	    !rdmsr_safe(MSR_IA32_APERF, &v))
 		noise_have |= NOISE_APERF;
 	return noise_have ? NULL : "no MSR_SMI_COUNT and no APERF/MPERF";
 }
@@ -174,7 +170,7 @@ static void *checked(u64 pa, size_t bytes)
 
 void *bench_image_alloc(size_t bytes)
 {
-	return checked(pmem_alloc(bytes, align_for(bytes)), bytes);
+	return checked(bootmem_alloc(bytes, align_for(bytes)), bytes);
 }
 
 void *bench_image_alloc_node(size_t bytes, unsigned int node)
@@ -187,7 +183,7 @@ void *bench_image_alloc_node(size_t bytes, unsigned int node)
 
 		if (n->range[i].node != node)
 			continue;
-		pa = pmem_alloc_in(bytes, align, n->range[i].start, n->range[i].end);
+		pa = bootmem_alloc_in(bytes, align, n->range[i].start, n->range[i].end);
 		if (pa)
 			return checked(pa, bytes);
 	}
@@ -242,7 +238,7 @@ void bench_image_run(const struct bench_image_opts *opts)
 	const struct cpu_ident *c = cpu();
 	struct bench_env env;
 	struct bench_platform plat;
-	u64 free = pmem_free_bytes();
+	u64 free = bootmem_free_bytes();
 
 	bench_image_env(&env, &plat, &opts->caps);
 	env.cold_flush = opts->cold_flush;

@@ -13,7 +13,7 @@
  */
 #include "bench/image.h"
 #include "bench/parallel.h"
-#include "kernel/arch/pmem.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
@@ -120,7 +120,7 @@ void bench_image_parallel(const struct bench_image_opts *opts)
 			online[n++] = c;
 	ops.nr_cpus = n;
 	/* Two buffers a CPU; leave a quarter of free memory alone. */
-	per_cpu = pmem_free_bytes() / 8 * 3 / n;
+	per_cpu = bootmem_free_bytes() / 8 * 3 / n;
 	cfg.bytes = opts->tiny ? PAR_TINY_BYTES : MIN(PAR_DEFAULT_BYTES, per_cpu & ~(SZ_2M - 1));
 	if (!cfg.bytes) {
 		printk("bench: parallel: not enough free memory for %u CPUs\n", n);

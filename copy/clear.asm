@@ -40,7 +40,7 @@ global clear_page_unrolled
 	align 16
 clear_page_unrolled:
 	xor eax, eax
-	mov ecx, PAGE_SIZE / 64
+	mov ecx, PAGE_SIZE / CACHE_LINE_SIZE
 .line:
 	mov [rdi], rax
 	mov [rdi + 8], rax
@@ -50,7 +50,7 @@ clear_page_unrolled:
 	mov [rdi + 40], rax
 	mov [rdi + 48], rax
 	mov [rdi + 56], rax
-	lea rdi, [rdi + 64]
+	lea rdi, [rdi + CACHE_LINE_SIZE]
 	dec ecx
 	jnz .line
 	ret

@@ -48,8 +48,8 @@ copy_page_rep:
 	mov [rdi + 40], r10
 	mov [rdi + 48], r11
 	mov [rdi + 56], r12
-	lea rsi, [rsi + 64]
-	lea rdi, [rdi + 64]
+	lea rsi, [rsi + CACHE_LINE_SIZE]
+	lea rdi, [rdi + CACHE_LINE_SIZE]
 %endmacro
 
 ; void copy_page_unrolled(void *dst, const void *src)
@@ -61,9 +61,9 @@ global copy_page_unrolled
 copy_page_unrolled:
 	push rbx
 	push r12
-	mov ecx, PAGE_SIZE / 64 - PF_LINES
+	mov ecx, PAGE_SIZE / CACHE_LINE_SIZE - PF_LINES
 .line_prefetch:
-	prefetcht0 [rsi + 64 * PF_LINES]
+	prefetcht0 [rsi + CACHE_LINE_SIZE * PF_LINES]
 	MOVE_LINE
 	dec ecx
 	jnz .line_prefetch

@@ -63,7 +63,7 @@ section .text
 	jnz .tail			; dst and src differ in the store-alignment bits
 	mov r14, r12
 	neg r14
-	and r14, 63			; head bytes to align src to a cache line
+	and r14, CACHE_LINE_SIZE - 1	; head bytes to align src to a cache line
 	jz .body
 	mov rdx, r14
 	call copy_mc_fragile wrt ..plt
@@ -74,7 +74,7 @@ section .text
 	sub r13, r14
 .body:
 	mov rcx, r13
-	shr rcx, 6			; 64-byte blocks
+	shr rcx, CACHE_LINE_SHIFT	; one cache line per block
 %endmacro
 
 %macro NT_COPY_LEAVE 0
@@ -128,9 +128,9 @@ copy_mc_avx2_nt:
 	vmovntdq [rbx], ymm0
 .store1:
 	vmovntdq [rbx + 32], ymm1
-	add r12, 64
-	add rbx, 64
-	sub r13, 64
+	add r12, CACHE_LINE_SIZE
+	add rbx, CACHE_LINE_SIZE
+	sub r13, CACHE_LINE_SIZE
 	dec rcx
 	jnz .block
 	NT_COPY_LEAVE
@@ -154,9 +154,9 @@ copy_mc_avx512_nt:
 	vmovdqu64 zmm0, [r12]
 .store:
 	vmovntdq [rbx], zmm0
-	add r12, 64
-	add rbx, 64
-	sub r13, 64
+	add r12, CACHE_LINE_SIZE
+	add rbx, CACHE_LINE_SIZE
+	sub r13, CACHE_LINE_SIZE
 	dec rcx
 	jnz .block
 	NT_COPY_LEAVE
@@ -183,7 +183,7 @@ clear_pages_nt:
 	movnti [rdi + 40], rax
 	movnti [rdi + 48], rax
 	movnti [rdi + 56], rax
-	add rdi, 64
+	add rdi, CACHE_LINE_SIZE
 	dec rcx
 	jnz .line
 	sfence
@@ -209,7 +209,7 @@ clear_pages_clzero:
 	jz .done
 .line:
 	clzero
-	add rax, 64
+	add rax, CACHE_LINE_SIZE
 	dec rcx
 	jnz .line
 	sfence

@@ -10,7 +10,6 @@
 #include "copy/ops.h"
 #include "copy/pages.h"
 #include "kernel/arch/fpu.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/copy_setup.h"
 #include "kernel/dispatch_cpu.h"

@@ -13,13 +13,13 @@
 default rel
 bits 64
 
-%define BOOT_STACK_SIZE (64 * 1024)
+%include "kernel/include/asm-consts.inc"
 
 section .bss
-align 4096
+align PAGE_SIZE
 global boot_stack_bottom, boot_stack_top
 boot_stack_bottom:
-	resb BOOT_STACK_SIZE
+	resb KERNEL_STACK_SIZE
 boot_stack_top:
 
 section .text

@@ -7,12 +7,13 @@
  * Exit status precedence: panic > some test failed > bad command line > all passed.
  */
 #include "bench/image.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/exit.h"
 #include "kernel/arch/fpu.h"
+#include "kernel/arch/memmap.h"
 #include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/arch/traps.h"
 #include "kernel/cmdline.h"
 #include "kernel/console/fbcon.h"
@@ -103,6 +104,21 @@ static void bench_on_cpu(struct bench_image_opts *bo, unsigned int bench_cpu)
 		pr_err("bench: CPU %u did not finish within an hour\n", c);
 }
 
+/* The firmware map made safe to use and its findings printed; a map without RAM stops the run. */
+static bool memmap_setup(struct boot_info *bi)
+{
+	static struct memmap_findings found;
+	int ret = memmap_sanitize(bi, &found);
+
+	memmap_print_findings(&found);
+	if (ret) {
+		pr_err("memory map: %u entries, none of them usable RAM: cannot run\n",
+		       bi->nr_mem);
+		return false;
+	}
+	return true;
+}
+
 /* The machine: console, descriptor tables, the way out, the exception table. */
 static bool take_machine(struct boot_info *bi)
 {
@@ -161,15 +177,12 @@ static bool own_memory(struct boot_info *bi)
 		       BOOT_MEMMAP_DESC_MIN);
 		return false;
 	}
-	if (mem_sanitize(bi)) {
-		pr_err("memory map: %u entries, none of them usable RAM: cannot run\n",
-		       bi->nr_mem);
+	if (!memmap_setup(bi))
 		return false;
-	}
-	mem_report(bi);
+	memmap_report(bi);
 	acpi_init(bi);
-	pmem_init(bi);
-	if (!pmem_free_bytes()) {
+	bootmem_init(bi);
+	if (!bootmem_free_bytes()) {
 		pr_err("memory map: no free RAM above 1 MiB outside the image: cannot run\n");
 		return false;
 	}
@@ -177,7 +190,7 @@ static bool own_memory(struct boot_info *bi)
 		pr_err("paging: could not build the page tables (out of memory?)\n");
 		return false;
 	}
-	pmem_add_boot_services(bi);
+	bootmem_add_boot_services(bi);
 	acpi_map_tables();
 	numa_init(bi);
 	return true;
@@ -266,7 +279,7 @@ static bool prepare(struct boot_info *bi, struct ck_config *cfg, int *cmdline_er
 	bring_up_cpus(bi, cfg);
 	*cmdline_errors += copy_setup(cfg);
 	pages_setup(bi);
-	printk("memory: %llu MiB free for tests\n", (unsigned long long)pmem_free_bytes() >> 20);
+	printk("memory: %llu MiB free for tests\n", (unsigned long long)bootmem_free_bytes() >> 20);
 	return true;
 }
 

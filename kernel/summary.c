@@ -11,7 +11,7 @@
 #include "bench/presets.h"
 #include "copy/ops.h"
 #include "copy/pages.h"
-#include "kernel/arch/pmem.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/console/printk.h"
 #include "kernel/copy_setup.h"
@@ -158,8 +158,8 @@ static void summary_lines(struct screen *s, const struct ktap_totals *tot)
 /* Time each primitive, print its JSON line, and make its bar; returns the number of bars. */
 static unsigned int quick_figures(struct fb_bar *bars, char (*text)[24])
 {
-	u8 *src = (u8 *)(uintptr_t)pmem_alloc(QB_BYTES, SZ_2M);
-	u8 *dst = (u8 *)(uintptr_t)pmem_alloc(QB_BYTES, SZ_2M);
+	u8 *src = (u8 *)(uintptr_t)bootmem_alloc(QB_BYTES, SZ_2M);
+	u8 *dst = (u8 *)(uintptr_t)bootmem_alloc(QB_BYTES, SZ_2M);
 	static struct bench_result r;
 	struct dispatch_caps caps;
 	struct bench_platform plat;

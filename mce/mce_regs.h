@@ -6,35 +6,10 @@
 #ifndef CK_MCE_REGS_H
 #define CK_MCE_REGS_H
 
+#include "kernel/include/msr-index.h"
 #include "kernel/include/types.h"
 
-#define MSR_IA32_MCG_CAP	0x179
-#define MSR_IA32_MCG_STATUS	0x17a
-#define MSR_IA32_MCG_CTL	0x17b
-
-#define MCG_BANKCNT_MASK	0xffULL
-#define MCG_CTL_P		BIT(8)
-#define MCG_SER_P		BIT(24)
-#define MCG_LMCE_P		BIT(27)
-
-#define MCG_STATUS_RIPV		BIT(0)
-#define MCG_STATUS_EIPV		BIT(1)
-#define MCG_STATUS_MCIP		BIT(2)
-#define MCG_STATUS_LMCES	BIT(3)
-
-/* Legacy banks: four MSRs per bank from 0x400. */
-#define MSR_MC_CTL(i)		(0x400 + 4 * (i))
-#define MSR_MC_STATUS(i)	(0x401 + 4 * (i))
-#define MSR_MC_ADDR(i)		(0x402 + 4 * (i))
-#define MSR_MC_MISC(i)		(0x403 + 4 * (i))
-
-/* AMD Scalable MCA banks: sixteen MSRs per bank from 0xc0002000. */
-#define MSR_SMCA_CTL(i)		(0xc0002000 + 0x10 * (i))
-#define MSR_SMCA_STATUS(i)	(0xc0002001 + 0x10 * (i))
-#define MSR_SMCA_ADDR(i)	(0xc0002002 + 0x10 * (i))
-#define MSR_SMCA_MISC(i)	(0xc0002003 + 0x10 * (i))
-#define MSR_SMCA_IPID(i)	(0xc0002005 + 0x10 * (i))
-#define MSR_SMCA_SYND(i)	(0xc0002006 + 0x10 * (i))
+/* The MSR numbers and the MCG_CAP/MCG_STATUS bits are in kernel/include/msr-index.h. */
 
 #define MCI_STATUS_VAL		BIT(63)
 #define MCI_STATUS_OVER		BIT(62)

@@ -5,8 +5,8 @@
  * probe, one CPU at a time; AMD SMCA: equal MCA_IPID values), the per-CPU table and the
  * summary line. The rendezvous itself is in handler.c, its decisions in smp_logic.c.
  */
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/percpu.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
@@ -258,7 +258,7 @@ void mce_cpus_init(void)
 	char line[256];
 
 	if (n > 1)
-		aps = (struct mce_cpu *)(uintptr_t)pmem_alloc((u64)(n - 1) *
+		aps = (struct mce_cpu *)(uintptr_t)bootmem_alloc((u64)(n - 1) *
 							      sizeof(struct mce_cpu), SZ_4K);
 	for (unsigned int c = 1; c < n && aps; c++) {
 		struct percpu *pc = smp_cpu(c);

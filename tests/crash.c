@@ -5,8 +5,8 @@
  * "df" overflows onto a not-present stack page: delivering the #UD then faults, delivering
  * that #PF faults again, and the CPU raises #DF, which arrives on its own IST stack.
  */
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/lib/ptrsort.h"
 #include "kernel/platform/smp.h"
@@ -41,7 +41,7 @@ void crash_now(const struct ck_crash *c)
 /* A page that is mapped nowhere. */
 static u64 not_present_page(void)
 {
-	u64 page = pmem_alloc(SZ_4K, SZ_4K);
+	u64 page = bootmem_alloc(SZ_4K, SZ_4K);
 
 	pg_set_attr(page, page + SZ_4K, PG_CACHE(PG_CACHE_WB));
 	return page;

@@ -7,9 +7,9 @@
 #include "copy/ops.h"
 #include "copy/pages.h"
 #include "copy/routines.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/arch/traps.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/console/printk.h"
@@ -169,8 +169,8 @@ void qemu_injection(struct ck_test *t)
 		return;
 	}
 	mce_suite_verdict.qemu_ran = true;
-	src = (u8 *)(uintptr_t)pmem_alloc(len, SZ_4K);
-	dst = (u8 *)(uintptr_t)pmem_alloc(len, SZ_4K);
+	src = (u8 *)(uintptr_t)bootmem_alloc(len, SZ_4K);
+	dst = (u8 *)(uintptr_t)bootmem_alloc(len, SZ_4K);
 	if (!report(t, src && dst, "buffers"))
 		return;
 	for (size_t i = 0; i < len; i++)
@@ -293,8 +293,8 @@ void einj_table(struct ck_test *t)
 	 * scenarios 16 times of 16 here (2026-11-30).
 	 */
 	const size_t len = 64 * SZ_4K;
-		u8 *src = (u8 *)(uintptr_t)pmem_alloc(len, SZ_4K);
-		u8 *dst = (u8 *)(uintptr_t)pmem_alloc(len, SZ_4K);
+		u8 *src = (u8 *)(uintptr_t)bootmem_alloc(len, SZ_4K);
+		u8 *dst = (u8 *)(uintptr_t)bootmem_alloc(len, SZ_4K);
 		u64 target = (u64)(uintptr_t)src + 7 * SZ_4K + 0x40, seq = mce_count();
 		u64 end = deadline();
 
@@ -320,7 +320,7 @@ void einj_table(struct ck_test *t)
  */
 void einj_plumbing(struct ck_test *t)
 {
-	u8 *fw = (u8 *)(uintptr_t)pmem_alloc(SZ_4K, SZ_4K);
+	u8 *fw = (u8 *)(uintptr_t)bootmem_alloc(SZ_4K, SZ_4K);
 	static u8 tbl[48 + 32 * 5];
 	static struct einj_table et;
 	u64 regs;

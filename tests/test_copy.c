@@ -8,8 +8,8 @@
  */
 #include "copy/ops.h"
 #include "copy/routines.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/arch/traps.h"
 #include "tests/ctx.h"
 #include "tests/ktap.h"
@@ -41,10 +41,10 @@ static bool get_env(struct ck_test *t)
 	if (env_ready)
 		return true;
 	env = (struct sweep_env){
-		.src = (u8 *)(uintptr_t)pmem_alloc(SWEEP_BUF, SZ_2M),
-		.dst = (u8 *)(uintptr_t)pmem_alloc(SWEEP_BUF, SZ_2M),
-		.fault_area = (u8 *)(uintptr_t)pmem_alloc(4 * SZ_4K, SZ_4K),
-		.other_area = (u8 *)(uintptr_t)pmem_alloc(4 * SZ_4K, SZ_4K),
+		.src = (u8 *)(uintptr_t)bootmem_alloc(SWEEP_BUF, SZ_2M),
+		.dst = (u8 *)(uintptr_t)bootmem_alloc(SWEEP_BUF, SZ_2M),
+		.fault_area = (u8 *)(uintptr_t)bootmem_alloc(4 * SZ_4K, SZ_4K),
+		.other_area = (u8 *)(uintptr_t)bootmem_alloc(4 * SZ_4K, SZ_4K),
 		.set_present = set_present, .fault_count = fault_count,
 		.fault_addr = fault_addr, .aligns = aligns, .nr_aligns = ARRAY_SIZE(aligns),
 		.big_lengths = true,

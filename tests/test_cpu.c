@@ -15,7 +15,7 @@ static void identity(struct ck_test *t)
 	u32 fam, mod, step;
 
 	report(t, c->vendor_str[0] != '\0', "vendor string '%s'", c->vendor_str);
-	cpufeat_decode_signature(cpuid(1).eax, &fam, &mod, &step);
+	cpuid_decode_signature(cpuid(CPUID_LEAF_SIGNATURE).eax, &fam, &mod, &step);
 	report(t, fam == c->family && mod == c->model && step == c->stepping,
 	       "family/model/stepping match CPUID 1");
 	report(t, c->vendor != VENDOR_OTHER || c->rep_good == false,

@@ -5,8 +5,8 @@
  * and every entry can be found; and
  * the machine-check rule: only *_MCE_SAFE entries apply to vector 18.
  */
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/arch/traps.h"
 #include "kernel/include/extable.h"
 #include "kernel/include/probe.h"
@@ -85,7 +85,7 @@ static void gp_from_noncanonical_address(struct ck_test *t)
 
 static void pf_from_not_present_page(struct ck_test *t)
 {
-	u64 page = pmem_alloc(SZ_4K, SZ_4K), v = 0, trap;
+	u64 page = bootmem_alloc(SZ_4K, SZ_4K), v = 0, trap;
 
 	if (!report(t, page != 0, "allocate a page"))
 		return;

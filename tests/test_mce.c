@@ -16,9 +16,9 @@
 #include "copy/ops.h"
 #include "copy/pages.h"
 #include "copy/routines.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/arch/traps.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/console/printk.h"
@@ -363,10 +363,10 @@ static bool get_env(struct ck_test *t)
 	if (env_ready)
 		return true;
 	env = (struct sweep_env){
-		.src = (u8 *)(uintptr_t)pmem_alloc(SWEEP_BUF, SZ_4K),
-		.dst = (u8 *)(uintptr_t)pmem_alloc(SWEEP_BUF, SZ_4K),
-		.fault_area = (u8 *)(uintptr_t)pmem_alloc(4 * SZ_4K, SZ_4K),
-		.other_area = (u8 *)(uintptr_t)pmem_alloc(4 * SZ_4K, SZ_4K),
+		.src = (u8 *)(uintptr_t)bootmem_alloc(SWEEP_BUF, SZ_4K),
+		.dst = (u8 *)(uintptr_t)bootmem_alloc(SWEEP_BUF, SZ_4K),
+		.fault_area = (u8 *)(uintptr_t)bootmem_alloc(4 * SZ_4K, SZ_4K),
+		.other_area = (u8 *)(uintptr_t)bootmem_alloc(4 * SZ_4K, SZ_4K),
 		.set_present = poison_page, .fault_count = records, .fault_addr = record_addr,
 		.aligns = aligns, .nr_aligns = 2,
 	};
@@ -429,7 +429,7 @@ static int copy_over_poison(u64 src_pa, u64 dst_pa, unsigned long nr, unsigned l
  */
 static void hwpoison_refuses_copy(struct ck_test *t)
 {
-	u64 src = pmem_alloc(8 * SZ_4K, SZ_4K), dst = pmem_alloc(8 * SZ_4K, SZ_4K);
+	u64 src = bootmem_alloc(8 * SZ_4K, SZ_4K), dst = bootmem_alloc(8 * SZ_4K, SZ_4K);
 	u64 bad = src + 5 * SZ_4K, faults = ex_last.count, mces = mce_count();
 	int r;
 
@@ -452,7 +452,7 @@ static void hwpoison_refuses_copy(struct ck_test *t)
 
 static void two_recoveries_in_a_row(struct ck_test *t)
 {
-	u64 src = pmem_alloc(16 * SZ_4K, SZ_4K), dst = pmem_alloc(16 * SZ_4K, SZ_4K);
+	u64 src = bootmem_alloc(16 * SZ_4K, SZ_4K), dst = bootmem_alloc(16 * SZ_4K, SZ_4K);
 	u64 seq = mce_count();
 	int r1, r2;
 

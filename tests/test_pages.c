@@ -7,8 +7,8 @@
  */
 #include "copy/ops.h"
 #include "copy/pages.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/lib/string.h"
 #include "tests/ctx.h"
 #include "tests/ktap.h"
@@ -24,7 +24,7 @@ static void count_resched(void)
 
 static bool get_folios(struct ck_test *t, struct folio *src, struct folio *dst)
 {
-	u64 s = pmem_alloc(NPAGES * SZ_4K, SZ_4K), d = pmem_alloc(NPAGES * SZ_4K, SZ_4K);
+	u64 s = bootmem_alloc(NPAGES * SZ_4K, SZ_4K), d = bootmem_alloc(NPAGES * SZ_4K, SZ_4K);
 
 	if (!report(t, s && d, "allocate two %d-page folios", NPAGES))
 		return false;

@@ -5,9 +5,10 @@
  * W^X holds with NX and CR0.WP on; ranges can be split to 4 KiB and made not-present, UC
  * or WC through PAT; the MMIO the kernel uses is mapped uncached or write-combining.
  */
+#include "kernel/arch/bootmem.h"
+#include "kernel/arch/memmap.h"
 #include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/arch/traps.h"
 #include "kernel/include/probe.h"
 #include "kernel/include/x86.h"
@@ -37,7 +38,7 @@ extern char ck_nx_probe[];
 static void for_each_ram_run(struct ck_test *t, void (*fn)(u64 start, u64 end, void *ctx),
 			     void *ctx)
 {
-	mem_for_each_ram_run(t->ctx->bi, fn, ctx);
+	memmap_for_each_ram_run(t->ctx->bi, fn, ctx);
 }
 
 struct ident_check {
@@ -167,7 +168,7 @@ static void nx_and_wp(struct ck_test *t)
 
 static void split_and_cache_types(struct ck_test *t)
 {
-	u64 base = pmem_alloc(SZ_2M, SZ_2M), mid, v;
+	u64 base = bootmem_alloc(SZ_2M, SZ_2M), mid, v;
 	struct pg_leaf l, before;
 
 	if (!report(t, base, "allocate 2 MiB"))
@@ -230,7 +231,7 @@ static void look_after_split(u64 start, u64 end)
  */
 static void split_before_attribute_change(struct ck_test *t)
 {
-	u64 base = pmem_alloc(SZ_2M, SZ_2M), mid;
+	u64 base = bootmem_alloc(SZ_2M, SZ_2M), mid;
 	struct pg_leaf l;
 
 	if (!report(t, base, "allocate 2 MiB"))

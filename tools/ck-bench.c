@@ -317,10 +317,10 @@ static void host_dispatch(struct dispatch_caps *caps)
 	memcpy(vendor + 4, &d, 4);
 	memcpy(vendor + 8, &c, 4);
 	vendor[12] = 0;
-	id.vendor = cpufeat_vendor(vendor);
+	id.vendor = cpuid_vendor(vendor);
 	__cpuid(1, a, b, c, d);
 	id.signature = a;
-	cpufeat_decode_signature(a, &id.family, &id.model, &id.stepping);
+	cpuid_decode_signature(a, &id.family, &id.model, &id.stepping);
 	if (max >= 7) {
 		__cpuid_count(7, 0, a, b, c, d);
 		id.erms = b & (1u << 9);

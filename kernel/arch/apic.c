@@ -17,7 +17,7 @@ static volatile u32 *mmio(u32 reg)
 
 bool apic_x2apic_capable(void)
 {
-	return cpuid(1).ecx & BIT(21);
+	return cpu_has(X86_FEATURE_X2APIC);
 }
 
 bool apic_init(u64 madt_addr, const char **note)
@@ -25,7 +25,7 @@ bool apic_init(u64 madt_addr, const char **note)
 	u64 msr = rdmsr(MSR_IA32_APIC_BASE);
 
 	*note = NULL;
-	base = msr & 0xffffff000ULL;
+	base = apic_base_addr(msr, cpu_phys_bits());
 	if (!(msr & APIC_BASE_EN)) {
 		mode = APIC_MODE_OFF;
 		return false;
@@ -77,14 +77,14 @@ void apic_ap_mode(void)
 u32 apic_read(u32 reg)
 {
 	if (mode == APIC_MODE_X2APIC)
-		return (u32)rdmsr(0x800 + (reg >> 4));
+		return (u32)rdmsr(MSR_X2APIC_REG(reg));
 	return *mmio(reg);
 }
 
 void apic_write(u32 reg, u32 val)
 {
 	if (mode == APIC_MODE_X2APIC)
-		wrmsr(0x800 + (reg >> 4), val);
+		wrmsr(MSR_X2APIC_REG(reg), val);
 	else
 		*mmio(reg) = val;
 }
@@ -93,7 +93,7 @@ u32 apic_id(void)
 {
 	u32 id = apic_read(APIC_ID);
 
-	return mode == APIC_MODE_X2APIC ? id : id >> 24;
+	return mode == APIC_MODE_X2APIC ? id : id >> APIC_XAPIC_ID_SHIFT;
 }
 
 void apic_eoi(void)
@@ -109,10 +109,10 @@ void apic_icr_write(u32 dest, u32 low)
 		 * "x2APIC"): without mfence; lfence the IPI can overtake the stores it announces.
 		 */
 		__asm__ volatile("mfence; lfence" ::: "memory");
-		wrmsr(0x830, ((u64)dest << 32) | low);
+		wrmsr(MSR_X2APIC_ICR, ((u64)dest << 32) | low);
 		return;
 	}
-	*mmio(APIC_ICR_HIGH) = dest << 24;
+	*mmio(APIC_ICR_HIGH) = dest << APIC_ICR_DEST_SHIFT;
 	*mmio(APIC_ICR) = low;
 }
 
@@ -141,7 +141,7 @@ void apic_cpu_setup(bool bsp)
 
 static void icr_wait(void)
 {
-	for (unsigned int i = 0; i < 1000000 && apic_icr_busy(); i++)
+	for (unsigned int i = 0; i < APIC_ICR_IDLE_SPINS && apic_icr_busy(); i++)
 		cpu_relax();
 }
 

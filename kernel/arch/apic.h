@@ -3,12 +3,14 @@
  * apic.h - the local APIC of the running CPU, in whichever mode the firmware left it:
  * xAPIC (MMIO at the base IA32_APIC_BASE names, 8-bit ids) or x2APIC (MSRs 0x800-0x8ff,
  * 32-bit ids). Registers are named by their xAPIC offset; in x2APIC mode the MSR is
- * 0x800 + offset / 16 (SDM vol. 3, "x2APIC Register Address Space").
+ * MSR_X2APIC_REG(offset) (kernel/include/msr-index.h; SDM vol. 3, "x2APIC Register Address
+ * Space"). IA32_APIC_BASE's bits are named there too.
  */
 #ifndef CK_APIC_H
 #define CK_APIC_H
 
 #include "kernel/arch/apic_start.h"
+#include "kernel/arch/cpuid.h"
 
 #define APIC_ID		0x20
 #define APIC_VERSION	0x30
@@ -22,12 +24,23 @@
 #define APIC_LVT_LINT1	0x360
 #define APIC_LVT_ERROR	0x370
 
-#define APIC_BASE_BSP		BIT(8)
-#define APIC_BASE_EXTD		BIT(10)	/* x2APIC mode */
-#define APIC_BASE_EN		BIT(11)
 #define APIC_SVR_ENABLE		BIT(8)
 #define APIC_LVT_MASKED		BIT(16)
 #define APIC_LVT_DM_NMI		(4U << 8)
+#define APIC_XAPIC_ID_SHIFT	24	/* xAPIC: the 8-bit id in bits 31:24 of APIC_ID */
+#define APIC_ICR_DEST_SHIFT	24	/* xAPIC: destination in bits 31:24 of ICR_HIGH */
+/* Spins on the xAPIC ICR's delivery-status bit before a new IPI goes out regardless. */
+#define APIC_ICR_IDLE_SPINS	1000000
+
+/*
+ * The physical address IA32_APIC_BASE @msr holds: bits MAXPHYADDR-1:12 (SDM vol. 3, "Local
+ * APIC Status and Location"). A fixed 36-bit mask would lose the high bits of a base that
+ * firmware relocated above 64 GiB.
+ */
+static inline u64 apic_base_addr(u64 msr, unsigned int phys_bits)
+{
+	return msr & cpuid_phys_mask(phys_bits) & ~((1ULL << APIC_BASE_ADDR_SHIFT) - 1);
+}
 
 /* Vectors the kernel uses besides the 32 exceptions. */
 #define VECTOR_WAKEUP		0xf0	/* "look at your work slot" */

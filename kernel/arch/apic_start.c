@@ -33,7 +33,7 @@ int apic_start_init(const struct apic_start_ops *ops, const struct apic_start_pa
 	if (!wait_icr_idle(ops))
 		return fail(r, APIC_START_INIT_STUCK);
 	/* The SDM's 10 ms; Linux drops it on CPUs that do not need it. */
-	ops->udelay(ops->ctx, p->modern ? 0 : 10000);
+	ops->udelay(ops->ctx, p->modern ? 0 : APIC_INIT_DELAY_US);
 	ops->icr_write(ops->ctx, p->apic_id, ICR_DM_INIT | ICR_TRIGGER_LEVEL);
 	if (!wait_icr_idle(ops))
 		return fail(r, APIC_START_DEASSERT_STUCK);
@@ -50,12 +50,12 @@ int apic_start_sipi(const struct apic_start_ops *ops, const struct apic_start_pa
 		ops->esr_read(ops->ctx);
 		ops->icr_write(ops->ctx, p->apic_id, sipi);
 		r->sipis++;
-		ops->udelay(ops->ctx, p->modern ? 10 : 300);
+		ops->udelay(ops->ctx, p->modern ? APIC_SIPI_DELAY_MODERN_US : APIC_SIPI_DELAY_US);
 		if (!wait_icr_idle(ops))
 			return fail(r, APIC_START_SIPI_STUCK);
-		ops->udelay(ops->ctx, p->modern ? 10 : 200);
+		ops->udelay(ops->ctx, p->modern ? APIC_SIPI_DELAY_MODERN_US : APIC_SIPI_SETTLE_US);
 		/* Bit 4 (send checksum, Pentium only) is ignored, as Linux does. */
-		r->esr = ops->esr_read(ops->ctx) & 0xef;
+		r->esr = ops->esr_read(ops->ctx) & APIC_ESR_MASK;
 		if (r->esr)
 			return fail(r, APIC_START_SIPI_ERROR);
 	}
@@ -70,7 +70,7 @@ int apic_start_sipi(const struct apic_start_ops *ops, const struct apic_start_pa
 		}
 		if (now >= deadline)
 			return fail(r, APIC_START_NO_ANSWER);
-		ops->udelay(ops->ctx, 10);
+		ops->udelay(ops->ctx, APIC_ANSWER_POLL_US);
 	}
 }
 

@@ -92,4 +92,14 @@ enum apic_mode_plan apic_plan_mode(bool x2apic_now, bool x2apic_capable, u32 max
 #define APIC_ICR_POLLS		1000
 #define APIC_ICR_POLL_US	100
 
+/* The sequence's delays, in microseconds, as Linux's wakeup_secondary_cpu_via_init(). */
+#define APIC_INIT_DELAY_US		10000	/* after INIT assert (0 on modern CPUs) */
+#define APIC_SIPI_DELAY_US		300	/* after each STARTUP IPI */
+#define APIC_SIPI_SETTLE_US		200	/* after the ICR went idle, before the ESR */
+#define APIC_SIPI_DELAY_MODERN_US	10	/* both, when init_udelay is 0 */
+#define APIC_ANSWER_POLL_US		10
+/* ESR bit 4, send checksum error, exists on the Pentium only: ignored, as Linux does. */
+#define APIC_ESR_SEND_CS		0x10U
+#define APIC_ESR_MASK			(0xffU & ~APIC_ESR_SEND_CS)
+
 #endif

@@ -5,17 +5,22 @@
 #ifndef CK_DESC_H
 #define CK_DESC_H
 
+#include "kernel/include/page_types.h"
 #include "kernel/include/types.h"
 
-#define KERNEL_CS	0x08
-#define KERNEL_DS	0x10
-#define KERNEL_TSS	0x18
+/* GDT slots (the TSS descriptor takes two) and their ring-0 selectors. */
+#define GDT_ENTRY_KERNEL_CS	1
+#define GDT_ENTRY_KERNEL_DS	2
+#define GDT_ENTRY_TSS		3
+#define GDT_ENTRIES		5
+#define KERNEL_CS		(GDT_ENTRY_KERNEL_CS * 8)
+#define KERNEL_DS		(GDT_ENTRY_KERNEL_DS * 8)
+#define KERNEL_TSS		(GDT_ENTRY_TSS * 8)
 
 /* Interrupt-stack-table slots: these vectors always switch to a known-good stack. */
 #define IST_DF		1
 #define IST_NMI		2
 #define IST_MC		3
-#define IST_STACK_SIZE	(16 * 1024)
 
 void gdt_init(void);
 void idt_init(void);

@@ -5,7 +5,7 @@
 ; Each vector has a small stub that makes the stack look the same whatever the CPU pushed:
 ; vectors without an error code push a zero, then every stub pushes its vector number and
 ; jumps to exc_common. exc_common saves all fifteen general registers below that, so the stack
-; holds a struct pt_regs (kernel/traps.h; the offsets are checked at compile time there),
+; holds a struct pt_regs (kernel/include/ptrace.h: its order is this push sequence),
 ; calls trap_dispatch(regs) with the stack 16-byte aligned, restores the registers (a fixup
 ; may have changed rip and any register in pt_regs) and returns with iretq.
 ;

@@ -6,6 +6,8 @@
  */
 #include "kernel/arch/desc.h"
 #include "kernel/arch/percpu.h"
+#include "kernel/include/page_types.h"
+#include "kernel/include/segment.h"
 #include "kernel/include/x86.h"
 
 struct desc_ptr {
@@ -14,7 +16,7 @@ struct desc_ptr {
 } __packed;
 
 static struct percpu boot_percpu;
-static u8 boot_ist_stacks[3][IST_STACK_SIZE] __aligned(4096);
+static u8 boot_ist_stacks[3][IST_STACK_SIZE] __aligned(PAGE_SIZE);
 
 struct percpu *boot_cpu(void)
 {
@@ -38,12 +40,11 @@ void gdt_load_cpu(struct percpu *pc)
 	pc->tss.iomap_base = sizeof(pc->tss);	/* no I/O bitmap */
 
 	gdt[0] = 0;
-	gdt[1] = 0x00af9a000000ffffULL;	/* 64-bit code, DPL 0 */
-	gdt[2] = 0x00cf92000000ffffULL;	/* data, DPL 0 */
-	/* 16-byte available 64-bit TSS descriptor (type 9). */
-	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
-		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
-	gdt[4] = base >> 32;
+	gdt[GDT_ENTRY_KERNEL_CS] = DESC_CODE64;
+	gdt[GDT_ENTRY_KERNEL_DS] = DESC_DATA;
+	/* 16 bytes: the low eight as a segment's, then bits 63:32 of the base. */
+	gdt[GDT_ENTRY_TSS] = SEG_DESC(base, limit, DESC_P | DESC_TYPE_TSS64, 0);
+	gdt[GDT_ENTRY_TSS + 1] = base >> 32;
 
 	__asm__ volatile(
 		"lgdt %[p]\n"

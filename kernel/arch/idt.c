@@ -10,6 +10,7 @@
 #include "kernel/arch/apic.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/traps.h"
+#include "kernel/include/segment.h"
 
 struct idt_gate {
 	u16 off0;
@@ -38,7 +39,7 @@ static void set_gate(unsigned int v, u64 a, unsigned int ist)
 	idt[v].off2 = a >> 32;
 	idt[v].sel = KERNEL_CS;
 	idt[v].ist = ist;
-	idt[v].type = 0x8e;	/* present, DPL 0, 64-bit interrupt gate */
+	idt[v].type = DESC_P | DESC_TYPE_INTR64;	/* DPL 0 */
 }
 
 static unsigned int ist_for(unsigned int v)

@@ -10,21 +10,33 @@
  * fixed or variable range starts or ends can change it, so those are the points checked.
  */
 #include "kernel/arch/mtrr.h"
+#include "kernel/include/page_types.h"
+
+/* The fixed ranges (SDM vol. 3, "Fixed Range MTRRs"): eight 64 KiB, sixteen 16 KiB, 64 4 KiB. */
+#define FIX64K_END	0x80000ULL
+#define FIX16K_END	0xc0000ULL
+#define FIX_END		0x100000ULL
+#define FIX64K_SHIFT	16
+#define FIX16K_SHIFT	14
+#define FIX4K_SHIFT	12
+#define FIX16K_FIRST	8	/* index of the first 16 KiB range in mtrr_state.fixed[] */
+#define FIX4K_FIRST	24
+#define NO_TYPE		0xff	/* no variable range matched yet */
 
 static u8 fixed_type(const struct mtrr_state *s, u64 a)
 {
-	if (a < 0x80000)
-		return s->fixed[a >> 16];
-	if (a < 0xc0000)
-		return s->fixed[8 + ((a - 0x80000) >> 14)];
-	return s->fixed[24 + ((a - 0xc0000) >> 12)];
+	if (a < FIX64K_END)
+		return s->fixed[a >> FIX64K_SHIFT];
+	if (a < FIX16K_END)
+		return s->fixed[FIX16K_FIRST + ((a - FIX64K_END) >> FIX16K_SHIFT)];
+	return s->fixed[FIX4K_FIRST + ((a - FIX16K_END) >> FIX4K_SHIFT)];
 }
 
 static u8 point_type(const struct mtrr_state *s, u64 a)
 {
-	u8 t = 0xff;
+	u8 t = NO_TYPE;
 
-	if (s->fixed_enabled && a < 0x100000)
+	if (s->fixed_enabled && a < FIX_END)
 		return fixed_type(s, a);
 	for (unsigned int i = 0; i < s->nr_var; i++) {
 		u8 v;
@@ -32,7 +44,7 @@ static u8 point_type(const struct mtrr_state *s, u64 a)
 		if (!s->var[i].valid || (a & s->var[i].mask) != (s->var[i].base & s->var[i].mask))
 			continue;
 		v = s->var[i].type;
-		if (t == 0xff || t == v)
+		if (t == NO_TYPE || t == v)
 			t = v;
 		else if (t == MTRR_UC || v == MTRR_UC)
 			t = MTRR_UC;
@@ -41,7 +53,7 @@ static u8 point_type(const struct mtrr_state *s, u64 a)
 		else
 			return MTRR_MIXED;
 	}
-	return t == 0xff ? s->def_type : t;
+	return t == NO_TYPE ? s->def_type : t;
 }
 
 /* Whether variable range @i's mask is contiguous (ones then zeros): a single region. */
@@ -66,8 +78,8 @@ u8 mtrr_range_type(const struct mtrr_state *s, u64 start, u64 end)
 		return point_type(s, start);
 	t = point_type(s, start);
 	/* Fixed ranges: every 4 KiB boundary below 1 MiB that the range crosses. */
-	if (s->fixed_enabled && start < 0x100000) {
-		for (u64 a = (start & ~0xfffULL) + 0x1000; a < end && a <= 0x100000; a += 0x1000)
+	if (s->fixed_enabled && start < FIX_END) {
+		for (u64 a = (start & PAGE_MASK) + PAGE_SIZE; a < end && a <= FIX_END; a += PAGE_SIZE)
 			if (point_type(s, a) != t)
 				return MTRR_MIXED;
 	}
@@ -106,16 +118,8 @@ const char *mtrr_type_name(u8 type)
 
 #ifdef CK_KERNEL
 #include "kernel/console/printk.h"
+#include "kernel/arch/cpuid.h"
 #include "kernel/include/x86.h"
-
-#define MSR_MTRRCAP		0xfe
-#define MSR_MTRR_DEF_TYPE	0x2ff
-#define MSR_MTRR_PHYSBASE(n)	(0x200 + 2 * (n))
-#define MSR_MTRR_PHYSMASK(n)	(0x201 + 2 * (n))
-#define MSR_MTRR_FIX64K		0x250
-#define MSR_MTRR_FIX16K_80000	0x258
-#define MSR_MTRR_FIX16K_A0000	0x259
-#define MSR_MTRR_FIX4K_C0000	0x268
 
 static struct mtrr_state state;
 static bool state_read;
@@ -126,46 +130,49 @@ static void put_fixed(unsigned int idx, u64 v)
 		state.fixed[idx + i] = (u8)(v >> (8 * i));
 }
 
+static void read_fixed(void)
+{
+	u64 v;
+
+	rdmsr_safe(MSR_MTRR_FIX64K_00000, &v);
+	put_fixed(0, v);
+	rdmsr_safe(MSR_MTRR_FIX16K_80000, &v);
+	put_fixed(FIX16K_FIRST, v);
+	rdmsr_safe(MSR_MTRR_FIX16K_A0000, &v);
+	put_fixed(FIX16K_FIRST + 8, v);
+	for (unsigned int i = 0; i < 8; i++) {
+		rdmsr_safe(MSR_MTRR_FIX4K_C0000 + i, &v);
+		put_fixed(FIX4K_FIRST + 8 * i, v);
+	}
+}
+
 const struct mtrr_state *mtrr_read(void)
 {
-	struct cpuid_regs r = cpuid(0x80000000);
-	u64 cap, def, v;
+	u64 cap, def;
 
 	if (state_read)
 		return &state;
 	state_read = true;
-	state.phys_mask = (1ULL << 36) - 1;
-	if (r.eax >= 0x80000008)
-		state.phys_mask = (1ULL << (cpuid(0x80000008).eax & 0xff)) - 1;
-	if (!(cpuid(1).edx & BIT(12)) || rdmsr_safe(MSR_MTRRCAP, &cap) ||
-	    rdmsr_safe(MSR_MTRR_DEF_TYPE, &def))
+	state.phys_mask = cpuid_phys_mask(cpu_phys_bits());
+	if (!cpu_has(X86_FEATURE_MTRR) || rdmsr_safe(MSR_MTRRcap, &cap) ||
+	    rdmsr_safe(MSR_MTRRdefType, &def))
 		return &state;
 	state.present = true;
-	state.enabled = def & BIT(11);
-	state.fixed_enabled = (def & BIT(10)) && (cap & BIT(8));
-	state.def_type = (u8)(def & 0xff);
-	state.nr_var = MIN((unsigned int)(cap & 0xff), (unsigned int)MTRR_MAX_VAR);
-	if (state.fixed_enabled) {
-		rdmsr_safe(MSR_MTRR_FIX64K, &v);
-		put_fixed(0, v);
-		rdmsr_safe(MSR_MTRR_FIX16K_80000, &v);
-		put_fixed(8, v);
-		rdmsr_safe(MSR_MTRR_FIX16K_A0000, &v);
-		put_fixed(16, v);
-		for (unsigned int i = 0; i < 8; i++) {
-			rdmsr_safe(MSR_MTRR_FIX4K_C0000 + i, &v);
-			put_fixed(24 + 8 * i, v);
-		}
-	}
+	state.enabled = def & MTRR_DEF_E;
+	state.fixed_enabled = (def & MTRR_DEF_FE) && (cap & MTRRCAP_FIX);
+	state.def_type = (u8)(def & MTRR_DEF_TYPE_MASK);
+	state.nr_var = MIN((unsigned int)(cap & MTRRCAP_VCNT_MASK), (unsigned int)MTRR_MAX_VAR);
+	if (state.fixed_enabled)
+		read_fixed();
 	for (unsigned int i = 0; i < state.nr_var; i++) {
 		u64 base = 0, mask = 0;
 
 		rdmsr_safe(MSR_MTRR_PHYSBASE(i), &base);
 		rdmsr_safe(MSR_MTRR_PHYSMASK(i), &mask);
-		state.var[i].valid = mask & BIT(11);
-		state.var[i].type = (u8)(base & 0xff);
-		state.var[i].base = base & state.phys_mask & ~0xfffULL;
-		state.var[i].mask = mask & state.phys_mask & ~0xfffULL;
+		state.var[i].valid = mask & MTRR_PHYSMASK_VALID;
+		state.var[i].type = (u8)(base & MTRR_PHYSBASE_TYPE_MASK);
+		state.var[i].base = base & state.phys_mask & PAGE_MASK;
+		state.var[i].mask = mask & state.phys_mask & PAGE_MASK;
 	}
 	return &state;
 }

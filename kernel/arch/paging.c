@@ -6,9 +6,12 @@
  * (1 GiB), 2 = PD (2 MiB), 1 = PT (4 KiB). Tables are addressed through the identity map, so
  * a table's physical address is also its pointer.
  */
+#include "kernel/arch/apic.h"
+#include "kernel/arch/bootmem.h"
+#include "kernel/arch/cpuid.h"
+#include "kernel/arch/memmap.h"
 #include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
@@ -114,7 +117,7 @@ static bool is_table(u64 e, int level)
 
 static u64 *alloc_table(void)
 {
-	u64 pa = pmem_alloc(SZ_4K, SZ_4K);
+	u64 pa = bootmem_alloc(SZ_4K, SZ_4K);
 
 	if (!pa)
 		return NULL;
@@ -345,62 +348,73 @@ static void map_ram_run(u64 start, u64 end, void *ctx)
 		*err = -1;
 }
 
-bool paging_init(const struct boot_info *bi)
+/* The image: text read-only and executable, the rest (data, tables) no-execute. */
+static int map_image(const struct boot_info *bi)
 {
-	struct cpuid_regs r = cpuid(0x80000000);
-	u64 lapic;
-	int err = 0;
+	u64 text = (u64)(uintptr_t)_text, etext = ALIGN_UP((u64)(uintptr_t)_etext, SZ_4K);
 
-	gbpages = false;
-	nx_ok = false;
-	max_phys = 1ULL << 36;
-	if (r.eax >= 0x80000001) {
-		struct cpuid_regs e = cpuid(0x80000001);
+	if (pg_map((u64)(uintptr_t)ImageBase, text, PG_RAM) ||
+	    pg_map(text, etext, PG_PRESENT | PG_EXEC | PG_CACHE(PG_CACHE_WB)) ||
+	    pg_map(etext, bi->image_base + bi->image_size, PG_RAM))
+		return -1;
+	return 0;
+}
 
-		gbpages = e.edx & BIT(26);
-		nx_ok = e.edx & BIT(20);
-	}
-	if (r.eax >= 0x80000008)
-		max_phys = 1ULL << (cpuid(0x80000008).eax & 0xff);
-
-	mtrr_read();
-	pml4 = alloc_table();
-	if (!pml4)
-		return false;
-	mem_for_each_ram_run(bi, map_ram_run, &err);
-	if (err)
-		return false;
+/* Everything but RAM: MMIO and runtime code from the map, the framebuffer, the local APIC. */
+static int map_devices(const struct boot_info *bi)
+{
 	for (u32 i = 0; i < bi->nr_mem; i++) {
 		const struct mem_range *r = &bi->mem[i];
 		u64 end = r->base + r->pages * SZ_4K;
 
 		if (r->type == MEM_MMIO && pg_map(r->base, end, PG_MMIO))
-			return false;
+			return -1;
 		if (r->type == MEM_RUNTIME_CODE && pg_map(r->base, end, PG_RAM | PG_EXEC))
-			return false;
+			return -1;
 	}
 	if (bi->fb.format != FB_NONE &&
 	    pg_map(bi->fb.base, bi->fb.base + bi->fb.size,
 		   PG_PRESENT | PG_WRITE | PG_CACHE(PG_CACHE_WC)))
-		return false;
-	if (cpuid(1).edx & BIT(9)) {
-		lapic = rdmsr(MSR_IA32_APIC_BASE) & PTE_ADDR;
-		if (pg_map(lapic, lapic + SZ_4K, PG_MMIO))
-			return false;
-	}
-	/* The image: text read-only and executable, the rest (data, tables) no-execute. */
-	if (pg_map((u64)(uintptr_t)ImageBase, (u64)(uintptr_t)_text, PG_RAM) ||
-	    pg_map((u64)(uintptr_t)_text, ALIGN_UP((u64)(uintptr_t)_etext, SZ_4K),
-		   PG_PRESENT | PG_EXEC | PG_CACHE(PG_CACHE_WB)) ||
-	    pg_map(ALIGN_UP((u64)(uintptr_t)_etext, SZ_4K), bi->image_base + bi->image_size,
-		   PG_RAM))
-		return false;
+		return -1;
+	if (cpu_has(X86_FEATURE_APIC)) {
+		u64 lapic = apic_base_addr(rdmsr(MSR_IA32_APIC_BASE), cpu_phys_bits());
 
+		if (pg_map(lapic, lapic + SZ_4K, PG_MMIO))
+			return -1;
+	}
+	return 0;
+}
+
+/* Switch to the new tables; each write that can stop a CPU is named first. */
+static void paging_enable(void)
+{
+	printk("cpu: IA32_PAT to Linux's layout (WC at index 1)\n");
 	wrmsr(MSR_IA32_PAT, PAT_LINUX);
-	if (nx_ok)
+	if (nx_ok) {
+		printk("cpu: EFER.NXE on (no-execute pages)\n");
 		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
+	}
+	printk("cpu: CR3 to the kernel's page tables\n");
 	write_cr3((u64)(uintptr_t)pml4);
+	printk("cpu: CR0.WP on (read-only pages hold in ring 0)\n");
 	write_cr0(read_cr0() | CR0_WP);
 	wbinvd();
+}
+
+bool paging_init(const struct boot_info *bi)
+{
+	int err = 0;
+
+	gbpages = cpu_has(X86_FEATURE_GBPAGES);
+	nx_ok = cpu_has(X86_FEATURE_NX);
+	max_phys = 1ULL << cpu_phys_bits();
+	mtrr_read();
+	pml4 = alloc_table();
+	if (!pml4)
+		return false;
+	memmap_for_each_ram_run(bi, map_ram_run, &err);
+	if (err || map_devices(bi) || map_image(bi))
+		return false;
+	paging_enable();
 	return true;
 }

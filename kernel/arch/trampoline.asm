@@ -28,6 +28,8 @@
 
 default abs
 
+%include "kernel/include/asm-consts.inc"
+
 %define TR(x)	((x) - smp_tramp_start)
 
 section .rodata
@@ -49,7 +51,7 @@ smp_tramp_start:
 	shl ebx, 4			; ebx = the trampoline's physical base
 	o32 lgdt [TR(smp_tramp_gdtr)]
 	mov eax, cr0
-	or eax, 1			; PE
+	or eax, CR0_PE
 	mov cr0, eax
 	o32 jmp far [TR(smp_tramp_jmp32)]
 
@@ -62,11 +64,11 @@ smp_tramp_pm32:
 	mov fs, ax
 	mov gs, ax
 	mov eax, cr4
-	or eax, 1 << 5			; PAE
+	or eax, CR4_PAE
 	mov cr4, eax
 	mov eax, [ebx + TR(smp_tramp_cr3_low)]
 	mov cr3, eax
-	mov ecx, 0xc0000080		; EFER: LME and NXE as the BSP has them
+	mov ecx, MSR_EFER		; LME and NXE as the BSP has them
 	mov eax, [ebx + TR(smp_tramp_efer)]
 	xor edx, edx
 	wrmsr
@@ -83,15 +85,15 @@ smp_tramp_lm64:
 	je .leaf1
 	xor eax, eax
 	cpuid
-	cmp eax, 0xb
+	cmp eax, CPUID_LEAF_EXT_TOPOLOGY
 	jb .unknown
-	mov eax, 0xb
+	mov eax, CPUID_LEAF_EXT_TOPOLOGY
 	xor ecx, ecx
 	cpuid
 	mov esi, edx			; x2APIC id
 	jmp .lookup
 .leaf1:
-	mov eax, 1
+	mov eax, CPUID_LEAF_SIGNATURE
 	cpuid
 	shr ebx, 24
 	mov esi, ebx			; initial APIC id
@@ -124,9 +126,9 @@ smp_tramp_lm64:
 align 16
 smp_tramp_gdt:
 	dq 0
-	dq 0x00cf9a000000ffff		; 0x08: 32-bit code
-	dq 0x00cf92000000ffff		; 0x10: data
-	dq 0x00af9a000000ffff		; 0x18: 64-bit code
+	dq DESC_CODE32			; 0x08: 32-bit code
+	dq DESC_DATA			; 0x10: data
+	dq DESC_CODE64			; 0x18: 64-bit code
 smp_tramp_gdtr:
 	dw 4 * 8 - 1
 	dd 0				; base + TR(smp_tramp_gdt)

@@ -13,11 +13,9 @@
 #include "kernel/include/x86.h"
 #include "kernel/lib/ksyms.h"
 
-_Static_assert(sizeof(struct pt_regs) == 22 * 8, "pt_regs must match kernel/entry.asm");
-_Static_assert(offsetof(struct pt_regs, rax) == EX_REG_RAX * 8, "EX_REG_RAX");
-_Static_assert(offsetof(struct pt_regs, rsi) == EX_REG_RSI * 8, "EX_REG_RSI");
-_Static_assert(offsetof(struct pt_regs, rdi) == EX_REG_RDI * 8, "EX_REG_RDI");
-_Static_assert(offsetof(struct pt_regs, rcx) == EX_REG_RCX * 8, "EX_REG_RCX");
+/* kernel/arch/entry.asm pushes 15 registers, the stub 2 words, the CPU 5. */
+_Static_assert(sizeof(struct pt_regs) == (PT_REGS_NR_GPRS + 2 + 5) * 8,
+	       "pt_regs must match kernel/arch/entry.asm");
 
 extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
 

@@ -6,15 +6,10 @@
 #define CK_TRAPS_H
 
 #include "kernel/include/extable.h"
+#include "kernel/include/ptrace.h"
 #include "kernel/include/types.h"
 
-/* What kernel/entry.asm leaves on the stack; the order is fixed by its push sequence. */
-struct pt_regs {
-	u64 r15, r14, r13, r12, r11, r10, r9, r8;
-	u64 rbp, rdi, rsi, rdx, rcx, rbx, rax;
-	u64 vector, error_code;
-	u64 rip, cs, rflags, rsp, ss;	/* pushed by the CPU */
-};
+/* struct pt_regs, what kernel/arch/entry.asm leaves on the stack, is in ptrace.h. */
 
 enum x86_trap {
 	X86_TRAP_DE = 0, X86_TRAP_DB = 1, X86_TRAP_NMI = 2, X86_TRAP_BP = 3, X86_TRAP_OF = 4,

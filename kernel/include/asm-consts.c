@@ -6,8 +6,11 @@
  */
 #include "kernel/include/asm-defs.h"
 #include "kernel/include/cache.h"
+#include "kernel/include/cpufeature.h"
 #include "kernel/include/extable.h"
 #include "kernel/include/page_types.h"
+#include "kernel/include/segment.h"
+#include "kernel/include/x86.h"
 
 void asm_consts(void);
 
@@ -17,6 +20,7 @@ void asm_consts(void)
 	DEFINE(PAGE_SIZE, PAGE_SIZE);
 	DEFINE(CACHE_LINE_SHIFT, CACHE_LINE_SHIFT);
 	DEFINE(CACHE_LINE_SIZE, CACHE_LINE_SIZE);
+	DEFINE(KERNEL_STACK_SIZE, KERNEL_STACK_SIZE);
 	BLANK();
 	DEFINE(EX_TYPE_DEFAULT, EX_TYPE_DEFAULT);
 	DEFINE(EX_TYPE_FAULT, EX_TYPE_FAULT);
@@ -29,4 +33,14 @@ void asm_consts(void)
 	DEFINE(EX_REG_RCX, EX_REG_RCX);
 	DEFINE(EX_REG_RBX, EX_REG_RBX);
 	DEFINE(EX_REG_RAX, EX_REG_RAX);
+	BLANK();
+	/* What the AP trampoline sets up before C runs. */
+	DEFINE(CR0_PE, CR0_PE);
+	DEFINE(CR4_PAE, CR4_PAE);
+	DEFINE(MSR_EFER, MSR_EFER);
+	DEFINE(CPUID_LEAF_SIGNATURE, CPUID_LEAF_SIGNATURE);
+	DEFINE(CPUID_LEAF_EXT_TOPOLOGY, CPUID_LEAF_EXT_TOPOLOGY);
+	DEFINE(DESC_CODE32, DESC_CODE32);
+	DEFINE(DESC_CODE64, DESC_CODE64);
+	DEFINE(DESC_DATA, DESC_DATA);
 }

@@ -11,7 +11,7 @@
 #ifndef CK_ASM_DEFS_H
 #define CK_ASM_DEFS_H
 
-#define DEFINE(sym, val)	__asm__ volatile("\n.ascii \"->" #sym " %c0\"" : : "i"((long)(val)))
+#define DEFINE(sym, val)	__asm__ volatile("\n.ascii \"->" #sym " %0\"" : : "i"((long)(val)))
 #define OFFSET(sym, str, mem)	DEFINE(sym, __builtin_offsetof(struct str, mem))
 #define BLANK()			__asm__ volatile("\n.ascii \"->\"")
 

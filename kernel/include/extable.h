@@ -24,13 +24,18 @@
 #define EX_TYPE_FAULT_MCE_SAFE		4
 #define EX_TYPE_MAX			4
 
-/* Register indices, in struct pt_regs order (kernel/traps.h). */
-#define EX_REG_RDI	9
-#define EX_REG_RSI	10
-#define EX_REG_RDX	11
-#define EX_REG_RCX	12
-#define EX_REG_RBX	13
-#define EX_REG_RAX	14
+/*
+ * Register indices in struct pt_regs (kernel/include/ptrace.h), generated from the structure
+ * (kernel/include/ptrace-regs.c -> build/gen/kernel/include/ptrace-regs.h): plain numbers,
+ * so C inline asm can put them into its table entries as text.
+ */
+#include "kernel/include/ptrace-regs.h"
+#define EX_REG_RDI	PT_REG_RDI
+#define EX_REG_RSI	PT_REG_RSI
+#define EX_REG_RDX	PT_REG_RDX
+#define EX_REG_RCX	PT_REG_RCX
+#define EX_REG_RBX	PT_REG_RBX
+#define EX_REG_RAX	PT_REG_RAX
 
 #define EX_DATA_REG(r)	((r) << 8)
 #define EX_DATA_TYPE_MASK	0xff

@@ -1,23 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * x86.h - thin inline wrappers for the privileged and port instructions the kernel uses,
- * and the architectural MSR and control-register bits it names.
+ * and the control-register and XCR0 bits it names (the MSRs are in msr-index.h).
  */
 #ifndef CK_X86_H
 #define CK_X86_H
 
+#include "kernel/include/msr-index.h"
 #include "kernel/include/types.h"
 
-#define MSR_IA32_APIC_BASE	0x1b
-#define MSR_IA32_UCODE_REV	0x8b
-#define MSR_IA32_MISC_ENABLE	0x1a0
-#define MSR_IA32_PAT		0x277
-#define MSR_EFER		0xc0000080
-
-#define EFER_NXE	BIT(11)
+/* Control-register bits (SDM vol. 3, "Control Registers"). */
+#define CR0_PE		BIT(0)
+#define CR0_MP		BIT(1)
+#define CR0_EM		BIT(2)
 #define CR0_WP		BIT(16)
-#define CR4_PGE		BIT(7)
+#define CR0_PG		BIT(31)
+#define CR4_PAE		BIT(5)
 #define CR4_MCE		BIT(6)
+#define CR4_PGE		BIT(7)
+#define CR4_OSFXSR	BIT(9)
+#define CR4_OSXMMEXCPT	BIT(10)
+#define CR4_OSXSAVE	BIT(18)
+
+/* XCR0, the state components XSAVE manages (SDM vol. 1, "XSAVE-Supported Features"). */
+#define XCR0_X87	BIT(0)
+#define XCR0_SSE	BIT(1)
+#define XCR0_YMM	BIT(2)
+#define XCR0_OPMASK	BIT(5)
+#define XCR0_ZMM_HI256	BIT(6)
+#define XCR0_HI16_ZMM	BIT(7)
+#define XCR0_AVX512	(XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM)
+
 #define RFLAGS_IF	BIT(9)
 
 struct cpuid_regs {

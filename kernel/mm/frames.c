@@ -4,7 +4,8 @@
  * of the firmware map, the frames allocated from free memory, each frame's NUMA node from
  * the SRAT when there is one.
  */
-#include "kernel/arch/pmem.h"
+#include "kernel/arch/bootmem.h"
+#include "kernel/arch/memmap.h"
 #include "kernel/console/printk.h"
 #include "kernel/mm/page.h"
 #include "kernel/platform/numa.h"
@@ -18,7 +19,7 @@ static void frames_for_run(u64 start, u64 end, void *ctx)
 {
 	struct frame_count *fc = ctx;
 	u64 nr = (end - start) >> PAGE_SHIFT;
-	u64 pa = pmem_alloc(nr * sizeof(struct page), SZ_4K);
+	u64 pa = bootmem_alloc(nr * sizeof(struct page), SZ_4K);
 
 	if (!pa || pgmap_add(start >> PAGE_SHIFT, nr, (struct page *)(uintptr_t)pa, 0)) {
 		fc->dropped++;
@@ -43,7 +44,7 @@ void pages_setup(const struct boot_info *bi)
 	struct frame_count fc = { 0 };
 
 	pgmap_reset();
-	mem_for_each_ram_run(bi, frames_for_run, &fc);
+	memmap_for_each_ram_run(bi, frames_for_run, &fc);
 	printk("pages: %llu page frames in %u RAM runs (%llu KiB of struct page)%s\n",
 	       (unsigned long long)fc.frames, fc.runs,
 	       (unsigned long long)(fc.frames * sizeof(struct page)) >> 10,

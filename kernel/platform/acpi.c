@@ -171,6 +171,52 @@ void acpi_walk(struct acpi_walk *w, u64 rsdp, u64 rsdp1)
 	}
 }
 
+void acpi_note(struct acpi_note *list, unsigned int *nr, unsigned int max, const char *what,
+	       u64 value)
+{
+	if (*nr < max)
+		list[(*nr)++] = (struct acpi_note){ what, value };
+}
+
+int acpi_refuse(const char **why, u64 *why_value, const char *what, u64 value)
+{
+	*why = what;
+	*why_value = value;
+	return -1;
+}
+
+/* Each parsed table's two header messages, so a refusal names the table it is about. */
+static const struct {
+	char sig[4];
+	const char *too_short, *bad_length;
+} header_msgs[] = {
+	{ { 'A', 'P', 'I', 'C' }, "MADT: not a MADT, or shorter than its header: length",
+	  "MADT: header length differs from the table: length" },
+	{ { 'S', 'R', 'A', 'T' }, "SRAT: not an SRAT, or shorter than its header: length",
+	  "SRAT: header length differs from the table: length" },
+	{ { 'S', 'L', 'I', 'T' }, "SLIT: not a SLIT, or shorter than its header: length",
+	  "SLIT: header length differs from the table: length" },
+};
+
+int acpi_check_header(const void *table, size_t len, const char *sig, size_t min,
+		      const char **why, u64 *why_value)
+{
+	const char *too_short = "ACPI: not the table expected, or shorter than its header: length";
+	const char *bad_length = "ACPI: header length differs from the table: length";
+	const u8 *b = table;
+
+	for (size_t i = 0; i < ARRAY_SIZE(header_msgs); i++)
+		if (!memcmp(header_msgs[i].sig, sig, 4)) {
+			too_short = header_msgs[i].too_short;
+			bad_length = header_msgs[i].bad_length;
+		}
+	if (len < min || memcmp(b, sig, 4))
+		return acpi_refuse(why, why_value, too_short, len);
+	if (get_le32(b + 4) != len)
+		return acpi_refuse(why, why_value, bad_length, get_le32(b + 4));
+	return 0;
+}
+
 #ifdef CK_KERNEL
 #include "kernel/arch/paging.h"
 #include "kernel/console/printk.h"
@@ -264,6 +310,19 @@ void acpi_map_tables(void)
 #define FADT_X_PM_TMR_BLK	208
 #define FADT_TMR_VAL_EXT	BIT(8)
 #define GAS_SYSTEM_IO		1
+
+void acpi_print_refusal(const char *who, const char *table, const char *why, u64 value,
+			const char *consequence)
+{
+	pr_warn("%s: %s rejected: %s 0x%llx%s\n", who, table, why, (unsigned long long)value,
+		consequence);
+}
+
+void acpi_print_notes(const char *who, const struct acpi_note *list, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		pr_warn("%s: %s 0x%llx\n", who, list[i].what, (unsigned long long)list[i].value);
+}
 
 bool acpi_pm_timer(u16 *port, u32 *bits)
 {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cpu.c - read CPUID and the MSRs into struct cpu_ident (kernel/cpufeat.h) and the cache
- * list, then print them. MSRs that may not exist are read with rdmsr_safe.
+ * cpu.c - fill struct cpu_ident (kernel/platform/cpufeat.h) from the boot CPU's cached CPUID
+ * (kernel/arch/cpuid.h) and the MSRs, list the caches, then print them. MSRs that may not
+ * exist are read with rdmsr_safe.
  */
+#include "kernel/arch/cpuid.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
@@ -47,104 +49,100 @@ static void read_amd_legacy_caches(u32 maxext)
 {
 	struct cpuid_regs r;
 
-	if (maxext >= 0x80000005) {
-		r = cpuid(0x80000005);
+	if (maxext >= CPUID_LEAF_L1_CACHE_AMD) {
+		r = cpuid(CPUID_LEAF_L1_CACHE_AMD);
 		add_cache(1, 'd', r.ecx & 0xff, (r.ecx >> 16) & 0xff, (u64)(r.ecx >> 24) << 10, 0);
 		add_cache(1, 'i', r.edx & 0xff, (r.edx >> 16) & 0xff, (u64)(r.edx >> 24) << 10, 0);
 	}
-	if (maxext >= 0x80000006) {
-		r = cpuid(0x80000006);
+	if (maxext >= CPUID_LEAF_L2_CACHE_AMD) {
+		r = cpuid(CPUID_LEAF_L2_CACHE_AMD);
 		add_cache(2, 'u', r.ecx & 0xff, (r.ecx >> 12) & 0xf, (u64)(r.ecx >> 16) << 10, 0);
 		add_cache(3, 'u', r.edx & 0xff, (r.edx >> 12) & 0xf, (u64)(r.edx >> 18) << 19, 0);
 	}
 }
 
-void cpu_init(void)
+static void read_caches(const struct cpuid_ident *id)
 {
-	struct cpuid_regs r = cpuid(0), f1, f7 = { 0 }, f71 = { 0 }, e1 = { 0 }, e7 = { 0 };
-	struct cpuid_regs e8 = { 0 };
-	u32 max = r.eax, maxext = cpuid(0x80000000).eax;
-	u64 v;
-
-	memset(&ident, 0, sizeof(ident));
-	memcpy(ident.vendor_str, &r.ebx, 4);
-	memcpy(ident.vendor_str + 4, &r.edx, 4);
-	memcpy(ident.vendor_str + 8, &r.ecx, 4);
-	ident.vendor = cpufeat_vendor(ident.vendor_str);
-	f1 = cpuid(1);
-	ident.signature = f1.eax;
-	cpufeat_decode_signature(f1.eax, &ident.family, &ident.model, &ident.stepping);
-	if (max >= 7) {
-		f7 = cpuid_count(7, 0);
-		if (f7.eax >= 1)
-			f71 = cpuid_count(7, 1);
-	}
-	if (maxext >= 0x80000001)
-		e1 = cpuid(0x80000001);
-	if (maxext >= 0x80000007)
-		e7 = cpuid(0x80000007);
-	if (maxext >= 0x80000008)
-		e8 = cpuid(0x80000008);
-	if (maxext >= 0x80000004) {
-		for (u32 i = 0; i < 3; i++) {
-			struct cpuid_regs b = cpuid(0x80000002 + i);
-
-			memcpy(ident.brand + 16 * i, &b, 16);
-		}
-	}
-	ident.apic = f1.edx & BIT(9);
-	ident.mce = f1.edx & BIT(7);
-	ident.mca = f1.edx & BIT(14);
-	ident.hypervisor = f1.ecx & BIT(31);
-	ident.osxsave = f1.ecx & BIT(27);
-	ident.erms = f7.ebx & BIT(9);
-	ident.avx2 = f7.ebx & BIT(5);
-	ident.avx512f = f7.ebx & BIT(16);
-	ident.clflushopt = f7.ebx & BIT(23);
-	ident.fsrm = f7.edx & BIT(4);
-	ident.fzrm = f71.eax & BIT(10);
-	ident.fsrs = f71.eax & BIT(11);
-	ident.pdpe1gb = e1.edx & BIT(26);
-	ident.nx = e1.edx & BIT(20);
-	ident.topoext = e1.ecx & BIT(22);
-	ident.invtsc = e7.edx & BIT(8);
-	ident.clzero = e8.ebx & BIT(0);
-	if (ident.vendor == VENDOR_AMD || ident.vendor == VENDOR_HYGON) {
-		ident.smca = e7.ebx & BIT(3);
-		ident.succor = e7.ebx & BIT(1);
-		ident.mca_ovf_recov = e7.ebx & BIT(0);
-	}
-
-	/* Microcode revision: write 0, run CPUID 1, read it back (Intel's SDM 9.11.7.1). */
-	if (wrmsr_safe(MSR_IA32_UCODE_REV, 0) == 0) {
-		cpuid(1);
-		if (rdmsr_safe(MSR_IA32_UCODE_REV, &v) == 0) {
-			ident.ucode_valid = true;
-			ident.ucode_rev = ident.vendor == VENDOR_INTEL ? (u32)(v >> 32) : (u32)v;
-		}
-	}
-	if (ident.vendor == VENDOR_INTEL && rdmsr_safe(MSR_IA32_MISC_ENABLE, &v) == 0) {
-		ident.misc_enable_valid = true;
-		ident.fast_strings = v & BIT(0);
-	}
-	if (ident.mca && rdmsr_safe(0x179, &v) == 0) {
-		ident.mcg_cap_valid = true;
-		ident.mcg_cap = v;
-	}
-	cpufeat_apply_rules(&ident);
-
 	caches.n = 0;
-	if (ident.vendor == VENDOR_INTEL && max >= 4) {
-		read_deterministic_caches(4);
+	if (id->vendor == VENDOR_INTEL && id->max_leaf >= CPUID_LEAF_CACHE) {
+		read_deterministic_caches(CPUID_LEAF_CACHE);
 		caches.source = "CPUID 4";
-	} else if (ident.topoext && maxext >= 0x8000001d) {
-		read_deterministic_caches(0x8000001d);
+	} else if (ident.topoext && id->max_ext_leaf >= CPUID_LEAF_CACHE_AMD) {
+		read_deterministic_caches(CPUID_LEAF_CACHE_AMD);
 		caches.source = "CPUID 8000001Dh";
 	}
 	if (!caches.n) {
-		read_amd_legacy_caches(maxext);
+		read_amd_legacy_caches(id->max_ext_leaf);
 		caches.source = caches.n ? "CPUID 80000005h/80000006h" : "nothing";
 	}
+}
+
+/* The features this project asks about, as the boot CPU's cached CPUID states them. */
+static void read_features(struct cpu_ident *c)
+{
+	c->apic = cpu_has(X86_FEATURE_APIC);
+	c->mce = cpu_has(X86_FEATURE_MCE);
+	c->mca = cpu_has(X86_FEATURE_MCA);
+	c->hypervisor = cpu_has(X86_FEATURE_HYPERVISOR);
+	c->osxsave = cpu_has(X86_FEATURE_OSXSAVE);
+	c->erms = cpu_has(X86_FEATURE_ERMS);
+	c->avx2 = cpu_has(X86_FEATURE_AVX2);
+	c->avx512f = cpu_has(X86_FEATURE_AVX512F);
+	c->clflushopt = cpu_has(X86_FEATURE_CLFLUSHOPT);
+	c->fsrm = cpu_has(X86_FEATURE_FSRM);
+	c->fzrm = cpu_has(X86_FEATURE_FZRM);
+	c->fsrs = cpu_has(X86_FEATURE_FSRS);
+	c->pdpe1gb = cpu_has(X86_FEATURE_GBPAGES);
+	c->nx = cpu_has(X86_FEATURE_NX);
+	c->topoext = cpu_has(X86_FEATURE_TOPOEXT);
+	c->invtsc = cpu_has(X86_FEATURE_INVTSC);
+	c->clzero = cpu_has(X86_FEATURE_CLZERO);
+	if (c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON) {
+		c->smca = cpu_has(X86_FEATURE_SMCA);
+		c->succor = cpu_has(X86_FEATURE_SUCCOR);
+		c->mca_ovf_recov = cpu_has(X86_FEATURE_MCA_OVERFLOW_RECOV);
+	}
+}
+
+/* The MSRs that may not exist, each read with rdmsr_safe. */
+static void read_msrs(struct cpu_ident *c)
+{
+	u64 v;
+
+	/* Microcode revision: write 0, run CPUID 1, read it back (Intel's SDM 9.11.7.1). */
+	if (wrmsr_safe(MSR_IA32_UCODE_REV, 0) == 0) {
+		cpuid(CPUID_LEAF_SIGNATURE);
+		if (rdmsr_safe(MSR_IA32_UCODE_REV, &v) == 0) {
+			c->ucode_valid = true;
+			c->ucode_rev = c->vendor == VENDOR_INTEL ? (u32)(v >> 32) : (u32)v;
+		}
+	}
+	if (c->vendor == VENDOR_INTEL && rdmsr_safe(MSR_IA32_MISC_ENABLE, &v) == 0) {
+		c->misc_enable_valid = true;
+		c->fast_strings = v & MISC_ENABLE_FAST_STRING;
+	}
+	if (c->mca && rdmsr_safe(MSR_IA32_MCG_CAP, &v) == 0) {
+		c->mcg_cap_valid = true;
+		c->mcg_cap = v;
+	}
+}
+
+void cpu_init(void)
+{
+	const struct cpuid_ident *id = cpuid_boot();
+
+	memset(&ident, 0, sizeof(ident));
+	memcpy(ident.vendor_str, id->vendor_str, sizeof(ident.vendor_str));
+	memcpy(ident.brand, id->brand, sizeof(ident.brand));
+	ident.vendor = id->vendor;
+	ident.signature = id->signature;
+	ident.family = id->family;
+	ident.model = id->model;
+	ident.stepping = id->stepping;
+	read_features(&ident);
+	read_msrs(&ident);
+	cpufeat_apply_rules(&ident);
+	read_caches(id);
 }
 
 u64 cpu_llc_size(void)

@@ -11,36 +11,7 @@
  * is clear Linux clears both REP_GOOD and ERMS. tests/host/test_dispatch_oracle.c checks
  * these rules against a table of Linux's results kept apart from this code.
  */
-#include "kernel/lib/string.h"
 #include "kernel/platform/cpufeat.h"
-
-void cpufeat_decode_signature(u32 eax, u32 *family, u32 *model, u32 *stepping)
-{
-	u32 fam = (eax >> 8) & 0xf, mod = (eax >> 4) & 0xf;
-
-	if (fam == 0xf)
-		fam += (eax >> 20) & 0xff;
-	if (fam >= 0x6)
-		mod += ((eax >> 16) & 0xf) << 4;
-	*family = fam;
-	*model = mod;
-	*stepping = eax & 0xf;
-}
-
-enum cpu_vendor cpufeat_vendor(const char vendor[12])
-{
-	if (!memcmp(vendor, "GenuineIntel", 12))
-		return VENDOR_INTEL;
-	if (!memcmp(vendor, "AuthenticAMD", 12))
-		return VENDOR_AMD;
-	if (!memcmp(vendor, "HygonGenuine", 12))
-		return VENDOR_HYGON;
-	if (!memcmp(vendor, "CentaurHauls", 12))
-		return VENDOR_CENTAUR;
-	if (!memcmp(vendor, "  Shanghai  ", 12))
-		return VENDOR_ZHAOXIN;
-	return VENDOR_OTHER;
-}
 
 void cpufeat_apply_rules(struct cpu_ident *c)
 {
@@ -96,13 +67,13 @@ u64 cpufeat_tsc_hz(u32 max_leaf, u32 eax15, u32 ebx15, u32 ecx15, u32 eax16,
 		   enum tsc_cpuid_source *src)
 {
 	*src = TSC_CPUID_NONE;
-	if (max_leaf < 0x15 || !eax15 || !ebx15)
+	if (max_leaf < CPUID_LEAF_TSC || !eax15 || !ebx15)
 		return 0;		/* leaf absent, or no ratio enumerated */
 	if (ecx15) {
 		*src = TSC_CPUID_15H;
 		return (u64)ecx15 * ebx15 / eax15;
 	}
-	if (max_leaf >= 0x16 && (eax16 & 0xffff)) {
+	if (max_leaf >= CPUID_LEAF_FREQ && (eax16 & 0xffff)) {
 		*src = TSC_CPUID_16H;
 		return (u64)(eax16 & 0xffff) * 1000000ULL;
 	}

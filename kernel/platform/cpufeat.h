@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpufeat.h - what the CPU is and which of the features this project depends on it has,
- * raw from CPUID and the MSRs, plus the features Linux derives by rule (REP_GOOD, and ERMS
- * dropped when fast strings are off). The derivation is plain C, tested on the host with
- * descriptions of real CPUs.
+ * as CPUID (through kernel/arch/cpuid.h's cache) and the MSRs state them, plus the features
+ * Linux derives by rule (REP_GOOD, and ERMS dropped when fast strings are off). The
+ * derivation is plain C, tested on the host with descriptions of real CPUs.
  */
 #ifndef CK_CPUFEAT_H
 #define CK_CPUFEAT_H
 
-#include "kernel/include/types.h"
-
-enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON, VENDOR_CENTAUR,
-		  VENDOR_ZHAOXIN };
+#include "kernel/arch/cpuid.h"
 
 struct cpu_ident {
 	enum cpu_vendor vendor;
@@ -39,9 +36,6 @@ struct cpu_ident {
 	const char *rep_good_why;
 };
 
-/* Family/model/stepping from a CPUID 1 EAX signature, as Linux folds the extended fields. */
-void cpufeat_decode_signature(u32 eax, u32 *family, u32 *model, u32 *stepping);
-enum cpu_vendor cpufeat_vendor(const char vendor[12]);
 /* Fill the derived fields from the raw ones. */
 void cpufeat_apply_rules(struct cpu_ident *c);
 
@@ -54,10 +48,5 @@ enum tsc_cpuid_source { TSC_CPUID_NONE, TSC_CPUID_15H, TSC_CPUID_16H };
  */
 u64 cpufeat_tsc_hz(u32 max_leaf, u32 eax15, u32 ebx15, u32 ecx15, u32 eax16,
 		   enum tsc_cpuid_source *src);
-
-#define MCG_CAP_COUNT(c)	((unsigned int)((c) & 0xff))
-#define MCG_CTL_P		BIT(8)
-#define MCG_SER_P		BIT(24)
-#define MCG_LMCE_P		BIT(27)
 
 #endif

@@ -7,23 +7,19 @@
 #include "kernel/lib/string.h"
 #include "kernel/platform/madt.h"
 
-#define ACPI_HDR	36
-#define MADT_FIRST	(ACPI_HDR + 8)
+#define MADT_FIRST	(ACPI_HDR_LEN + 8)
 #define MADT_LAPIC	0	/* 8 bytes */
 #define MADT_LAPIC_ADDR	5	/* 12 bytes */
 #define MADT_X2APIC	9	/* 16 bytes */
 
 static void note(struct madt_info *m, const char *what, u64 value)
 {
-	if (m->nr_notes < MADT_MAX_NOTES)
-		m->note[m->nr_notes++] = (struct madt_note){ what, value };
+	acpi_note(m->note, &m->nr_notes, MADT_MAX_NOTES, what, value);
 }
 
 static int refuse(struct madt_info *m, const char **why, const char *what, u64 value)
 {
-	*why = what;
-	m->why_value = value;
-	return -1;
+	return acpi_refuse(why, &m->why_value, what, value);
 }
 
 static void add_cpu(struct madt_info *m, u32 id, u32 uid, u32 flags, bool x2apic)
@@ -53,14 +49,10 @@ int madt_parse(const void *madt, size_t len, struct madt_info *out, const char *
 
 	memset(out, 0, sizeof(*out));
 	*why = NULL;
-	if (len < MADT_FIRST || memcmp(b, "APIC", 4))
-		return refuse(out, why, "MADT: not a MADT, or shorter than its header: length",
-			      len);
-	if (get_le32(b + 4) != len)
-		return refuse(out, why, "MADT: header length differs from the table: length",
-			      get_le32(b + 4));
-	out->lapic_addr = get_le32(b + ACPI_HDR);
-	out->flags = get_le32(b + ACPI_HDR + 4);
+	if (acpi_check_header(b, len, "APIC", MADT_FIRST, why, &out->why_value))
+		return -1;
+	out->lapic_addr = get_le32(b + ACPI_HDR_LEN);
+	out->flags = get_le32(b + ACPI_HDR_LEN + 4);
 	/* First pass: are there local APIC entries at all (for the x2APIC rule)? */
 	for (size_t off = MADT_FIRST; off + 2 <= len; off += b[off + 1]) {
 		if (b[off + 1] < 2 || off + b[off + 1] > len)

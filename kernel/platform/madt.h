@@ -7,7 +7,7 @@
 #ifndef CK_MADT_H
 #define CK_MADT_H
 
-#include "kernel/include/types.h"
+#include "kernel/platform/acpi.h"
 
 #define MADT_MAX_CPUS		1024
 #define MADT_MAX_NOTES		4
@@ -29,10 +29,7 @@ struct madt_info {
 	struct madt_cpu cpu[MADT_MAX_CPUS];
 	/* What was ignored (@what names the field, @value is the firmware's value). */
 	unsigned int nr_notes;
-	struct madt_note {
-		const char *what;
-		u64 value;
-	} note[MADT_MAX_NOTES];
+	struct acpi_note note[MADT_MAX_NOTES];
 	u64 why_value;		/* on a -1 return: the value @why names */
 };
 

@@ -7,23 +7,20 @@
 #include "kernel/lib/string.h"
 #include "kernel/platform/numa.h"
 
-#define ACPI_HDR	36
-#define SRAT_FIRST	(ACPI_HDR + 12)
+#define SRAT_FIRST	(ACPI_HDR_LEN + 12)
+#define SLIT_FIRST	(ACPI_HDR_LEN + 8)
 #define SRAT_CPU	0	/* processor local APIC affinity, 16 bytes */
 #define SRAT_MEM	1	/* memory affinity, 40 bytes */
 #define SRAT_X2APIC	2	/* processor x2APIC affinity, 24 bytes */
 
 static void note(struct numa_info *n, const char *what, u64 value)
 {
-	if (n->nr_notes < NUMA_MAX_NOTES)
-		n->note[n->nr_notes++] = (struct numa_note){ what, value };
+	acpi_note(n->note, &n->nr_notes, NUMA_MAX_NOTES, what, value);
 }
 
 static int refuse(struct numa_info *n, const char **why, const char *what, u64 value)
 {
-	*why = what;
-	n->why_value = value;
-	return -1;
+	return acpi_refuse(why, &n->why_value, what, value);
 }
 
 /* The node of @domain, a new one when it is first seen; -1 past NUMA_MAX_NODES. */
@@ -97,12 +94,8 @@ int numa_parse_srat(const void *srat, size_t len, struct numa_info *out, const c
 
 	memset(out, 0, sizeof(*out));
 	*why = NULL;
-	if (len < SRAT_FIRST || memcmp(b, "SRAT", 4))
-		return refuse(out, why, "SRAT: not an SRAT, or shorter than its header: length",
-			      len);
-	if (get_le32(b + 4) != len)
-		return refuse(out, why, "SRAT: header length differs from the table: length",
-			      get_le32(b + 4));
+	if (acpi_check_header(b, len, "SRAT", SRAT_FIRST, why, &out->why_value))
+		return -1;
 	while (off + 2 <= len) {
 		u8 type = b[off], elen = b[off + 1];
 		const u8 *e = b + off;
@@ -164,14 +157,10 @@ int numa_parse_slit(const void *slit, size_t len, struct numa_info *io, const ch
 
 	*why = NULL;
 	io->have_slit = false;
-	if (len < ACPI_HDR + 8 || memcmp(b, "SLIT", 4))
-		return refuse(io, why, "SLIT: not a SLIT, or shorter than its header: length",
-			      len);
-	if (get_le32(b + 4) != len)
-		return refuse(io, why, "SLIT: header length differs from the table: length",
-			      get_le32(b + 4));
-	n = get_le64(b + ACPI_HDR);
-	if (n > 256 || ACPI_HDR + 8 + n * n > len)
+	if (acpi_check_header(b, len, "SLIT", SLIT_FIRST, why, &io->why_value))
+		return -1;
+	n = get_le64(b + ACPI_HDR_LEN);
+	if (n > 256 || SLIT_FIRST + n * n > len)
 		return refuse(io, why, "SLIT: locality count does not fit the table: count", n);
 	/* SLIT rows are indexed by proximity domain; map each to our node numbers. */
 	for (unsigned int i = 0; i < io->nr_nodes; i++)
@@ -180,7 +169,7 @@ int numa_parse_slit(const void *slit, size_t len, struct numa_info *io, const ch
 				return refuse(io, why, "SLIT: a proximity domain is beyond the "
 					      "localities: domain", MAX(io->domain[i],
 									io->domain[j]));
-			d[i][j] = b[ACPI_HDR + 8 + io->domain[i] * n + io->domain[j]];
+			d[i][j] = b[SLIT_FIRST + io->domain[i] * n + io->domain[j]];
 		}
 	/* ACPI 6.x 5.2.17: the diagonal is 10, every other distance is above it. */
 	for (unsigned int i = 0; i < io->nr_nodes; i++)
@@ -253,7 +242,7 @@ void numa_clip_to_ram(struct numa_info *n, const u64 (*ram)[2], unsigned int nr)
 }
 
 #ifdef CK_KERNEL
-#include "kernel/arch/pmem.h"
+#include "kernel/arch/memmap.h"
 #include "kernel/console/printk.h"
 #include "kernel/platform/acpi.h"
 
@@ -290,8 +279,7 @@ void numa_init(const struct boot_info *bi)
 
 	if (!srat || numa_parse_srat(srat, srat->length, &info, &why)) {
 		if (srat)
-			pr_warn("NUMA: SRAT rejected: %s 0x%llx\n", why,
-				(unsigned long long)info.why_value);
+			acpi_print_refusal("NUMA", "SRAT", why, info.why_value, "");
 		memset(&info, 0, sizeof(info));
 		info.nr_nodes = 1;
 		info.cpus[0] = 1;
@@ -299,14 +287,11 @@ void numa_init(const struct boot_info *bi)
 		return;
 	}
 	ram.n = 0;
-	mem_for_each_ram_run(bi, add_ram_run, &ram);
+	memmap_for_each_ram_run(bi, add_ram_run, &ram);
 	numa_clip_to_ram(&info, (const u64 (*)[2])ram.run, ram.n);
 	if (slit && numa_parse_slit(slit, slit->length, &info, &why))
-		pr_warn("NUMA: SLIT rejected: %s 0x%llx (no distances)\n", why,
-			(unsigned long long)info.why_value);
-	for (unsigned int i = 0; i < info.nr_notes; i++)
-		pr_warn("NUMA: %s 0x%llx\n", info.note[i].what,
-			(unsigned long long)info.note[i].value);
+		acpi_print_refusal("NUMA", "SLIT", why, info.why_value, " (no distances)");
+	acpi_print_notes("NUMA", info.note, info.nr_notes);
 	for (unsigned int i = 0; i < info.nr_nodes; i++) {
 		printk("NUMA: node%u (proximity domain %u): %llu MiB, %u CPU%s%s", i,
 		       info.domain[i],

@@ -7,7 +7,7 @@
 #ifndef CK_NUMA_H
 #define CK_NUMA_H
 
-#include "kernel/include/types.h"
+#include "kernel/platform/acpi.h"
 
 #define NUMA_MAX_NODES	8
 #define NUMA_MAX_RANGES	64
@@ -42,10 +42,7 @@ struct numa_info {
 	 * firmware's value. On a -1 return, @why and @why_value say why the table was refused.
 	 */
 	unsigned int nr_notes;
-	struct numa_note {
-		const char *what;
-		u64 value;
-	} note[NUMA_MAX_NOTES];
+	struct acpi_note note[NUMA_MAX_NOTES];
 	u64 why_value;
 };
 

@@ -11,11 +11,12 @@
  * marked failed; if it wakes later it finds itself failed and parks.
  */
 #include "kernel/arch/apic.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/exit.h"
 #include "kernel/arch/fpu.h"
+#include "kernel/arch/memmap.h"
 #include "kernel/arch/paging.h"
-#include "kernel/arch/pmem.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
@@ -27,11 +28,10 @@
 #include "kernel/platform/smp_internal.h"
 #include "kernel/platform/tsc.h"
 
-#define AP_STACK_SIZE	(64 * 1024)
+#define AP_STACK_SIZE	KERNEL_STACK_SIZE
 #define GUARD		SZ_4K
 /* percpu page, then guard + stack, then guard + stack for each of #DF, NMI, #MC. */
 #define AP_BLOCK	(SZ_4K + GUARD + AP_STACK_SIZE + 3 * (GUARD + IST_STACK_SIZE))
-#define LOW_LIMIT	0x100000ULL
 
 extern char smp_tramp_start[], smp_tramp_end[], smp_tramp_gdt[], smp_tramp_gdtr[];
 extern char smp_tramp_jmp32[], smp_tramp_jmp64[], smp_tramp_cr3_low[], smp_tramp_efer[];
@@ -125,9 +125,9 @@ static u64 find_low_pages(const struct boot_info *bi)
 
 	for (u32 i = 0; i < bi->nr_mem; i++) {
 		const struct mem_range *r = &bi->mem[i];
-		u64 s = MAX(r->base, SZ_4K), e = MIN(mem_end(r), LOW_LIMIT);
+		u64 s = MAX(r->base, SZ_4K), e = MIN(memmap_end(r), LOW_MEMORY_END);
 
-		if (r->type != MEM_USABLE || s >= LOW_LIMIT)
+		if (r->type != MEM_USABLE || s >= LOW_MEMORY_END)
 			continue;
 		s = ALIGN_UP(s, SZ_4K);
 		e = ALIGN_DOWN(e, SZ_4K);
@@ -151,8 +151,8 @@ static void put64(char *field, u64 v)
 
 static bool tramp_setup(void)
 {
-	u64 t = smp_state.tramp, pml4 = read_cr3() & ~0xfffULL;
-	u64 efer = rdmsr(MSR_EFER) & (BIT(0) | BIT(8) | EFER_NXE);	/* SCE, LME, NXE */
+	u64 t = smp_state.tramp, pml4 = read_cr3() & PAGE_MASK;
+	u64 efer = rdmsr(MSR_EFER) & (EFER_SCE | EFER_LME | EFER_NXE);
 
 	if ((size_t)(smp_tramp_end - smp_tramp_start) > SZ_4K)
 		return false;
@@ -166,7 +166,8 @@ static bool tramp_setup(void)
 	put32(smp_tramp_cr3_low, (u32)(t + SZ_4K));
 	put32(smp_tramp_efer, (u32)efer);
 	put32(smp_tramp_cr0, (u32)read_cr0());
-	put32(smp_tramp_leaf_b, cpuid(0).eax >= 0xb && cpuid_count(0xb, 0).ebx != 0);
+	put32(smp_tramp_leaf_b, cpuid_boot()->max_leaf >= CPUID_LEAF_EXT_TOPOLOGY &&
+	      cpuid_count(CPUID_LEAF_EXT_TOPOLOGY, 0).ebx != 0);
 	put64(smp_tramp_cr3, read_cr3());
 	put64(smp_tramp_table, (u64)(uintptr_t)slots);
 	put64(smp_tramp_entry, (u64)(uintptr_t)smp_ap_entry);
@@ -280,7 +281,7 @@ static void single(const char *why)
 static void bsp_guarded_ist(void)
 {
 	struct percpu *bsp = boot_cpu();
-	u64 p = pmem_alloc(3 * (GUARD + IST_STACK_SIZE), SZ_2M);
+	u64 p = bootmem_alloc(3 * (GUARD + IST_STACK_SIZE), SZ_2M);
 
 	if (!p) {
 		printk("smp: no memory for the boot CPU's guarded IST stacks: keeping the "
@@ -391,7 +392,8 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 	 * An AP finds its entry by the id CPUID gives it; above 254 only leaf 0Bh's 32-bit id
 	 * tells CPUs apart (leaf 1 has 8 bits). A firmware "limit CPUID maxval" hides it.
 	 */
-	if (max_id > APIC_XAPIC_MAX_ID && !(cpuid(0).eax >= 0xb && cpuid_count(0xb, 0).ebx)) {
+	if (max_id > APIC_XAPIC_MAX_ID && !(cpuid_boot()->max_leaf >= CPUID_LEAF_EXT_TOPOLOGY &&
+					     cpuid_count(CPUID_LEAF_EXT_TOPOLOGY, 0).ebx)) {
 		smp_state.nr_cpus = 1;
 		single("APIC ids above 254 but no CPUID leaf 0Bh (is \"Limit CPUID Maxval\" set in "
 		       "the firmware setup?): an AP could not tell its id from another's");
@@ -403,7 +405,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		smp_state.nr_cpus = 1;
 		return;
 	}
-	blocks = pmem_alloc((u64)(n - 1) * AP_BLOCK, SZ_2M);
+	blocks = bootmem_alloc((u64)(n - 1) * AP_BLOCK, SZ_2M);
 	if (!blocks || !tramp_setup()) {
 		smp_state.nr_cpus = 1;
 		single(blocks ? "the trampoline page could not be mapped executable" :

@@ -3,6 +3,7 @@
  * tsc.c - find the TSC frequency. Every wait here is bounded by an iteration count as well
  * as by the reference clock, so a dead timer gives "no measurement", never a hang.
  */
+#include "kernel/arch/cpuid.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/platform/acpi.h"
@@ -10,6 +11,18 @@
 #include "kernel/platform/tsc.h"
 
 #define SPIN_LIMIT	50000000UL
+
+/* The 8254 PIT (channel 2, gated by port 0x61) as the calibration of last resort. */
+#define PIT_CH2_DATA		0x42
+#define PIT_MODE_CMD		0x43
+#define PIT_SEL_CH2		(2 << 6)	/* command: select channel 2 */
+#define PIT_LATCH		(0 << 4)	/* access: latch the count */
+#define PIT_ACCESS_LOHI		(3 << 4)	/* access: low byte, then high byte */
+#define PIT_MODE0		(0 << 1)	/* interrupt on terminal count: counts down once */
+#define PIT_COUNT_MAX		0xff		/* each byte of the 16-bit start count */
+#define PORT_NMI_SC		0x61		/* system control port B */
+#define NMI_SC_GATE2		0x01		/* channel 2 gate */
+#define NMI_SC_SPEAKER		0x02		/* speaker data enable */
 
 static struct tsc_info info;
 static u16 pm_port;
@@ -33,15 +46,15 @@ const char *tsc_source_name(enum tsc_source s)
 
 static u64 cpuid_tsc_hz(enum tsc_source *src)
 {
-	u32 max = cpuid(0).eax;
+	u32 max = cpuid_boot()->max_leaf;
 	struct cpuid_regs l15 = { 0 }, l16 = { 0 };
 	enum tsc_cpuid_source cs;
 	u64 hz;
 
-	if (max >= 0x15)
-		l15 = cpuid(0x15);
-	if (max >= 0x16)
-		l16 = cpuid(0x16);
+	if (max >= CPUID_LEAF_TSC)
+		l15 = cpuid(CPUID_LEAF_TSC);
+	if (max >= CPUID_LEAF_FREQ)
+		l16 = cpuid(CPUID_LEAF_FREQ);
 	hz = cpufeat_tsc_hz(max, l15.eax, l15.ebx, l15.ecx, l16.eax, &cs);
 	*src = cs == TSC_CPUID_15H ? TSC_SRC_CPUID15 : cs == TSC_CPUID_16H ? TSC_SRC_CPUID16 :
 	       TSC_SRC_NONE;
@@ -106,9 +119,9 @@ static u16 pit_count(void)
 {
 	u8 lo, hi;
 
-	outb(0x43, 0x80);	/* latch channel 2 */
-	lo = inb(0x42);
-	hi = inb(0x42);
+	outb(PIT_MODE_CMD, PIT_SEL_CH2 | PIT_LATCH);
+	lo = inb(PIT_CH2_DATA);
+	hi = inb(PIT_CH2_DATA);
 	return (u16)(lo | hi << 8);
 }
 
@@ -139,10 +152,10 @@ static u64 pit_window(u64 ticks)
 	u16 c0, c1, last, now;
 	unsigned long spins = 0;
 
-	outb(0x61, (inb(0x61) & ~0x02) | 0x01);	/* channel 2 gate on, speaker off */
-	outb(0x43, 0xb0);				/* channel 2, lo/hi, mode 0 */
-	outb(0x42, 0xff);
-	outb(0x42, 0xff);
+	outb(PORT_NMI_SC, (inb(PORT_NMI_SC) & ~NMI_SC_SPEAKER) | NMI_SC_GATE2);
+	outb(PIT_MODE_CMD, PIT_SEL_CH2 | PIT_ACCESS_LOHI | PIT_MODE0);
+	outb(PIT_CH2_DATA, PIT_COUNT_MAX);
+	outb(PIT_CH2_DATA, PIT_COUNT_MAX);
 	if (!pit_edge(&c0, &t0))
 		return 0;
 	last = c0;
@@ -184,8 +197,7 @@ void tsc_init(void)
 		pm_mask = bits == 32 ? 0xffffffffU : 0xffffffU;
 	else
 		pm_port = 0;
-	if (cpuid(0x80000000).eax >= 0x80000007)
-		info.invariant = cpuid(0x80000007).edx & BIT(8);
+	info.invariant = cpu_has(X86_FEATURE_INVTSC);
 	info.cpuid_hz = cpuid_tsc_hz(&src);
 	info.pm_hz = tsc_measure_pm(100);
 	if (info.cpuid_hz) {

@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/arch/pmem.h"
+#include "kernel/arch/bootmem.h"
+#include "kernel/arch/memmap.h"
 
 #define MAX_ALLOCS	64
 
 static struct boot_info bi;
+static struct memmap_findings found;
 static u64 got[MAX_ALLOCS][2];
 
 static u64 rd64(const uint8_t *p)
@@ -43,7 +45,7 @@ static void check_alloc(u64 a, u64 size, u64 align, bool bs)
 	for (u32 i = 0; i < bi.nr_mem; i++) {
 		const struct mem_range *r = &bi.mem[i];
 
-		if (!free_type(r->type, bs) && r->base < end && a < mem_end(r))
+		if (!free_type(r->type, bs) && r->base < end && a < memmap_end(r))
 			abort();	/* claimed by a type that is not free */
 	}
 	while (cur < end) {
@@ -51,11 +53,11 @@ static void check_alloc(u64 a, u64 size, u64 align, bool bs)
 
 		for (i = 0; i < bi.nr_mem; i++)
 			if (free_type(bi.mem[i].type, bs) && bi.mem[i].base <= cur &&
-			    cur < mem_end(&bi.mem[i]))
+			    cur < memmap_end(&bi.mem[i]))
 				break;
 		if (i == bi.nr_mem)
 			abort();	/* not listed as free memory */
-		cur = mem_end(&bi.mem[i]);
+		cur = memmap_end(&bi.mem[i]);
 		if (!cur)
 			break;
 	}
@@ -89,22 +91,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += 20;
 		size -= 20;
 	}
-	if (mem_sanitize(&bi))
+	if (memmap_sanitize(&bi, &found))
 		return 0;
 	for (u32 i = 0; i < bi.nr_mem; i++)
-		if (!bi.mem[i].pages || mem_end(&bi.mem[i]) <= bi.mem[i].base ||
+		if (!bi.mem[i].pages || memmap_end(&bi.mem[i]) <= bi.mem[i].base ||
 		    bi.mem[i].type >= MEM_TYPE_COUNT ||
 		    (i && bi.mem[i - 1].base > bi.mem[i].base))
 			abort();
-	pmem_init(&bi);
+	bootmem_init(&bi);
 	while (size >= 3 && n < MAX_ALLOCS) {
 		u64 sz = ((u64)data[0] + 1) * SZ_4K, align = 1ULL << (12 + data[1] % 20), a;
 
 		if (data[2] & 1 && !bs) {
-			pmem_add_boot_services(&bi);
+			bootmem_add_boot_services(&bi);
 			bs = true;
 		}
-		a = pmem_alloc(sz, align);
+		a = bootmem_alloc(sz, align);
 		data += 3;
 		size -= 3;
 		if (!a)

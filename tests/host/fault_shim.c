@@ -9,16 +9,20 @@
 #include <ucontext.h>
 
 #include "kernel/include/extable.h"
+#include "kernel/include/ptrace.h"
 #include "tests/host/fault_shim.h"
 
 extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
 
 struct shim_fault shim_last;
 
-/* struct pt_regs register index (kernel/traps.h order) -> ucontext register. */
-static const int greg_of[15] = {
-	REG_R15, REG_R14, REG_R13, REG_R12, REG_R11, REG_R10, REG_R9, REG_R8,
-	REG_RBP, REG_RDI, REG_RSI, REG_RDX, REG_RCX, REG_RBX, REG_RAX,
+/* struct pt_regs register index (generated from kernel/include/ptrace.h) -> ucontext's. */
+static const int greg_of[PT_REGS_NR_GPRS] = {
+	[PT_REG_R15] = REG_R15, [PT_REG_R14] = REG_R14, [PT_REG_R13] = REG_R13,
+	[PT_REG_R12] = REG_R12, [PT_REG_R11] = REG_R11, [PT_REG_R10] = REG_R10,
+	[PT_REG_R9] = REG_R9, [PT_REG_R8] = REG_R8, [PT_REG_RBP] = REG_RBP,
+	[PT_REG_RDI] = REG_RDI, [PT_REG_RSI] = REG_RSI, [PT_REG_RDX] = REG_RDX,
+	[PT_REG_RCX] = REG_RCX, [PT_REG_RBX] = REG_RBX, [PT_REG_RAX] = REG_RAX,
 };
 
 static void handler(int sig, siginfo_t *si, void *uc_void)
@@ -36,7 +40,7 @@ static void handler(int sig, siginfo_t *si, void *uc_void)
 	shim_last.rip = (uintptr_t)g[REG_RIP];
 	shim_last.fixup = ex_fixup_addr(e);
 	shim_last.addr = (uintptr_t)si->si_addr;
-	if (ex_type_sets_trapnr(ex_type(e)) && ex_reg(e) < 15)
+	if (ex_type_sets_trapnr(ex_type(e)) && ex_reg(e) < PT_REGS_NR_GPRS)
 		g[greg_of[ex_reg(e)]] = 14;
 	g[REG_RIP] = (greg_t)ex_fixup_addr(e);
 }

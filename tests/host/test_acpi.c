@@ -167,7 +167,36 @@ static void test_many(void)
 	      "64 kept, each extra named: %d", warns);
 }
 
+/* The parsers' shared header check and note list: each refusal names its table. */
+static void test_parser_helpers(void)
+{
+	static u8 t[64];
+	struct acpi_note notes[2];
+	unsigned int nr = 0;
+	const char *why = NULL;
+	u64 v = 0;
+
+	memcpy(t, "SRAT", 4);
+	t[4] = 48;
+	CHECK(acpi_check_header(t, 48, "SRAT", 48, &why, &v) == 0, "a sound header passes");
+	CHECK(acpi_check_header(t, 40, "SRAT", 48, &why, &v) == -1 && v == 40 &&
+	      !strncmp(why, "SRAT: not an SRAT", 17), "short: %s 0x%llx", why,
+	      (unsigned long long)v);
+	CHECK(acpi_check_header(t, 52, "SRAT", 48, &why, &v) == -1 && v == 48 &&
+	      !strncmp(why, "SRAT: header length differs", 27), "length: %s", why);
+	memcpy(t, "APIC", 4);
+	CHECK(acpi_check_header(t, 56, "APIC", 44, &why, &v) == -1 && v == 48 &&
+	      !strncmp(why, "MADT: ", 6), "the MADT named by its name: %s", why);
+	CHECK(acpi_check_header(t, 48, "SLIT", 44, &why, &v) == -1 && v == 48 &&
+	      !strncmp(why, "SLIT: not a SLIT", 16), "wrong signature: %s", why);
+	for (unsigned int i = 0; i < 3; i++)
+		acpi_note(notes, &nr, 2, i ? "later" : "first", i);
+	CHECK(nr == 2 && !strcmp(notes[0].what, "first") && notes[1].value == 1,
+	      "notes kept up to the bound: %u", nr);
+}
+
 int main(void)
 {
-	return RUN_TESTS(test_good, test_rsdp_length, test_root_bounds, test_tables, test_many);
+	return RUN_TESTS(test_good, test_rsdp_length, test_root_bounds, test_tables, test_many,
+			 test_parser_helpers);
 }

@@ -24,16 +24,16 @@ static void test_signatures(void)
 	for (size_t i = 0; i < sizeof(sig) / sizeof(sig[0]); i++) {
 		unsigned int f, m, s;
 
-		cpufeat_decode_signature(sig[i].eax, &f, &m, &s);
+		cpuid_decode_signature(sig[i].eax, &f, &m, &s);
 		CHECK(f == sig[i].fam && m == sig[i].model && s == sig[i].step,
 		      "%s: got 0x%x/0x%x/%u", sig[i].what, f, m, s);
 	}
-	CHECK(cpufeat_vendor("GenuineIntel") == VENDOR_INTEL, "Intel");
-	CHECK(cpufeat_vendor("AuthenticAMD") == VENDOR_AMD, "AMD");
-	CHECK(cpufeat_vendor("HygonGenuine") == VENDOR_HYGON, "Hygon");
-	CHECK(cpufeat_vendor("CentaurHauls") == VENDOR_CENTAUR, "Centaur");
-	CHECK(cpufeat_vendor("  Shanghai  ") == VENDOR_ZHAOXIN, "Zhaoxin");
-	CHECK(cpufeat_vendor("VIA VIA VIA ") == VENDOR_OTHER, "other");
+	CHECK(cpuid_vendor("GenuineIntel") == VENDOR_INTEL, "Intel");
+	CHECK(cpuid_vendor("AuthenticAMD") == VENDOR_AMD, "AMD");
+	CHECK(cpuid_vendor("HygonGenuine") == VENDOR_HYGON, "Hygon");
+	CHECK(cpuid_vendor("CentaurHauls") == VENDOR_CENTAUR, "Centaur");
+	CHECK(cpuid_vendor("  Shanghai  ") == VENDOR_ZHAOXIN, "Zhaoxin");
+	CHECK(cpuid_vendor("VIA VIA VIA ") == VENDOR_OTHER, "other");
 }
 
 static struct cpu_ident make(enum cpu_vendor v, unsigned int fam, bool erms, bool misc_valid,

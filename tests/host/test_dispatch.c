@@ -56,7 +56,7 @@ static void test_seed_cpus(void)
 		memset(&c, 0, sizeof(c));
 		c.vendor = k->vendor;
 		c.signature = k->signature;
-		cpufeat_decode_signature(k->signature, &c.family, &c.model, &c.stepping);
+		cpuid_decode_signature(k->signature, &c.family, &c.model, &c.stepping);
 		c.erms = k->erms;
 		c.fsrm = k->fsrm;
 		c.misc_enable_valid = k->misc_valid;

@@ -41,9 +41,9 @@ static void test_rows_agree(void)
 		bool ok;
 
 		memset(&c, 0, sizeof(c));
-		c.vendor = cpufeat_vendor(f->vendor);
+		c.vendor = cpuid_vendor(f->vendor);
 		c.signature = signature_of(f->family, f->model, f->stepping);
-		cpufeat_decode_signature(c.signature, &fam, &model, &step);
+		cpuid_decode_signature(c.signature, &fam, &model, &step);
 		CHECK(fam == f->family && model == f->model && step == f->stepping,
 		      "%s: signature 0x%x decodes to 0x%x/0x%x/%u", f->cpu, c.signature, fam,
 		      model, step);
