@@ -16,6 +16,7 @@
 #include "kernel/arch/fpu.h"
 #include "kernel/arch/paging.h"
 #include "kernel/arch/pmem.h"
+#include "kernel/arch/trampoline.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
@@ -33,21 +34,9 @@
 #define AP_BLOCK	(SZ_4K + GUARD + AP_STACK_SIZE + 3 * (GUARD + IST_STACK_SIZE))
 #define LOW_LIMIT	0x100000ULL
 
-extern char smp_tramp_start[], smp_tramp_end[], smp_tramp_gdt[], smp_tramp_gdtr[];
-extern char smp_tramp_jmp32[], smp_tramp_jmp64[], smp_tramp_cr3_low[], smp_tramp_efer[];
-extern char smp_tramp_cr0[], smp_tramp_cr3[], smp_tramp_table[], smp_tramp_count[];
-extern char smp_tramp_leaf_b[], smp_tramp_entry[], smp_tramp_pm32[], smp_tramp_lm64[];
-
-/* What an AP looks up by its APIC id (trampoline.asm): @claimed is taken with lock bts. */
-struct tramp_slot {
-	u32 apic_id;
-	u32 claimed;
-	u64 stack_top;
-	u64 percpu;
-};
-
 static struct madt_info madt;
 static struct tramp_slot slots[MADT_MAX_CPUS];
+static struct tramp_params *tramp;	/* in the copy below 1 MiB */
 static u64 bsp_cr4;
 static u64 ap_blocks;
 static u64 bsp_ist_block;	/* the boot CPU's guarded IST stacks */
@@ -139,37 +128,32 @@ static u64 find_low_pages(const struct boot_info *bi)
 	return best;
 }
 
-static void put32(char *field, u32 v)
-{
-	memcpy((char *)(uintptr_t)smp_state.tramp + (field - smp_tramp_start), &v, 4);
-}
-
-static void put64(char *field, u64 v)
-{
-	memcpy((char *)(uintptr_t)smp_state.tramp + (field - smp_tramp_start), &v, 8);
-}
-
+/*
+ * Copy the trampoline to its page and the kernel's PML4 to the page after it, and fill the
+ * parameter block (kernel/arch/trampoline.h); the slot count follows once the slots are.
+ */
 static bool tramp_setup(void)
 {
 	u64 t = smp_state.tramp, pml4 = read_cr3() & ~0xfffULL;
 	u64 efer = rdmsr(MSR_EFER) & (BIT(0) | BIT(8) | EFER_NXE);	/* SCE, LME, NXE */
+	size_t size = (size_t)(smp_tramp_end - smp_tramp_start);
 
-	if ((size_t)(smp_tramp_end - smp_tramp_start) > SZ_4K)
+	if (size > SZ_4K)
 		return false;
 	if (pg_map(t, t + 2 * SZ_4K, PG_RAM | PG_EXEC))
 		return false;
-	memcpy((void *)(uintptr_t)t, smp_tramp_start, smp_tramp_end - smp_tramp_start);
+	memcpy((void *)(uintptr_t)t, smp_tramp_start, size);
 	memcpy((void *)(uintptr_t)(t + SZ_4K), (void *)(uintptr_t)pml4, SZ_4K);
-	put32(smp_tramp_gdtr + 2, (u32)(t + (smp_tramp_gdt - smp_tramp_start)));
-	put32(smp_tramp_jmp32, (u32)(t + (smp_tramp_pm32 - smp_tramp_start)));
-	put32(smp_tramp_jmp64, (u32)(t + (smp_tramp_lm64 - smp_tramp_start)));
-	put32(smp_tramp_cr3_low, (u32)(t + SZ_4K));
-	put32(smp_tramp_efer, (u32)efer);
-	put32(smp_tramp_cr0, (u32)read_cr0());
-	put32(smp_tramp_leaf_b, cpuid(0).eax >= 0xb && cpuid_count(0xb, 0).ebx != 0);
-	put64(smp_tramp_cr3, read_cr3());
-	put64(smp_tramp_table, (u64)(uintptr_t)slots);
-	put64(smp_tramp_entry, (u64)(uintptr_t)smp_ap_entry);
+	tramp = (struct tramp_params *)(uintptr_t)(t + (u64)(smp_tramp_params - smp_tramp_start));
+	*tramp = (struct tramp_params){
+		.pml4_low = (u32)(t + SZ_4K),
+		.efer = (u32)efer,
+		.cr0 = (u32)read_cr0(),
+		.leaf_b = cpuid(0).eax >= 0xb && cpuid_count(0xb, 0).ebx != 0,
+		.cr3 = read_cr3(),
+		.slots = (u64)(uintptr_t)slots,
+		.entry = (u64)(uintptr_t)smp_ap_entry,
+	};
 	return true;
 }
 
@@ -420,7 +404,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 	}
 	ap_blocks = blocks;
 	smp_state.nr_cpus = n;
-	put32(smp_tramp_count, n);
+	tramp->nr_slots = n;
 	write_cr3(read_cr3());
 	exit_set_stop_others(smp_stop_others);
 	start_aps(timeout_ms);
