@@ -71,10 +71,7 @@ __noreturn void smp_ap_entry(struct percpu *pc)
 
 /* ---- bring-up ---------------------------------------------------------------------- */
 
-struct start_ctx {
-	struct percpu *pc;
-};
-
+/* The start sequence's ops on the real local APIC; AP i of apic_start_aps() is CPU i + 1. */
 static void op_icr_write(void *ctx, u32 dest, u32 low)
 {
 	apic_icr_write(dest, low);
@@ -95,17 +92,35 @@ static void op_udelay(void *ctx, u32 us)
 	smp_udelay(us);
 }
 
-static bool op_answered(void *ctx)
-{
-	struct start_ctx *s = ctx;
-
-	return __atomic_load_n(&s->pc->state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
-}
-
 static u64 op_now_us(void *ctx)
 {
 	return smp_now_us();
 }
+
+static void op_sipi_begin(void *ctx, unsigned int i)
+{
+	__atomic_store_n(&smp_cpus[i + 1]->state, CPU_STARTING, __ATOMIC_RELEASE);
+}
+
+static bool op_answered(void *ctx, unsigned int i)
+{
+	return __atomic_load_n(&smp_cpus[i + 1]->state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
+}
+
+/* Mark it failed unless it checked in meanwhile: if it wakes later, it parks itself. */
+static bool op_give_up(void *ctx, unsigned int i)
+{
+	u32 expect = CPU_STARTING;
+
+	return __atomic_compare_exchange_n(&smp_cpus[i + 1]->state, &expect, CPU_FAILED, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static const struct apic_start_ops start_ops = {
+	.icr_write = op_icr_write, .icr_busy = op_icr_busy, .esr_read = op_esr_read,
+	.udelay = op_udelay, .now_us = op_now_us, .sipi_begin = op_sipi_begin,
+	.answered = op_answered, .give_up = op_give_up,
+};
 
 /* The top two pages of the largest free RAM run between 4 KiB and 1 MiB, or 0. */
 static u64 find_low_pages(const struct boot_info *bi)
@@ -210,39 +225,23 @@ static void start_aps(u32 timeout_ms)
 		.modern = modern_cpu(),
 		.answer_timeout_us = timeout_ms * 1000,
 	};
-	struct apic_start_ops ops = {
-		.icr_write = op_icr_write, .icr_busy = op_icr_busy, .esr_read = op_esr_read,
-		.udelay = op_udelay, .answered = op_answered, .now_us = op_now_us,
-	};
-	static struct apic_start_result res[MADT_MAX_CPUS];
+	static struct apic_start_ap aps[MADT_MAX_CPUS];
+	unsigned int n = smp_state.nr_cpus - 1;
 	u64 t0 = smp_now_us();
 
-	/* First INIT every AP: each then waits for its SIPI, halted, out of firmware code. */
-	for (unsigned int c = 1; c < smp_state.nr_cpus; c++) {
-		p.apic_id = smp_cpus[c]->apic_id;
-		ops.ctx = NULL;
-		smp_cpus[c]->state = CPU_ABSENT;
-		if (apic_start_init(&ops, &p, &res[c]))
-			smp_cpus[c]->state = CPU_FAILED;
-	}
-	for (unsigned int c = 1; c < smp_state.nr_cpus; c++) {
-		struct percpu *pc = smp_cpus[c];
-		struct start_ctx s = { pc };
-		struct apic_start_result *r = &res[c];
-		u32 expect = CPU_STARTING;
+	for (unsigned int i = 0; i < n; i++)
+		aps[i] = (struct apic_start_ap){ .apic_id = smp_cpus[i + 1]->apic_id };
+	smp_state.nr_online += apic_start_aps(&start_ops, &p, aps, n);
+	for (unsigned int i = 0; i < n; i++) {
+		struct percpu *pc = smp_cpus[i + 1];
+		const struct apic_start_result *r = &aps[i].r;
 
-		if (pc->state != CPU_FAILED) {
-			ops.ctx = &s;
-			p.apic_id = pc->apic_id;
-			__atomic_store_n(&pc->state, CPU_STARTING, __ATOMIC_RELEASE);
-			if (!apic_start_sipi(&ops, &p, r) ||
-			    !__atomic_compare_exchange_n(&pc->state, &expect, CPU_FAILED, false,
-							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-				pc->start_us = r->answer_us;
-				smp_state.nr_online++;
-				continue;
-			}
+		if (r->step == APIC_START_OK) {
+			pc->start_us = r->answer_us;
+			continue;
 		}
+		/* Those given up are failed already; one whose INIT did not go out is now. */
+		__atomic_store_n(&pc->state, CPU_FAILED, __ATOMIC_RELEASE);
 		pc->fail_step = apic_start_step_name(r->step);
 		pc->fail_esr = r->esr;
 		smp_state.nr_failed++;
@@ -364,7 +363,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		}
 		break;
 	case APIC_PLAN_UNREACHABLE:
-		/* apic_start_cpu() refuses each such CPU, and the report names it. */
+		/* apic_start_aps() refuses each such CPU, and the report names it. */
 		printk("smp: APIC ids up to %u need x2APIC, which this CPU lacks\n", max_id);
 		break;
 	default:
