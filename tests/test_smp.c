@@ -76,13 +76,13 @@ static void cpus_started(struct ck_test *t)
 		apic_mode_name(s->mode));
 	for (unsigned int c = 0; c < smp_nr_cpus() && c < 8; c++)
 		ck_diag("CPU %u: APIC id %u, node %d, %s", c, smp_cpu(c)->apic_id,
-			smp_cpu(c)->node, smp_cpu(c)->state == CPU_ONLINE ? "online" : "FAILED");
+			smp_cpu_node(c), smp_cpu(c)->state == CPU_ONLINE ? "online" : "FAILED");
 	report(t, s->nr_online == smp_nr_cpus(), "%u of %u CPUs online", s->nr_online,
 	       smp_nr_cpus());
 	for (unsigned int c = 1; c < smp_nr_cpus(); c++)
 		if (smp_cpu(c)->state != CPU_ONLINE)
 			report(t, false, "CPU %u (APIC id %u) did not start: %s", c,
-			       smp_cpu(c)->apic_id, smp_cpu(c)->fail_step);
+			       smp_cpu(c)->apic_id, smp_cpu_info(c)->fail_step);
 	report(t, smp_cpu(0) == this_cpu() && this_cpu()->apic_id == apic_id(),
 	       "CPU 0 is this one (APIC id %u)", apic_id());
 }
@@ -128,6 +128,56 @@ struct fault_probe {
 	u64 addr;
 	u64 ret, vector, frame, cr2;
 };
+
+/* A per-CPU variable of this test's own: each CPU marks its instance with its identity. */
+struct pcpu_mark {
+	u32 hw_apic_id;
+	u32 runs;
+	u64 seen_at;		/* the address this_cpu_ptr() gave the CPU */
+};
+
+static DEFINE_PER_CPU(struct pcpu_mark, pcpu_mark);
+
+static void mark_mine(void *arg)
+{
+	struct pcpu_mark *m = this_cpu_ptr(&pcpu_mark);
+
+	m->hw_apic_id = hw_apic_id();
+	m->runs++;
+	m->seen_at = (u64)(uintptr_t)m;
+}
+
+static void per_cpu_instances_apart(struct ck_test *t)
+{
+	unsigned int n = smp_nr_cpus(), fresh = 0, bad = 0, online = 0;
+
+	for (unsigned int c = 0; c < n; c++) {
+		const struct pcpu_mark *m = per_cpu_ptr(&pcpu_mark, c);
+
+		fresh += !m->hw_apic_id && !m->runs && !m->seen_at;
+	}
+	report(t, fresh == n, "%u of %u CPUs' instances start zeroed", fresh, n);
+	report(t, on_each_cpu(mark_mine, NULL, 30000) == 0, "every online CPU ran");
+	for (unsigned int c = 0; c < n; c++) {
+		const struct pcpu_mark *m = per_cpu_ptr(&pcpu_mark, c);
+
+		if (!cpu_online(c))
+			continue;
+		online++;
+		for (unsigned int d = 0; d < c; d++)
+			if (cpu_online(d) && per_cpu_ptr(&pcpu_mark, d) == m && !bad++)
+				report(t, false, "CPUs %u and %u share an instance", d, c);
+		if ((m->hw_apic_id != smp_cpu(c)->apic_id || m->runs != 1 ||
+		     m->seen_at != (u64)(uintptr_t)m) && !bad++)
+			report(t, false, "CPU %u's instance holds APIC id %u (CPUID), %u runs, seen at "
+			       "0x%llx, not 0x%llx", c, m->hw_apic_id, m->runs,
+			       (unsigned long long)m->seen_at, (unsigned long long)(uintptr_t)m);
+	}
+	report(t, per_cpu_ptr(&pcpu_mark, 0) == &pcpu_mark,
+	       "the boot CPU's instance is the section itself");
+	report(t, !bad, "%u online CPUs, each wrote its own instance (CPUID's APIC id), and "
+	       "per_cpu_ptr() finds it", online);
+}
 
 static void fault_here(void *arg)
 {
@@ -300,6 +350,7 @@ static void tsc_in_step(struct ck_test *t)
 CK_SUITE(smp, 35,
 	 CK_CASE(cpus_started),
 	 CK_CASE(each_cpu_runs_on_its_own),
+	 CK_CASE(per_cpu_instances_apart),
 	 CK_CASE(fault_on_ap_guard_page),
 	 CK_CASE(nmi_on_ap_uses_its_ist),
 	 CK_CASE(barriers_hold),

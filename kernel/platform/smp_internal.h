@@ -9,7 +9,7 @@
 #include "kernel/platform/smp.h"
 
 extern struct smp_info smp_state;
-extern struct percpu *smp_cpus[MADT_MAX_CPUS];
+DECLARE_PER_CPU(struct smp_cpu_info, smp_cpu_infos);
 
 void smp_udelay(u64 us);
 __noreturn void smp_ap_idle(struct percpu *pc);

@@ -99,12 +99,12 @@ static u64 op_now_us(void *ctx)
 
 static void op_sipi_begin(void *ctx, unsigned int i)
 {
-	__atomic_store_n(&smp_cpus[i + 1]->state, CPU_STARTING, __ATOMIC_RELEASE);
+	__atomic_store_n(&percpu_of(i + 1)->state, CPU_STARTING, __ATOMIC_RELEASE);
 }
 
 static bool op_answered(void *ctx, unsigned int i)
 {
-	return __atomic_load_n(&smp_cpus[i + 1]->state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
+	return __atomic_load_n(&percpu_of(i + 1)->state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
 }
 
 /* Mark it failed unless it checked in meanwhile: if it wakes later, it parks itself. */
@@ -112,7 +112,7 @@ static bool op_give_up(void *ctx, unsigned int i)
 {
 	u32 expect = CPU_STARTING;
 
-	return __atomic_compare_exchange_n(&smp_cpus[i + 1]->state, &expect, CPU_FAILED, false,
+	return __atomic_compare_exchange_n(&percpu_of(i + 1)->state, &expect, CPU_FAILED, false,
 					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
@@ -186,19 +186,23 @@ static u64 guarded_ist_stacks(u64 p, u64 top[3])
 	return p;
 }
 
-/* AP @cpu's percpu and guarded stacks, laid out in @block (AP_BLOCK bytes). */
+/* Where an AP's instance of the per-CPU section starts in its percpu page. */
+#define AP_AREA_OFF	ALIGN_UP(sizeof(struct percpu), PERCPU_ALIGN)
+
+/* AP @cpu's percpu, per-CPU area and guarded stacks, laid out in @block (AP_BLOCK bytes). */
 static void ap_alloc(unsigned int cpu, u64 block)
 {
 	struct percpu *pc = (struct percpu *)(uintptr_t)block;
 	u64 p = block + SZ_4K;
 
 	memset(pc, 0, sizeof(*pc));
+	percpu_set_area(pc, (void *)(uintptr_t)(block + AP_AREA_OFF));
 	pg_set_attr(p, p + GUARD, 0);
 	p += GUARD + AP_STACK_SIZE;
 	pc->stack_top = p;
 	guarded_ist_stacks(p, pc->ist_top);
 	pc->cpu = cpu;
-	smp_cpus[cpu] = pc;
+	percpu_register(pc);
 }
 
 static int node_of(u32 apic_id)
@@ -230,20 +234,21 @@ static void start_aps(u32 timeout_ms)
 	u64 t0 = smp_now_us();
 
 	for (unsigned int i = 0; i < n; i++)
-		aps[i] = (struct apic_start_ap){ .apic_id = smp_cpus[i + 1]->apic_id };
+		aps[i] = (struct apic_start_ap){ .apic_id = percpu_of(i + 1)->apic_id };
 	smp_state.nr_online += apic_start_aps(&start_ops, &p, aps, n);
 	for (unsigned int i = 0; i < n; i++) {
-		struct percpu *pc = smp_cpus[i + 1];
+		struct percpu *pc = percpu_of(i + 1);
+		struct smp_cpu_info *ci = per_cpu_ptr(&smp_cpu_infos, i + 1);
 		const struct apic_start_result *r = &aps[i].r;
 
 		if (r->step == APIC_START_OK) {
-			pc->start_us = r->answer_us;
+			ci->start_us = r->answer_us;
 			continue;
 		}
 		/* Those given up are failed already; one whose INIT did not go out is now. */
 		__atomic_store_n(&pc->state, CPU_FAILED, __ATOMIC_RELEASE);
-		pc->fail_step = apic_start_step_name(r->step);
-		pc->fail_esr = r->esr;
+		ci->fail_step = apic_start_step_name(r->step);
+		ci->fail_esr = r->esr;
 		smp_state.nr_failed++;
 	}
 	smp_state.start_us = smp_now_us() - t0;
@@ -302,7 +307,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 	}
 	smp_state.mode = apic_mode();
 	bsp->apic_id = apic_id();
-	bsp->node = node_of(bsp->apic_id);
+	this_cpu_ptr(&smp_cpu_infos)->node = node_of(bsp->apic_id);
 	apic_cpu_setup(true);
 	if (note)
 		printk("smp: %s\n", note);
@@ -325,9 +330,8 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 	smp_state.nr_listed = madt.nr_cpus;
 	smp_state.nr_unusable = madt.nr_unusable;
 
-	/* Number the CPUs: the boot CPU first, then the enabled ones in MADT order. */
-	smp_cpus[n++] = bsp;
-	bsp->cpu = 0;
+	/* Number the CPUs: the boot CPU first (gdt_init() made it 0), then the enabled ones. */
+	n++;
 	/* The boot CPU's slot is taken: an AP with a wrong id must not use it. */
 	slots[0] = (struct tramp_slot){ .apic_id = bsp->apic_id, .claimed = 1 };
 	for (unsigned int i = 0; i < madt.nr_cpus; i++) {
@@ -343,8 +347,7 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 			smp_state.nr_beyond_limit++;
 			continue;
 		}
-		slots[n].apic_id = m->apic_id;
-		smp_cpus[n++] = NULL;
+		slots[n++].apic_id = m->apic_id;
 	}
 	smp_state.nr_online = 1;
 	if (n == 1) {
@@ -394,12 +397,15 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		return;
 	}
 	for (unsigned int c = 1; c < n; c++) {
+		struct percpu *pc;
+
 		ap_alloc(c, blocks + (u64)(c - 1) * AP_BLOCK);
-		smp_cpus[c]->apic_id = slots[c].apic_id;
-		smp_cpus[c]->node = node_of(slots[c].apic_id);
-		smp_cpus[c]->state = CPU_ABSENT;
-		slots[c].stack_top = smp_cpus[c]->stack_top;
-		slots[c].percpu = (u64)(uintptr_t)smp_cpus[c];
+		pc = percpu_of(c);
+		pc->apic_id = slots[c].apic_id;
+		pc->state = CPU_ABSENT;
+		per_cpu_ptr(&smp_cpu_infos, c)->node = node_of(slots[c].apic_id);
+		slots[c].stack_top = pc->stack_top;
+		slots[c].percpu = (u64)(uintptr_t)pc;
 	}
 	ap_blocks = blocks;
 	smp_state.nr_cpus = n;
@@ -460,6 +466,6 @@ void smp_report(void)
 
 		if (pc->state == CPU_FAILED)
 			printk("smp: CPU %u (APIC id %u) did not start: %s (ESR 0x%x)\n", c,
-			       pc->apic_id, pc->fail_step, pc->fail_esr);
+			       pc->apic_id, smp_cpu_info(c)->fail_step, smp_cpu_info(c)->fail_esr);
 	}
 }
