@@ -210,6 +210,41 @@ static void fault_on_ap_guard_page(struct ck_test *t)
 	       c);
 }
 
+/*
+ * The hardware's answer against the layout's: every page of the last AP's block (from its
+ * percpu up to the top of its #MC stack) faults exactly when smp_is_guard_page() says it is
+ * a guard, and there are four; below each of the boot CPU's IST stacks is a guard too.
+ */
+static void guard_pages_fault_where_said(struct ck_test *t)
+{
+	unsigned int c = smp_nr_cpus() - 1, guards = 0, wrong = 0;
+	const struct percpu *pc = smp_cpu(c), *bsp = smp_cpu(0);
+	u64 v;
+
+	for (unsigned int i = 0; i < 3; i++) {
+		u64 g = bsp->ist_top[i] - IST_STACK_SIZE - SZ_4K;
+
+		report(t, probe_read64(g, &v) != 0 && smp_is_guard_page(g) &&
+		       probe_read64(g + SZ_4K, &v) == 0 && !smp_is_guard_page(g + SZ_4K),
+		       "the page below the boot CPU's IST stack %u faults and is a guard", i + 1);
+	}
+	if (!c || !cpu_online(c)) {
+		ck_diag("no AP online: only the boot CPU's guard pages checked");
+		return;
+	}
+	for (u64 a = (u64)(uintptr_t)pc; a < pc->ist_top[2]; a += SZ_4K) {
+		bool faults = probe_read64(a, &v) != 0;
+
+		guards += faults;
+		if (faults != smp_is_guard_page(a) && !wrong++)
+			report(t, false, "CPU %u: page 0x%llx %s, smp_is_guard_page() says %s", c,
+			       (unsigned long long)a, faults ? "faults" : "reads",
+			       smp_is_guard_page(a) ? "guard" : "not a guard");
+	}
+	report(t, guards == 4 && !wrong, "CPU %u's block: %u pages fault, each one a guard page "
+	       "(want 4: below its stack and each IST stack)", c, guards);
+}
+
 static void nmi_on_ap_uses_its_ist(struct ck_test *t)
 {
 	unsigned int c = smp_nr_cpus() - 1;
@@ -352,6 +387,7 @@ CK_SUITE(smp, 35,
 	 CK_CASE(each_cpu_runs_on_its_own),
 	 CK_CASE(per_cpu_instances_apart),
 	 CK_CASE(fault_on_ap_guard_page),
+	 CK_CASE(guard_pages_fault_where_said),
 	 CK_CASE(nmi_on_ap_uses_its_ist),
 	 CK_CASE(barriers_hold),
 	 CK_CASE(slow_cpu_is_a_timeout),

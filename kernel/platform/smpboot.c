@@ -2,13 +2,15 @@
 /*
  * smpboot.c - start the application processors (see smp.h); smp.c runs them.
  *
- * Bring-up, in order: the MADT's processors (kernel/platform/madt.c), the boot CPU's APIC
- * mode (x2APIC when an id above 254 must be reached and the CPU can), a trampoline page
- * below 1 MiB taken from free RAM of the firmware map (never handed to the allocator, which
- * starts at 1 MiB), one block per AP with its percpu, stack and three IST stacks separated
- * by unmapped guard pages, then INIT-SIPI-SIPI to one CPU at a time (kernel/arch/
- * apic_start.c) and a bounded wait for it to check in. A CPU that misses its timeout is
- * marked failed; if it wakes later it finds itself failed and parks.
+ * Bring-up, in four stages, each of which may keep the run on the boot CPU with one
+ * reason: discover (the local APIC and the MADT's processors, kernel/platform/madt.c), plan
+ * (number the CPUs; the boot CPU's APIC mode: x2APIC when an id above 254 must be reached
+ * and the CPU can), prepare (a trampoline page below 1 MiB taken from free RAM of the
+ * firmware map, never handed to the allocator, which starts at 1 MiB; one block per AP,
+ * kernel/platform/smp_block.c) and start (INIT to every AP, then INIT-SIPI-SIPI's two SIPIs
+ * to one CPU at a time, kernel/arch/apic_start.c, and a bounded wait for it to check in).
+ * A CPU that misses its timeout is marked failed; if it wakes later it finds itself failed
+ * and parks.
  */
 #include "kernel/arch/apic.h"
 #include "kernel/arch/desc.h"
@@ -28,18 +30,15 @@
 #include "kernel/platform/smp_internal.h"
 #include "kernel/platform/tsc.h"
 
-#define AP_STACK_SIZE	(64 * 1024)
-#define GUARD		SZ_4K
-/* percpu page, then guard + stack, then guard + stack for each of #DF, NMI, #MC. */
-#define AP_BLOCK	(SZ_4K + GUARD + AP_STACK_SIZE + 3 * (GUARD + IST_STACK_SIZE))
 #define LOW_LIMIT	0x100000ULL
 
+_Static_assert(NR_CPUS == MADT_MAX_CPUS, "the CPU table holds every CPU the MADT may list");
+
 static struct madt_info madt;
-static struct tramp_slot slots[MADT_MAX_CPUS];
+static struct tramp_slot slots[MADT_MAX_CPUS];	/* slot i: CPU i, the boot CPU's claimed */
+static unsigned int nr_numbered;
 static struct tramp_params *tramp;	/* in the copy below 1 MiB */
 static u64 bsp_cr4;
-static u64 ap_blocks;
-static u64 bsp_ist_block;	/* the boot CPU's guarded IST stacks */
 
 __noreturn void smp_ap_entry(struct percpu *pc);
 
@@ -153,8 +152,6 @@ static bool tramp_setup(void)
 	u64 efer = rdmsr(MSR_EFER) & (BIT(0) | BIT(8) | EFER_NXE);	/* SCE, LME, NXE */
 	size_t size = (size_t)(smp_tramp_end - smp_tramp_start);
 
-	if (size > SZ_4K)
-		return false;
 	if (pg_map(t, t + 2 * SZ_4K, PG_RAM | PG_EXEC))
 		return false;
 	memcpy((void *)(uintptr_t)t, smp_tramp_start, size);
@@ -170,39 +167,6 @@ static bool tramp_setup(void)
 		.entry = (u64)(uintptr_t)smp_ap_entry,
 	};
 	return true;
-}
-
-/*
- * Three IST stacks (#DF, NMI, #MC) upward from @p, each above an unmapped guard page; their
- * tops go to @top. Returns the end.
- */
-static u64 guarded_ist_stacks(u64 p, u64 top[3])
-{
-	for (unsigned int i = 0; i < 3; i++) {
-		pg_set_attr(p, p + GUARD, 0);
-		p += GUARD + IST_STACK_SIZE;
-		top[i] = p;
-	}
-	return p;
-}
-
-/* Where an AP's instance of the per-CPU section starts in its percpu page. */
-#define AP_AREA_OFF	ALIGN_UP(sizeof(struct percpu), PERCPU_ALIGN)
-
-/* AP @cpu's percpu, per-CPU area and guarded stacks, laid out in @block (AP_BLOCK bytes). */
-static void ap_alloc(unsigned int cpu, u64 block)
-{
-	struct percpu *pc = (struct percpu *)(uintptr_t)block;
-	u64 p = block + SZ_4K;
-
-	memset(pc, 0, sizeof(*pc));
-	percpu_set_area(pc, (void *)(uintptr_t)(block + AP_AREA_OFF));
-	pg_set_attr(p, p + GUARD, 0);
-	p += GUARD + AP_STACK_SIZE;
-	pc->stack_top = p;
-	guarded_ist_stacks(p, pc->ist_top);
-	pc->cpu = cpu;
-	percpu_register(pc);
 }
 
 static int node_of(u32 apic_id)
@@ -254,31 +218,13 @@ static void start_aps(u32 timeout_ms)
 	smp_state.start_us = smp_now_us() - t0;
 }
 
+/* The one way out of each stage: the run stays on the boot CPU, and says why. */
 static void single(const char *why)
 {
+	smp_state.nr_cpus = 1;
+	smp_state.nr_online = 1;
 	smp_state.single_why = why;
 	printk("smp: running on the boot CPU only: %s\n", why);
-}
-
-/*
- * The boot CPU's IST stacks started in the image's .bss (gdt_init() runs before there is an
- * allocator); move them to stacks with guard pages like the APs'. The CPU reads the TSS's
- * IST slots at each exception, so changing them in place is enough.
- */
-static void bsp_guarded_ist(void)
-{
-	struct percpu *bsp = boot_cpu();
-	u64 p = pmem_alloc(3 * (GUARD + IST_STACK_SIZE), SZ_2M);
-
-	if (!p) {
-		printk("smp: no memory for the boot CPU's guarded IST stacks: keeping the "
-		       "unguarded ones\n");
-		return;
-	}
-	bsp_ist_block = p;
-	guarded_ist_stacks(p, bsp->ist_top);
-	for (unsigned int i = 0; i < 3; i++)
-		bsp->tss.ist[i] = bsp->ist_top[i];
 }
 
 static unsigned int cpu_number(void)
@@ -286,58 +232,49 @@ static unsigned int cpu_number(void)
 	return smp_processor_id();
 }
 
-void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
+/* Discover: this CPU's local APIC and the MADT's processors. NULL, or why not SMP. */
+static const char *discover(void)
 {
 	const struct acpi_sdt_hdr *h = acpi_find("APIC");
 	struct percpu *bsp = boot_cpu();
-	const char *why, *note;
-	unsigned int n = 0;
-	u32 max_id = 0;
-	u64 blocks;
-	int bad;
+	const char *why = NULL, *note;
+	int bad = h ? madt_parse(h, h->length, &madt, &why) : -1;
 
-	memset(&smp_state, 0, sizeof(smp_state));
-	console_set_cpu_id(cpu_number);
-	bsp_cr4 = read_cr4();
-	bsp_guarded_ist();
-	bad = h ? madt_parse(h, h->length, &madt, &why) : -1;
-	if (!apic_init(bad ? 0 : madt.lapic_addr, &note)) {
-		single("the local APIC is disabled (IA32_APIC_BASE.EN clear)");
-		return;
-	}
+	if (!apic_init(bad ? 0 : madt.lapic_addr, &note))
+		return "the local APIC is disabled (IA32_APIC_BASE.EN clear)";
 	smp_state.mode = apic_mode();
 	bsp->apic_id = apic_id();
 	this_cpu_ptr(&smp_cpu_infos)->node = node_of(bsp->apic_id);
 	apic_cpu_setup(true);
 	if (note)
 		printk("smp: %s\n", note);
-	if (!h) {
-		single("no MADT among the ACPI tables");
-		return;
-	}
+	if (!h)
+		return "no MADT among the ACPI tables";
 	if (bad) {
 		printk("smp: %s 0x%llx\n", why, (unsigned long long)madt.why_value);
-		single("the MADT was refused");
-		return;
+		return "the MADT was refused";
 	}
-	if (!tsc_info()->hz) {
-		single("no TSC frequency, so no wait could be bounded");
-		return;
-	}
+	if (!tsc_info()->hz)
+		return "no TSC frequency, so no wait could be bounded";
 	for (unsigned int i = 0; i < madt.nr_notes; i++)
 		printk("smp: %s 0x%llx\n", madt.note[i].what,
 		       (unsigned long long)madt.note[i].value);
 	smp_state.nr_listed = madt.nr_cpus;
 	smp_state.nr_unusable = madt.nr_unusable;
+	return NULL;
+}
 
-	/* Number the CPUs: the boot CPU first (gdt_init() made it 0), then the enabled ones. */
-	n++;
+/* Number the CPUs: the boot CPU first (gdt_init() made it 0), then the enabled ones. */
+static unsigned int number_cpus(unsigned int max_cpus)
+{
+	unsigned int n = 1;
+
 	/* The boot CPU's slot is taken: an AP with a wrong id must not use it. */
-	slots[0] = (struct tramp_slot){ .apic_id = bsp->apic_id, .claimed = 1 };
+	slots[0] = (struct tramp_slot){ .apic_id = boot_cpu()->apic_id, .claimed = 1 };
 	for (unsigned int i = 0; i < madt.nr_cpus; i++) {
 		const struct madt_cpu *m = &madt.cpu[i];
 
-		if (m->apic_id == bsp->apic_id)
+		if (m->apic_id == boot_cpu()->apic_id)
 			continue;
 		if (!m->enabled) {
 			smp_state.nr_not_enabled++;
@@ -349,14 +286,12 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		}
 		slots[n++].apic_id = m->apic_id;
 	}
-	smp_state.nr_online = 1;
-	if (n == 1) {
-		smp_state.nr_cpus = 1;
-		single(smp_state.nr_beyond_limit ? "smp=1" : "the MADT lists no other enabled CPU");
-		return;
-	}
-	for (unsigned int c = 1; c < n; c++)
-		max_id = MAX(max_id, slots[c].apic_id);
+	return n;
+}
+
+/* The boot CPU's APIC mode for APIC ids up to @max_id. */
+static void plan_apic_mode(u32 max_id)
+{
 	switch (apic_plan_mode(smp_state.mode == APIC_MODE_X2APIC, apic_x2apic_capable(), max_id)) {
 	case APIC_PLAN_SWITCH_X2APIC:
 		if (apic_enable_x2apic()) {
@@ -372,70 +307,79 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 	default:
 		break;
 	}
+}
 
+/* Plan: which CPUs to start, and whether each can be reached and can find its slot. */
+static const char *plan(unsigned int max_cpus)
+{
+	u32 max_id = 0;
+
+	nr_numbered = number_cpus(max_cpus);
+	if (nr_numbered == 1)
+		return smp_state.nr_beyond_limit ? "smp=1" : "the MADT lists no other enabled CPU";
+	for (unsigned int c = 1; c < nr_numbered; c++)
+		max_id = MAX(max_id, slots[c].apic_id);
+	plan_apic_mode(max_id);
 	/*
 	 * An AP finds its entry by the id CPUID gives it; above 254 only leaf 0Bh's 32-bit id
 	 * tells CPUs apart (leaf 1 has 8 bits). A firmware "limit CPUID maxval" hides it.
 	 */
-	if (max_id > APIC_XAPIC_MAX_ID && !(cpuid(0).eax >= 0xb && cpuid_count(0xb, 0).ebx)) {
-		smp_state.nr_cpus = 1;
-		single("APIC ids above 254 but no CPUID leaf 0Bh (is \"Limit CPUID Maxval\" set in "
-		       "the firmware setup?): an AP could not tell its id from another's");
-		return;
-	}
-	smp_state.tramp = find_low_pages(bi);
-	if (!smp_state.tramp) {
-		single("no two free pages of RAM below 1 MiB for the AP trampoline");
-		smp_state.nr_cpus = 1;
-		return;
-	}
-	blocks = pmem_alloc((u64)(n - 1) * AP_BLOCK, SZ_2M);
-	if (!blocks || !tramp_setup()) {
-		smp_state.nr_cpus = 1;
-		single(blocks ? "the trampoline page could not be mapped executable" :
-		       "no memory for the APs' stacks");
-		return;
-	}
-	for (unsigned int c = 1; c < n; c++) {
-		struct percpu *pc;
+	if (max_id > APIC_XAPIC_MAX_ID && !(cpuid(0).eax >= 0xb && cpuid_count(0xb, 0).ebx))
+		return "APIC ids above 254 but no CPUID leaf 0Bh (is \"Limit CPUID Maxval\" set in "
+		       "the firmware setup?): an AP could not tell its id from another's";
+	return NULL;
+}
 
-		ap_alloc(c, blocks + (u64)(c - 1) * AP_BLOCK);
-		pc = percpu_of(c);
+/* Prepare: the trampoline page, and each AP's block, percpu and slot. */
+static const char *prepare(const struct boot_info *bi)
+{
+	unsigned int n = nr_numbered;
+
+	smp_state.tramp = find_low_pages(bi);
+	if (!smp_state.tramp)
+		return "no two free pages of RAM below 1 MiB for the AP trampoline";
+	if (!smp_blocks_alloc(n - 1))
+		return "no memory for the APs' stacks";
+	if ((size_t)(smp_tramp_end - smp_tramp_start) > SZ_4K)
+		return "the AP trampoline is larger than a page";
+	if (!tramp_setup())
+		return "the trampoline page could not be mapped executable";
+	for (unsigned int c = 1; c < n; c++) {
+		struct percpu *pc = smp_block_percpu(c - 1, c);
+
 		pc->apic_id = slots[c].apic_id;
 		pc->state = CPU_ABSENT;
+		percpu_register(pc);
 		per_cpu_ptr(&smp_cpu_infos, c)->node = node_of(slots[c].apic_id);
 		slots[c].stack_top = pc->stack_top;
 		slots[c].percpu = (u64)(uintptr_t)pc;
 	}
-	ap_blocks = blocks;
 	smp_state.nr_cpus = n;
+	smp_state.nr_online = 1;
 	tramp->nr_slots = n;
-	write_cr3(read_cr3());
-	exit_set_stop_others(smp_stop_others);
-	start_aps(timeout_ms);
+	write_cr3(read_cr3());		/* the guard pages are unmapped from here on */
+	return NULL;
 }
 
-bool smp_is_guard_page(u64 pa)
+void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 {
-	u64 off;
+	const char *why;
 
-	if (bsp_ist_block && pa >= bsp_ist_block &&
-	    pa < bsp_ist_block + 3 * (GUARD + IST_STACK_SIZE))
-		return (pa - bsp_ist_block) % (GUARD + IST_STACK_SIZE) < GUARD;
-
-	if (!ap_blocks || pa < ap_blocks ||
-	    pa >= ap_blocks + (u64)(smp_state.nr_cpus - 1) * AP_BLOCK)
-		return false;
-	off = (pa - ap_blocks) % AP_BLOCK;
-	if (off < SZ_4K)
-		return false;			/* the percpu page */
-	off -= SZ_4K;
-	if (off < GUARD)
-		return true;			/* below the stack */
-	if (off < GUARD + AP_STACK_SIZE)
-		return false;			/* the stack */
-	off -= GUARD + AP_STACK_SIZE;
-	return off % (GUARD + IST_STACK_SIZE) < GUARD;
+	memset(&smp_state, 0, sizeof(smp_state));
+	console_set_cpu_id(cpu_number);
+	bsp_cr4 = read_cr4();
+	smp_block_bsp_ist();
+	why = discover();
+	if (!why)
+		why = plan(max_cpus);
+	if (!why)
+		why = prepare(bi);
+	if (why) {
+		single(why);
+		return;
+	}
+	exit_set_stop_others(smp_stop_others);
+	start_aps(timeout_ms);
 }
 
 void smp_report(void)
