@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_smp.c - every CPU the MADT enables is ours: each one started, runs work it is given
- * on its own stack, GDT, TSS and %gs, takes faults and NMIs on its own stacks, meets the
- * others at barriers, and a slow CPU is a timeout, not a hang. The identity of the CPU
- * that ran a function comes from the hardware (CPUID's APIC id), not from our numbering.
+ * on its own stack, GDT, TSS, %gs and instance of the per-CPU variables, takes faults and
+ * NMIs on its own stacks (whose guard pages fault where the layout says), notes an NMI only
+ * at the end of a line, meets the others at barriers, and a slow CPU is a timeout, not a
+ * hang. The identity of the CPU that ran a function comes from the hardware (CPUID's APIC
+ * id), not from our numbering.
  */
 #include "kernel/arch/apic.h"
 #include "kernel/arch/desc.h"
