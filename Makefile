@@ -42,7 +42,8 @@ BOOT_SRC   := $(wildcard boot/*.c)
 # The layers, lowest first (README "Layout"; tools/layers.py checks every include edge).
 KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm copy mce \
 	bench tests tests/lib kernel
-KERNEL_SRC := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c))
+# Generator files (ASM_GEN below) are compiled to assembly only, never linked.
+KERNEL_SRC := $(filter-out kernel/arch/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
 ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm)
 
 BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
@@ -80,7 +81,7 @@ $(B)/%.o: %.c | $(GEN_H)
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
 # Constants and offsets NASM takes from C (kernel/include/asm-defs.h): one generator each.
-ASM_GEN := $(B)/gen/kernel/include/asm-consts.inc
+ASM_GEN := $(B)/gen/kernel/include/asm-consts.inc $(B)/gen/kernel/arch/asm-offsets.inc
 .SECONDARY: $(ASM_GEN)
 $(B)/gen/%.inc: %.c tools/gen-asm-inc.sh | $(GEN_H)
 	@mkdir -p $(dir $@)

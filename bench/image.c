@@ -200,10 +200,10 @@ static bool folio(void *addr, unsigned long nr, struct folio *f)
 /* The first online CPU of @node (the calling CPU when it is on it), -1 for none. */
 static int node_cpu(unsigned int node)
 {
-	if (this_cpu()->node == (int)node)
+	if (smp_cpu_node(smp_processor_id()) == (int)node)
 		return (int)smp_processor_id();
 	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
-		if (cpu_online(c) && smp_cpu(c)->node == (int)node)
+		if (cpu_online(c) && smp_cpu_node(c) == (int)node)
 			return (int)c;
 	return -1;
 }

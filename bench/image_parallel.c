@@ -38,7 +38,7 @@ static volatile u32 cur_gen;
 
 static int cpu_node(void *ctx, unsigned int i)
 {
-	return smp_cpu(online[i])->node;
+	return smp_cpu_node(online[i]);
 }
 
 static unsigned int cpu_id(void *ctx, unsigned int i)

@@ -98,7 +98,7 @@ static void bench_on_cpu(struct bench_image_opts *bo, unsigned int bench_cpu)
 		pc = smp_cpu(0);
 	}
 	printk("bench: single-thread cases run on CPU %u (APIC id %u, node %d)%s\n", c,
-	       pc->apic_id, pc->node, c ? " (bench_cpu=)" : "");
+	       pc->apic_id, smp_cpu_node(c), c ? " (bench_cpu=)" : "");
 	/* An hour bounds the whole run; the CPU's own panic path reports a fault. */
 	if (on_cpu(c, bench_run_here, bo, 3600U * 1000) == -ETIMEDOUT)
 		pr_err("bench: CPU %u did not finish within an hour\n", c);

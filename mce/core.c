@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * core.c - what the machine-check code knows and keeps: this CPU's MCA capabilities, the bank
- * register layout, and the fixed ring of records the handler fills and the report reads.
+ * register layout, the fixed ring of records the handler fills and the report reads, and each
+ * CPU's pointer to its machine-check state (mce_cpu_this(), mce_cpu_of() in core.h).
  */
 #include "kernel/include/x86.h"
 #include "mce/core.h"
@@ -14,6 +15,8 @@ static struct mce_caps caps;
 static struct mce_record ring[MCE_RING];
 static u64 nr_records;
 static bool broadcast_capable;
+
+DEFINE_PER_CPU(struct mce_cpu *, mce_cpu_ptr);
 
 void mce_broadcast_set(bool capable)
 {

@@ -5,6 +5,8 @@
 #ifndef CK_MCE_CORE_H
 #define CK_MCE_CORE_H
 
+#include "kernel/arch/percpu.h"
+#include "kernel/platform/smp.h"
 #include "mce/mce.h"
 #include "mce/smp_logic.h"
 
@@ -17,7 +19,7 @@ struct mce_stale {
 	u64 status, addr, misc;
 };
 
-/* Each CPU's machine-check state (percpu->mce): its setup and its part in a rendezvous. */
+/* Each CPU's machine-check state (mce_cpu_this()): its setup and its part in a rendezvous. */
 struct mce_cpu {
 	struct mce_cpu_facts facts;
 	struct mce_stale stale[MCE_STALE_LOG];	/* the first ones; facts.stale counts all */
@@ -30,6 +32,21 @@ struct mce_cpu {
 
 /* The boot CPU's, set up by mce_init (APs' come from mce_cpus_init). */
 extern struct mce_cpu mce_boot_cpu;
+
+/* Each CPU's pointer to its state: NULL until mce_init or mce_cpus_init gives it one. */
+DECLARE_PER_CPU(struct mce_cpu *, mce_cpu_ptr);
+
+/* This CPU's machine-check state, or NULL while it has none. */
+static inline struct mce_cpu *mce_cpu_this(void)
+{
+	return *this_cpu_ptr(&mce_cpu_ptr);
+}
+
+/* CPU @cpu's, or NULL (not numbered, or no state yet). */
+static inline struct mce_cpu *mce_cpu_of(unsigned int cpu)
+{
+	return smp_cpu(cpu) ? *per_cpu_ptr(&mce_cpu_ptr, cpu) : NULL;
+}
 
 /*
  * Set up MCA on this CPU as mce_init does on the boot CPU: CR4.MCE, MCG_CTL, every bank's

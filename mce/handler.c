@@ -141,7 +141,7 @@ void mce_rv_setup(bool capable, u64 timeout_tsc)
 static const struct mce_view *view_of(void *ctx, unsigned int cpu)
 {
 	struct percpu *pc = smp_cpu(cpu);
-	struct mce_cpu *mc = pc ? pc->mce : NULL;
+	struct mce_cpu *mc = mce_cpu_of(cpu);
 
 	return mc && pc->state == CPU_ONLINE ? &mc->view : NULL;
 }
@@ -150,7 +150,7 @@ static const struct mce_view *view_of(void *ctx, unsigned int cpu)
 static const struct mce_view *view_stopping(void *ctx, unsigned int cpu)
 {
 	struct percpu *pc = smp_cpu(cpu);
-	struct mce_cpu *mc = pc ? pc->mce : NULL;
+	struct mce_cpu *mc = mce_cpu_of(cpu);
 
 	return mc && (pc->state == CPU_ONLINE || pc->state == CPU_STOPPED) ? &mc->view : NULL;
 }
@@ -400,7 +400,7 @@ static bool handle(struct pt_regs *regs, enum mce_kind kind)
 {
 	const struct mce_caps *caps = mce_caps();
 	const struct exception_table_entry *e = ex_lookup(regs->rip);
-	struct mce_cpu *mc = this_cpu()->mce;
+	struct mce_cpu *mc = mce_cpu_this();
 	bool *busy = mc ? &mc->in_handler : &in_handler;
 	u64 queue[MCE_MAX_BANKS], mcg = 0, cap = 0;
 	unsigned int nq = 0;

@@ -113,7 +113,7 @@ bool mce_init(void)
 			write_cr4(read_cr4() | CR4_MCE);
 		mce_caps_set(&caps);
 		mce_boot_cpu.facts = (struct mce_cpu_facts){ .started = true };
-		this_cpu()->mce = &mce_boot_cpu;
+		*this_cpu_ptr(&mce_cpu_ptr) = &mce_boot_cpu;
 		return false;
 	}
 	caps.mcg_cap = v;
@@ -132,7 +132,7 @@ bool mce_init(void)
 	caps.stale = mce_boot_cpu.facts.stale;
 	caps.enabled = true;
 	mce_caps_set(&caps);
-	this_cpu()->mce = &mce_boot_cpu;
+	*this_cpu_ptr(&mce_cpu_ptr) = &mce_boot_cpu;
 	printk("MCE: enabled: %u banks (%s), MCG_CAP 0x%llx, MCG_CTL %s, SER_P %s, LMCE_P %s%s%s, "
 	       "%u stale bank%s cleared\n", caps.nbanks, caps.smca ? "SMCA" : "legacy",
 	       (unsigned long long)v, caps.ctl_p ? "set" : "absent", caps.ser_p ? "yes" : "no",

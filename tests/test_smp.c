@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_smp.c - every CPU the MADT enables is ours: each one started, runs work it is given
- * on its own stack, GDT, TSS and %gs, takes faults and NMIs on its own stacks, meets the
- * others at barriers, and a slow CPU is a timeout, not a hang. The identity of the CPU
- * that ran a function comes from the hardware (CPUID's APIC id), not from our numbering.
+ * on its own stack, GDT, TSS, %gs and instance of the per-CPU variables, takes faults and
+ * NMIs on its own stacks (whose guard pages fault where the layout says), notes an NMI only
+ * at the end of a line, meets the others at barriers, and a slow CPU is a timeout, not a
+ * hang. The identity of the CPU that ran a function comes from the hardware (CPUID's APIC
+ * id), not from our numbering.
  */
 #include "kernel/arch/apic.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/traps.h"
+#include "kernel/console/printk.h"
 #include "kernel/include/probe.h"
 #include "kernel/include/x86.h"
 #include "kernel/platform/smp.h"
@@ -76,13 +79,13 @@ static void cpus_started(struct ck_test *t)
 		apic_mode_name(s->mode));
 	for (unsigned int c = 0; c < smp_nr_cpus() && c < 8; c++)
 		ck_diag("CPU %u: APIC id %u, node %d, %s", c, smp_cpu(c)->apic_id,
-			smp_cpu(c)->node, smp_cpu(c)->state == CPU_ONLINE ? "online" : "FAILED");
+			smp_cpu_node(c), smp_cpu(c)->state == CPU_ONLINE ? "online" : "FAILED");
 	report(t, s->nr_online == smp_nr_cpus(), "%u of %u CPUs online", s->nr_online,
 	       smp_nr_cpus());
 	for (unsigned int c = 1; c < smp_nr_cpus(); c++)
 		if (smp_cpu(c)->state != CPU_ONLINE)
 			report(t, false, "CPU %u (APIC id %u) did not start: %s", c,
-			       smp_cpu(c)->apic_id, smp_cpu(c)->fail_step);
+			       smp_cpu(c)->apic_id, smp_cpu_info(c)->fail_step);
 	report(t, smp_cpu(0) == this_cpu() && this_cpu()->apic_id == apic_id(),
 	       "CPU 0 is this one (APIC id %u)", apic_id());
 }
@@ -129,6 +132,56 @@ struct fault_probe {
 	u64 ret, vector, frame, cr2;
 };
 
+/* A per-CPU variable of this test's own: each CPU marks its instance with its identity. */
+struct pcpu_mark {
+	u32 hw_apic_id;
+	u32 runs;
+	u64 seen_at;		/* the address this_cpu_ptr() gave the CPU */
+};
+
+static DEFINE_PER_CPU(struct pcpu_mark, pcpu_mark);
+
+static void mark_mine(void *arg)
+{
+	struct pcpu_mark *m = this_cpu_ptr(&pcpu_mark);
+
+	m->hw_apic_id = hw_apic_id();
+	m->runs++;
+	m->seen_at = (u64)(uintptr_t)m;
+}
+
+static void per_cpu_instances_apart(struct ck_test *t)
+{
+	unsigned int n = smp_nr_cpus(), fresh = 0, bad = 0, online = 0;
+
+	for (unsigned int c = 0; c < n; c++) {
+		const struct pcpu_mark *m = per_cpu_ptr(&pcpu_mark, c);
+
+		fresh += !m->hw_apic_id && !m->runs && !m->seen_at;
+	}
+	report(t, fresh == n, "%u of %u CPUs' instances start zeroed", fresh, n);
+	report(t, on_each_cpu(mark_mine, NULL, 30000) == 0, "every online CPU ran");
+	for (unsigned int c = 0; c < n; c++) {
+		const struct pcpu_mark *m = per_cpu_ptr(&pcpu_mark, c);
+
+		if (!cpu_online(c))
+			continue;
+		online++;
+		for (unsigned int d = 0; d < c; d++)
+			if (cpu_online(d) && per_cpu_ptr(&pcpu_mark, d) == m && !bad++)
+				report(t, false, "CPUs %u and %u share an instance", d, c);
+		if ((m->hw_apic_id != smp_cpu(c)->apic_id || m->runs != 1 ||
+		     m->seen_at != (u64)(uintptr_t)m) && !bad++)
+			report(t, false, "CPU %u's instance holds APIC id %u (CPUID), %u runs, seen at "
+			       "0x%llx, not 0x%llx", c, m->hw_apic_id, m->runs,
+			       (unsigned long long)m->seen_at, (unsigned long long)(uintptr_t)m);
+	}
+	report(t, per_cpu_ptr(&pcpu_mark, 0) == &pcpu_mark,
+	       "the boot CPU's instance is the section itself");
+	report(t, !bad, "%u online CPUs, each wrote its own instance (CPUID's APIC id), and "
+	       "per_cpu_ptr() finds it", online);
+}
+
 static void fault_here(void *arg)
 {
 	struct fault_probe *f = arg;
@@ -160,28 +213,88 @@ static void fault_on_ap_guard_page(struct ck_test *t)
 	       c);
 }
 
+/*
+ * The hardware's answer against the layout's: every page of the last AP's block (from its
+ * percpu up to the top of its #MC stack) faults exactly when smp_is_guard_page() says it is
+ * a guard, and there are four; below each of the boot CPU's IST stacks is a guard too.
+ */
+static void guard_pages_fault_where_said(struct ck_test *t)
+{
+	unsigned int c = smp_nr_cpus() - 1, guards = 0, wrong = 0;
+	const struct percpu *pc = smp_cpu(c), *bsp = smp_cpu(0);
+	u64 v;
+
+	for (unsigned int i = 0; i < 3; i++) {
+		u64 g = bsp->ist_top[i] - IST_STACK_SIZE - SZ_4K;
+
+		report(t, probe_read64(g, &v) != 0 && smp_is_guard_page(g) &&
+		       probe_read64(g + SZ_4K, &v) == 0 && !smp_is_guard_page(g + SZ_4K),
+		       "the page below the boot CPU's IST stack %u faults and is a guard", i + 1);
+	}
+	if (!c || !cpu_online(c)) {
+		ck_diag("no AP online: only the boot CPU's guard pages checked");
+		return;
+	}
+	for (u64 a = (u64)(uintptr_t)pc; a < pc->ist_top[2]; a += SZ_4K) {
+		bool faults = probe_read64(a, &v) != 0;
+
+		guards += faults;
+		if (faults != smp_is_guard_page(a) && !wrong++)
+			report(t, false, "CPU %u: page 0x%llx %s, smp_is_guard_page() says %s", c,
+			       (unsigned long long)a, faults ? "faults" : "reads",
+			       smp_is_guard_page(a) ? "guard" : "not a guard");
+	}
+	report(t, guards == 4 && !wrong, "CPU %u's block: %u pages fault, each one a guard page "
+	       "(want 4: below its stack and each IST stack)", c, guards);
+}
+
 static void nmi_on_ap_uses_its_ist(struct ck_test *t)
 {
 	unsigned int c = smp_nr_cpus() - 1;
+	const struct nmi_record *r;
 	struct percpu *pc;
-	u64 before = nmi_last.count, end;
+	u64 before, end;
 
 	if (!need_ap(t))
 		return;
 	pc = smp_cpu(c);
+	r = nmi_record_of(c);
+	before = __atomic_load_n(&r->count, __ATOMIC_ACQUIRE);
 	apic_send_nmi(pc->apic_id);
 	end = smp_now_us() + 2000000;
-	while (__atomic_load_n(&nmi_last.count, __ATOMIC_ACQUIRE) == before &&
-	       smp_now_us() < end)
+	while (__atomic_load_n(&r->count, __ATOMIC_ACQUIRE) == before && smp_now_us() < end)
 		cpu_relax();
-	report(t, nmi_last.count == before + 1, "the NMI sent to CPU %u was taken and survived",
-	       c);
-	report(t, nmi_last.frame < pc->ist_top[IST_NMI - 1] &&
-	       nmi_last.frame >= pc->ist_top[IST_NMI - 1] - IST_STACK_SIZE,
+	/* More than one when an NMI from outside came too (tests/qemu: --nmi). */
+	report(t, r->count > before, "the NMI sent to CPU %u was taken and survived", c);
+	report(t, r->frame < pc->ist_top[IST_NMI - 1] &&
+	       r->frame >= pc->ist_top[IST_NMI - 1] - IST_STACK_SIZE,
 	       "its frame (0x%llx) is on CPU %u's NMI IST stack (top 0x%llx)",
-	       (unsigned long long)nmi_last.frame, c,
-	       (unsigned long long)pc->ist_top[IST_NMI - 1]);
+	       (unsigned long long)r->frame, c, (unsigned long long)pc->ist_top[IST_NMI - 1]);
 	report(t, on_cpu(c, record, NULL, 2000) == 0, "CPU %u still takes work afterwards", c);
+}
+
+/*
+ * An NMI while this CPU's console line is half written (a line printed in pieces, as
+ * smp_report() prints its APIC ids): its note must wait for the end of the line. The
+ * serial log shows where it went (tests/qemu/smp_tests.py, t_smp_nmi_notes, checks that
+ * the next line is the note).
+ */
+static void nmi_note_waits_for_line_end(struct ck_test *t)
+{
+	const struct nmi_record *r = nmi_record_of(smp_processor_id());
+	u64 before = __atomic_load_n(&r->count, __ATOMIC_ACQUIRE), end;
+
+	if (apic_mode() == APIC_MODE_OFF) {
+		ck_skip(t, "no local APIC to send this CPU an NMI");
+		return;
+	}
+	printk("    # half a line, then an NMI, ");
+	apic_send_nmi(apic_id());
+	end = smp_now_us() + 2000000;
+	while (__atomic_load_n(&r->count, __ATOMIC_ACQUIRE) == before && smp_now_us() < end)
+		cpu_relax();
+	printk("then the rest of the line\n");
+	report(t, r->count > before, "the NMI was taken before the line ended");
 }
 
 /* Fewer rounds with many CPUs: under an emulator every round needs every vCPU scheduled. */
@@ -300,8 +413,11 @@ static void tsc_in_step(struct ck_test *t)
 CK_SUITE(smp, 35,
 	 CK_CASE(cpus_started),
 	 CK_CASE(each_cpu_runs_on_its_own),
+	 CK_CASE(per_cpu_instances_apart),
 	 CK_CASE(fault_on_ap_guard_page),
+	 CK_CASE(guard_pages_fault_where_said),
 	 CK_CASE(nmi_on_ap_uses_its_ist),
+	 CK_CASE(nmi_note_waits_for_line_end),
 	 CK_CASE(barriers_hold),
 	 CK_CASE(slow_cpu_is_a_timeout),
 	 CK_CASE(atomics_across_cpus),

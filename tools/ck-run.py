@@ -37,6 +37,8 @@ OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
 STARTED = b"copykernel: boot:"
 SUMMARY_DRAWN = b"fbcon: summary drawn"
+# --nmi starts sending once the self-tests run.
+TESTS_START = b"KTAP version 1"
 # The image asks for a machine check with this line; --inject-mce relays it to the monitor.
 # With several CPUs it may name QEMU's cpu index and ask for a broadcast ("mce -b"); only a
 # whole line is acted on, so a line still arriving is never taken for a shorter request.
@@ -107,7 +109,7 @@ def qemu_argv(args, accel, esp, log, workdir):
         argv += ["-drive", "file=fat:rw:%s,format=raw" % esp, "-nic", "none"]
     if args.monitor:
         argv += ["-monitor", "unix:%s,server,nowait" % args.monitor]
-    elif args.inject_mce or args.screendump:
+    elif args.inject_mce or args.screendump or args.nmi:
         argv += ["-monitor", "unix:%s,server,nowait" % os.path.join(workdir, "monitor.sock")]
     for extra in args.qemu_arg:
         argv += extra.split()
@@ -148,6 +150,30 @@ def relay_mce_requests(args, data, done, workdir):
     return len(found)
 
 
+class NmiSender:
+    """--nmi: `nmi` on the monitor (QEMU delivers it to every vCPU) @count times, one every
+    @interval seconds, from the moment the image starts its self-tests."""
+
+    def __init__(self, args, workdir):
+        self.sock = args.monitor or os.path.join(workdir, "monitor.sock")
+        self.count, self.left = args.nmi, args.nmi
+        self.interval, self.next_at = args.nmi_interval, None
+
+    def poll(self, data):
+        if not self.left or (self.next_at is None and TESTS_START not in data):
+            return
+        now = time.monotonic()
+        if self.next_at is None:
+            self.next_at = now
+        if now >= self.next_at:
+            hmp(self.sock, "nmi")
+            self.left -= 1
+            self.next_at = now + self.interval
+            if not self.left:
+                print("ck-run: sent %d NMIs (nmi on the monitor)" % self.count,
+                      file=sys.stderr)
+
+
 def run_once(args, accel, esp, workdir, start_timeout=None):
     """Boot once. Returns (qemu_rc or None on timeout, log bytes, stderr text, started)."""
     log = os.path.join(workdir, "serial-%s.log" % accel)
@@ -163,6 +189,7 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
         sys.exit("ck-run: qemu-system-x86_64 not found; install 'qemu-system-x86'")
     t0 = time.monotonic()
     pos, data, rc, started, injected, dumped = 0, b"", None, False, 0, False
+    nmis = NmiSender(args, workdir)
     with open(log, "rb") as f:
         while True:
             chunk = f.read()
@@ -174,6 +201,7 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
             started = started or STARTED in data
             if args.inject_mce and chunk:
                 injected = relay_mce_requests(args, data, injected, workdir)
+            nmis.poll(data)
             if args.screendump and not dumped and SUMMARY_DRAWN in data:
                 hmp(args.monitor or os.path.join(workdir, "monitor.sock"),
                     "screendump " + os.path.abspath(args.screendump))
@@ -219,6 +247,11 @@ def main():
     ap.add_argument("--monitor", help="unix socket path for the HMP monitor")
     ap.add_argument("--inject-mce", action="store_true",
                     help="relay the image's 'mce-inject: request' lines to QEMU's mce command")
+    ap.add_argument("--nmi", type=int, default=0, metavar="N",
+                    help="send N 'nmi' monitor commands (an NMI to every vCPU) once the "
+                    "self-tests start, one every --nmi-interval seconds")
+    ap.add_argument("--nmi-interval", type=float, default=0.25, metavar="S",
+                    help="seconds between two --nmi commands (default 0.25)")
     ap.add_argument("--qemu-arg", action="append", default=[], help="extra QEMU arguments")
     ap.add_argument("--log", help="write the raw serial log here")
     ap.add_argument("--disk", metavar="IMG",
@@ -234,6 +267,8 @@ def main():
     ap.add_argument("cmdline", nargs="*", help="kernel command line words")
     args = ap.parse_args()
 
+    if args.nmi < 0 or args.nmi_interval < 0:
+        ap.error("--nmi and --nmi-interval take a count and seconds, not negative values")
     if not os.path.exists(args.image):
         sys.exit("ck-run: %s does not exist; run 'make' first" % args.image)
     cmdline = None if args.no_cmdline_file else " ".join(args.cmdline)

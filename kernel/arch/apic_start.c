@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * apic_start.c - INIT, SIPI, SIPI for one CPU (see apic_start.h). Plain C over the ops:
- * the image passes the real local APIC, the host tests a fake that records every write.
+ * apic_start.c - the sequence that wakes the application processors (see apic_start.h).
+ * Plain C over the ops: the image passes the real local APIC, the host tests a fake that
+ * records every write.
  */
 #include "kernel/arch/apic_start.h"
 
@@ -21,34 +22,36 @@ static int fail(struct apic_start_result *r, enum apic_start_step step)
 	return -1;
 }
 
-int apic_start_init(const struct apic_start_ops *ops, const struct apic_start_params *p,
-		    struct apic_start_result *r)
+/* INIT assert and deassert to one AP: it then waits for a STARTUP IPI. */
+static int send_init(const struct apic_start_ops *ops, const struct apic_start_params *p,
+		     u32 apic_id, struct apic_start_result *r)
 {
 	*r = (struct apic_start_result){ .step = APIC_START_OK };
-	if (!p->x2apic && p->apic_id > APIC_XAPIC_MAX_ID)
+	if (!p->x2apic && apic_id > APIC_XAPIC_MAX_ID)
 		return fail(r, APIC_START_BAD_ID);
 
 	ops->esr_read(ops->ctx);
-	ops->icr_write(ops->ctx, p->apic_id, ICR_DM_INIT | ICR_LEVEL_ASSERT | ICR_TRIGGER_LEVEL);
+	ops->icr_write(ops->ctx, apic_id, ICR_DM_INIT | ICR_LEVEL_ASSERT | ICR_TRIGGER_LEVEL);
 	if (!wait_icr_idle(ops))
 		return fail(r, APIC_START_INIT_STUCK);
 	/* The SDM's 10 ms; Linux drops it on CPUs that do not need it. */
 	ops->udelay(ops->ctx, p->modern ? 0 : APIC_INIT_DELAY_US);
-	ops->icr_write(ops->ctx, p->apic_id, ICR_DM_INIT | ICR_TRIGGER_LEVEL);
+	ops->icr_write(ops->ctx, apic_id, ICR_DM_INIT | ICR_TRIGGER_LEVEL);
 	if (!wait_icr_idle(ops))
 		return fail(r, APIC_START_DEASSERT_STUCK);
 	return 0;
 }
 
-int apic_start_sipi(const struct apic_start_ops *ops, const struct apic_start_params *p,
-		    struct apic_start_result *r)
+/* The two STARTUP IPIs to AP @i, then a bounded wait for its answer. */
+static int send_sipis(const struct apic_start_ops *ops, const struct apic_start_params *p,
+		      unsigned int i, u32 apic_id, struct apic_start_result *r)
 {
 	u32 sipi = ICR_DM_STARTUP | p->sipi_vector;
 	u64 t0 = ops->now_us(ops->ctx), deadline;
 
 	for (unsigned int j = 0; j < 2; j++) {
 		ops->esr_read(ops->ctx);
-		ops->icr_write(ops->ctx, p->apic_id, sipi);
+		ops->icr_write(ops->ctx, apic_id, sipi);
 		r->sipis++;
 		ops->udelay(ops->ctx, p->modern ? APIC_SIPI_DELAY_MODERN_US : APIC_SIPI_DELAY_US);
 		if (!wait_icr_idle(ops))
@@ -64,7 +67,7 @@ int apic_start_sipi(const struct apic_start_ops *ops, const struct apic_start_pa
 	for (;;) {
 		u64 now = ops->now_us(ops->ctx);
 
-		if (ops->answered(ops->ctx)) {
+		if (ops->answered(ops->ctx, i)) {
 			r->answer_us = now - t0;
 			return 0;
 		}
@@ -74,10 +77,31 @@ int apic_start_sipi(const struct apic_start_ops *ops, const struct apic_start_pa
 	}
 }
 
-int apic_start_cpu(const struct apic_start_ops *ops, const struct apic_start_params *p,
-		   struct apic_start_result *r)
+unsigned int apic_start_aps(const struct apic_start_ops *ops, const struct apic_start_params *p,
+			    struct apic_start_ap *aps, unsigned int n)
 {
-	return apic_start_init(ops, p, r) ? -1 : apic_start_sipi(ops, p, r);
+	unsigned int started = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		send_init(ops, p, aps[i].apic_id, &aps[i].r);
+	for (unsigned int i = 0; i < n; i++) {
+		struct apic_start_result *r = &aps[i].r;
+		u64 t0;
+
+		if (r->step != APIC_START_OK)
+			continue;
+		ops->sipi_begin(ops->ctx, i);
+		t0 = ops->now_us(ops->ctx);
+		if (send_sipis(ops, p, i, aps[i].apic_id, r) && ops->give_up(ops->ctx, i))
+			continue;
+		if (r->step != APIC_START_OK) {
+			/* It answered while it was being given up: started after all. */
+			r->step = APIC_START_OK;
+			r->answer_us = ops->now_us(ops->ctx) - t0;
+		}
+		started++;
+	}
+	return started;
 }
 
 const char *apic_start_step_name(enum apic_start_step s)

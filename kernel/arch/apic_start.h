@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * apic_start.h - the INIT, SIPI, SIPI sequence that wakes one application processor, over
- * an abstract local APIC so the host can drive it with a fake one (tests/host/test_smp.c).
+ * apic_start.h - the INIT, SIPI, SIPI sequence that wakes the application processors, over
+ * an abstract local APIC so the host can drive it with a fake one
+ * (tests/host/test_apic_start.c).
  *
  * The order and the delays follow the SDM (vol. 3, "MP Initialization Example") as Linux's
  * wakeup_secondary_cpu_via_init() applies them: INIT assert, INIT deassert, then two STARTUP
@@ -33,18 +34,21 @@ struct apic_start_ops {
 	/* Clear the error status register and read it back (a write of 0 latches it). */
 	u32 (*esr_read)(void *ctx);
 	void (*udelay)(void *ctx, u32 us);
-	/* The AP has reached the kernel (checked after the sequence, until the timeout). */
-	bool (*answered)(void *ctx);
 	u64 (*now_us)(void *ctx);
+	/* AP @i (an index into the caller's array) is about to get its STARTUP IPIs. */
+	void (*sipi_begin)(void *ctx, unsigned int i);
+	/* AP @i has reached the kernel (checked after its SIPIs, until the timeout). */
+	bool (*answered)(void *ctx, unsigned int i);
+	/* Give AP @i up; false when it answered at the last moment (it then counts as started). */
+	bool (*give_up)(void *ctx, unsigned int i);
 	void *ctx;
 };
 
 struct apic_start_params {
-	u32 apic_id;
 	u8 sipi_vector;		/* start page number: the trampoline sits at vector * 4 KiB */
 	bool x2apic;		/* the ICR takes a 32-bit destination */
 	bool modern;		/* Linux's init_udelay = 0: no 10 ms wait after INIT */
-	u32 answer_timeout_us;	/* after the second SIPI */
+	u32 answer_timeout_us;	/* after an AP's second SIPI */
 };
 
 enum apic_start_step {
@@ -64,20 +68,20 @@ struct apic_start_result {
 	u64 answer_us;		/* from the first SIPI to the check-in */
 };
 
+struct apic_start_ap {
+	u32 apic_id;			/* in */
+	struct apic_start_result r;	/* out */
+};
+
 /*
- * The two halves, for a caller that puts every AP into wait-for-SIPI first (INIT stops a
- * CPU spinning in firmware code, which under an emulator slows everyone else) and starts
- * them one by one afterwards: apic_start_init() sends INIT and its deassert, and
- * apic_start_sipi() the two STARTUP IPIs and waits for the answer. Each returns 0 or -1
- * with @r saying where it stopped (apic_start_sipi() adds to the @r of apic_start_init()).
+ * Start @n APs as the image does: first INIT and its deassert to every one of them, so each
+ * waits for its SIPI halted instead of spinning in firmware code (which under an emulator
+ * slows everyone else), then to one AP after the other its two STARTUP IPIs and a bounded
+ * wait for its answer. An AP whose INIT did not go out gets no SIPI. Returns how many APs
+ * answered; @aps[i].r says how far each one got.
  */
-int apic_start_init(const struct apic_start_ops *ops, const struct apic_start_params *p,
-		    struct apic_start_result *r);
-int apic_start_sipi(const struct apic_start_ops *ops, const struct apic_start_params *p,
-		    struct apic_start_result *r);
-/* Both: returns 0 when the CPU answered, -1 otherwise; @r says how far it got. */
-int apic_start_cpu(const struct apic_start_ops *ops, const struct apic_start_params *p,
-		   struct apic_start_result *r);
+unsigned int apic_start_aps(const struct apic_start_ops *ops, const struct apic_start_params *p,
+			    struct apic_start_ap *aps, unsigned int n);
 const char *apic_start_step_name(enum apic_start_step s);
 
 /*

@@ -2,7 +2,8 @@
 /*
  * gdt.c - replace the firmware's GDT with the kernel's: flat 64-bit code and data and a TSS
  * whose IST slots give #DF, NMI and #MC stacks of their own. Each CPU has its own GDT and
- * TSS in its struct percpu (kernel/arch/percpu.h); the boot CPU's is static.
+ * TSS in its struct percpu (kernel/arch/percpu.h); the boot CPU's is static, CPU 0, and its
+ * per-CPU variables are the per-CPU section itself (offset 0).
  */
 #include "kernel/arch/desc.h"
 #include "kernel/arch/percpu.h"
@@ -75,4 +76,5 @@ void gdt_init(void)
 		boot_percpu.ist_top[i] = (u64)(uintptr_t)&boot_ist_stacks[i][IST_STACK_SIZE];
 	boot_percpu.state = CPU_ONLINE;
 	gdt_load_cpu(&boot_percpu);
+	percpu_register(&boot_percpu);
 }

@@ -10,6 +10,7 @@
 #include "kernel/arch/apic.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/traps.h"
+#include "kernel/console/printk.h"
 #include "kernel/include/segment.h"
 
 struct idt_gate {
@@ -66,4 +67,6 @@ void idt_init(void)
 	set_gate(VECTOR_WAKEUP, (u64)(uintptr_t)irq_wakeup_stub, 0);
 	set_gate(VECTOR_SPURIOUS, (u64)(uintptr_t)irq_spurious_stub, 0);
 	idt_load();
+	/* NMIs from here on leave notes; the console prints them between lines. */
+	console_set_deferred(nmi_note_next);
 }

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * traps.c - decide what happens to an exception: a handler registered for the vector (#MC,
- * #PF), an exception-table fixup, a counted NMI, or the unexpected-exception report and the
- * panic exit status.
+ * #PF), an exception-table fixup, a counted and noted NMI, or the unexpected-exception
+ * report and the panic exit status.
+ *
+ * NMI notes: each CPU's NMI handler writes its own struct nmi_state (a per-CPU variable) and
+ * nothing else. Its queue is a ring of NMI_NOTES slots: the handler reserves slot head with
+ * a compare-exchange (a real NMI may arrive inside a software int $2), fills it and marks it
+ * complete through its seq; the console takes notes from the tail, one at a time under its
+ * lock, after it has copied them out. A full ring counts the NMI as lost, and the console
+ * says how many once the ring is empty.
  */
 #include "kernel/arch/exit.h"
 #include "kernel/arch/percpu.h"
@@ -11,7 +18,25 @@
 #include "kernel/include/extable.h"
 #include "kernel/include/probe.h"
 #include "kernel/include/x86.h"
+#include "kernel/lib/format.h"
 #include "kernel/lib/ksyms.h"
+
+#define NMI_NOTES	16
+
+struct nmi_note {
+	u64 seq;		/* 1 + its ring position once complete */
+	u64 nr;			/* the CPU's NMI number */
+	u64 rip;
+};
+
+struct nmi_state {
+	struct nmi_record rec;
+	u64 head, tail;		/* notes reserved, notes printed */
+	u64 lost, lost_told;	/* NMIs that found the ring full; how many were printed */
+	struct nmi_note ring[NMI_NOTES];
+};
+
+static DEFINE_PER_CPU(struct nmi_state, nmi_states);
 
 /* kernel/arch/entry.asm pushes 15 registers, the stub 2 words, the CPU 5. */
 _Static_assert(sizeof(struct pt_regs) == (PT_REGS_NR_GPRS + 2 + 5) * 8,
@@ -20,7 +45,6 @@ _Static_assert(sizeof(struct pt_regs) == (PT_REGS_NR_GPRS + 2 + 5) * 8,
 extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
 
 struct ex_record ex_last;
-struct nmi_record nmi_last;
 static trap_handler_t handlers[32];
 u64 trap_last_mc_frame;
 static int die_cpu = -1;		/* the CPU reporting an unexpected exception */
@@ -178,6 +202,69 @@ __noreturn void die(struct pt_regs *regs)
 	panic();
 }
 
+const struct nmi_record *nmi_record_of(unsigned int cpu)
+{
+	return &per_cpu_ptr(&nmi_states, cpu)->rec;
+}
+
+/* NMI context, on this CPU's own state only: queue a note or count it lost. */
+static void nmi_note_push(struct nmi_state *st, u64 nr, u64 rip)
+{
+	u64 h = __atomic_load_n(&st->head, __ATOMIC_RELAXED);
+	struct nmi_note *n;
+
+	do {
+		if (h - __atomic_load_n(&st->tail, __ATOMIC_ACQUIRE) >= NMI_NOTES) {
+			__atomic_add_fetch(&st->lost, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	} while (!__atomic_compare_exchange_n(&st->head, &h, h + 1, false, __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
+	n = &st->ring[h % NMI_NOTES];
+	n->nr = nr;
+	n->rip = rip;
+	__atomic_store_n(&n->seq, h + 1, __ATOMIC_RELEASE);
+}
+
+/* One line for CPU @cpu's oldest complete note, or its lost count once the ring is empty. */
+static int nmi_note_take(unsigned int cpu, char *buf, size_t size)
+{
+	struct nmi_state *st = per_cpu_ptr(&nmi_states, cpu);
+	u64 t = st->tail, head = __atomic_load_n(&st->head, __ATOMIC_ACQUIRE);
+	const struct nmi_note *n = &st->ring[t % NMI_NOTES];
+	u64 lost = __atomic_load_n(&st->lost, __ATOMIC_RELAXED);
+	char sym[96];
+
+	if (t != head && __atomic_load_n(&n->seq, __ATOMIC_ACQUIRE) == t + 1) {
+		u64 nr = n->nr, rip = n->rip;
+
+		/* Copied out: the handler may reuse the slot from here on. */
+		__atomic_store_n(&st->tail, t + 1, __ATOMIC_RELEASE);
+		ksym_format(rip, sym, sizeof(sym));
+		return ck_snprintf(buf, size, "# note: NMI #%llu received on CPU %u at RIP %016llx "
+				   "%s, continuing\n", (unsigned long long)nr, cpu,
+				   (unsigned long long)rip, sym);
+	}
+	if (t != head || lost == st->lost_told)
+		return 0;
+	lost -= st->lost_told;
+	st->lost_told += lost;
+	return ck_snprintf(buf, size, "# note: %llu more NMI%s on CPU %u not noted (its queue of "
+			   "%u was full)\n", (unsigned long long)lost, lost == 1 ? "" : "s", cpu,
+			   NMI_NOTES);
+}
+
+size_t nmi_note_next(char *buf, size_t size)
+{
+	for (unsigned int c = 0; c < percpu_nr(); c++) {
+		int n = percpu_of(c) ? nmi_note_take(c, buf, size) : 0;
+
+		if (n > 0)
+			return MIN((size_t)n, size - 1);
+	}
+	return 0;
+}
+
 trap_handler_t trap_set_handler(unsigned int vector, trap_handler_t fn)
 {
 	trap_handler_t prev;
@@ -203,11 +290,13 @@ void trap_dispatch(struct pt_regs *regs)
 	if (h && h(regs))
 		return;
 	if (regs->vector == X86_TRAP_NMI) {
-		/* NMIs come from outside (watchdogs, a BMC button): note and carry on. */
-		nmi_last.count++;
-		nmi_last.frame = (u64)(uintptr_t)regs;
-		printk("# note: NMI #%llu received at RIP 0x%llx, continuing\n",
-		       (unsigned long long)nmi_last.count, (unsigned long long)regs->rip);
+		/* NMIs come from outside (watchdogs, a BMC button): count, note, carry on. */
+		struct nmi_state *st = this_cpu_ptr(&nmi_states);
+		u64 nr;
+
+		__atomic_store_n(&st->rec.frame, (u64)(uintptr_t)regs, __ATOMIC_RELAXED);
+		nr = __atomic_add_fetch(&st->rec.count, 1, __ATOMIC_RELEASE);
+		nmi_note_push(st, nr, regs->rip);
 		return;
 	}
 	if (ex_fixup(regs))

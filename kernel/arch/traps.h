@@ -26,14 +26,25 @@ struct ex_record {
 	u64 frame;		/* address of the pt_regs: shows which stack the trap used */
 };
 
-/* NMIs are counted and survived. */
+/* NMIs that no handler claims are counted and survived, per CPU. */
 struct nmi_record {
-	u64 count;
-	u64 frame;
+	u64 count;		/* taken on this CPU since boot */
+	u64 frame;		/* the last one's pt_regs: shows which stack it used */
 };
 
 extern struct ex_record ex_last;
-extern struct nmi_record nmi_last;
+
+/* Numbered CPU @cpu's NMI record. */
+const struct nmi_record *nmi_record_of(unsigned int cpu);
+
+/*
+ * Each such NMI leaves a note in its CPU's queue (bounded, lock-free; what does not fit is
+ * counted). Printing one from NMI context would land inside whatever line the console is
+ * writing, so the console prints them at line boundaries instead (console_set_deferred()):
+ * this gives it the next note as one line of text in @buf, with the RIP as symbol+offset,
+ * and returns its length, or 0 when no note waits. Callers take turns (the console lock).
+ */
+size_t nmi_note_next(char *buf, size_t size);
 
 /* Sort and check the fixup table; returns false (after a report) if it is malformed. */
 bool extable_init(void);

@@ -3,6 +3,11 @@
  * smp.c - the CPUs once they run: who is online, running functions on them (a work slot
  * per CPU and a wakeup IPI), barriers, the idle loop, and stopping them on the way out.
  * Bringing them up is smpboot.c's.
+ *
+ * The work slot is this file's per-CPU state: the poster writes fn and arg, then bumps seq;
+ * the CPU runs fn(arg) and sets done to seq. One poster at a time fills a slot (posting);
+ * in_work says the CPU is inside its slot's function, so a wait on this CPU does not run it
+ * a second time.
  */
 #include "kernel/arch/apic.h"
 #include "kernel/console/printk.h"
@@ -11,8 +16,17 @@
 #include "kernel/platform/smp_internal.h"
 #include "kernel/platform/tsc.h"
 
+struct smp_work {
+	void (*volatile fn)(void *arg);
+	void *volatile arg;
+	volatile u64 seq, done;
+	volatile u32 posting;
+	bool in_work;
+};
+
 struct smp_info smp_state;
-struct percpu *smp_cpus[MADT_MAX_CPUS];
+DEFINE_PER_CPU(struct smp_cpu_info, smp_cpu_infos);
+static DEFINE_PER_CPU(struct smp_work, smp_work);
 
 u64 smp_now_us(void)
 {
@@ -49,21 +63,41 @@ struct percpu *smp_cpu(unsigned int cpu)
 {
 	if (!smp_state.nr_cpus)
 		return cpu == 0 ? boot_cpu() : NULL;
-	return cpu < smp_state.nr_cpus ? smp_cpus[cpu] : NULL;
+	return cpu < smp_state.nr_cpus ? percpu_of(cpu) : NULL;
+}
+
+const struct smp_cpu_info *smp_cpu_info(unsigned int cpu)
+{
+	return smp_cpu(cpu) ? per_cpu_ptr(&smp_cpu_infos, cpu) : NULL;
+}
+
+int smp_cpu_node(unsigned int cpu)
+{
+	const struct smp_cpu_info *ci = smp_cpu_info(cpu);
+
+	return ci ? ci->node : 0;
+}
+
+/* @cpu's work slot, or NULL when @cpu is not numbered. */
+static struct smp_work *work_of(unsigned int cpu)
+{
+	return smp_cpu(cpu) ? per_cpu_ptr(&smp_work, cpu) : NULL;
 }
 
 /* An AP's life after its entry: run what is posted to it, halt in between. */
 __noreturn void smp_ap_idle(struct percpu *pc)
 {
-	for (;;) {
-		u64 seq = __atomic_load_n(&pc->seq, __ATOMIC_ACQUIRE);
+	struct smp_work *w = this_cpu_ptr(&smp_work);
 
-		if (seq != pc->done) {
+	for (;;) {
+		u64 seq = __atomic_load_n(&w->seq, __ATOMIC_ACQUIRE);
+
+		if (seq != w->done) {
 			write_cr3(read_cr3());
-			pc->in_work = true;
-			pc->fn(pc->arg);
-			pc->in_work = false;
-			__atomic_store_n(&pc->done, seq, __ATOMIC_RELEASE);
+			w->in_work = true;
+			w->fn(w->arg);
+			w->in_work = false;
+			__atomic_store_n(&w->done, seq, __ATOMIC_RELEASE);
 			continue;
 		}
 		/* The IPI that posts work ends the halt; "sti" holds it off until "hlt". */
@@ -76,22 +110,29 @@ __noreturn void smp_ap_idle(struct percpu *pc)
 int on_cpu_async(unsigned int cpu, void (*fn)(void *arg), void *arg)
 {
 	struct percpu *pc = smp_cpu(cpu);
+	struct smp_work *w;
 
 	if (!pc || pc->state != CPU_ONLINE || pc == this_cpu())
 		return -ENODEV;
+	w = work_of(cpu);
 	/* One poster at a time fills the slot; the CPU itself only reads it. */
-	if (__atomic_exchange_n(&pc->posting, 1, __ATOMIC_ACQUIRE))
+	if (__atomic_exchange_n(&w->posting, 1, __ATOMIC_ACQUIRE))
 		return -EBUSY;
-	if (__atomic_load_n(&pc->done, __ATOMIC_ACQUIRE) != pc->seq) {
-		__atomic_store_n(&pc->posting, 0, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != w->seq) {
+		__atomic_store_n(&w->posting, 0, __ATOMIC_RELEASE);
 		return -EBUSY;
 	}
-	pc->fn = fn;
-	pc->arg = arg;
-	__atomic_store_n(&pc->seq, pc->seq + 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&pc->posting, 0, __ATOMIC_RELEASE);
+	w->fn = fn;
+	w->arg = arg;
+	__atomic_store_n(&w->seq, w->seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&w->posting, 0, __ATOMIC_RELEASE);
 	apic_send_ipi(pc->apic_id, VECTOR_WAKEUP);
 	return 0;
+}
+
+static bool work_done(const struct smp_work *w)
+{
+	return __atomic_load_n(&w->done, __ATOMIC_ACQUIRE) == w->seq;
 }
 
 /*
@@ -100,7 +141,7 @@ int on_cpu_async(unsigned int cpu, void (*fn)(void *arg), void *arg)
  */
 static void poll_self(void)
 {
-	struct percpu *me = this_cpu();
+	struct smp_work *me = this_cpu_ptr(&smp_work);
 	u64 seq = __atomic_load_n(&me->seq, __ATOMIC_ACQUIRE);
 
 	/* Not the function this CPU is running now: its slot stays behind until it returns. */
@@ -114,13 +155,13 @@ static void poll_self(void)
 
 int on_cpu_wait(unsigned int cpu, u32 timeout_ms)
 {
-	struct percpu *pc = smp_cpu(cpu);
+	struct smp_work *w = work_of(cpu);
 	u64 end;
 
-	if (!pc)
+	if (!w)
 		return -ENODEV;
 	end = smp_now_us() + (u64)timeout_ms * 1000;
-	while (__atomic_load_n(&pc->done, __ATOMIC_ACQUIRE) != pc->seq) {
+	while (!work_done(w)) {
 		if (smp_now_us() > end)
 			return -ETIMEDOUT;
 		poll_self();
@@ -155,16 +196,15 @@ unsigned int on_each_cpu(void (*fn)(void *arg), void *arg, u32 timeout_ms)
 	fn(arg);
 	end = smp_now_us() + (u64)timeout_ms * 1000;
 	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
-		struct percpu *pc = smp_cpu(c);
+		struct smp_work *w = work_of(c);
 
 		if (!posted[c])
 			continue;
-		while (__atomic_load_n(&pc->done, __ATOMIC_ACQUIRE) != pc->seq &&
-		       smp_now_us() <= end) {
+		while (!work_done(w) && smp_now_us() <= end) {
 			poll_self();
 			cpu_relax();
 		}
-		if (pc->done != pc->seq)
+		if (!work_done(w))
 			late++;
 	}
 	return late;
@@ -205,7 +245,7 @@ void smp_stop_others(void)
 	unsigned int left = 0;
 
 	for (unsigned int c = 0; c < smp_state.nr_cpus; c++) {
-		struct percpu *pc = smp_cpus[c];
+		struct percpu *pc = smp_cpu(c);
 
 		/* Only CPUs running our code: one still in firmware has the firmware's IDT. */
 		if (pc != me && pc->state == CPU_ONLINE)
@@ -217,7 +257,7 @@ void smp_stop_others(void)
 	do {
 		left = 0;
 		for (unsigned int c = 0; c < smp_state.nr_cpus; c++)
-			if (smp_cpus[c] != me && smp_cpus[c]->state == CPU_ONLINE)
+			if (smp_cpu(c) != me && smp_cpu(c)->state == CPU_ONLINE)
 				left++;
 	} while (left && smp_now_us() < end);
 	if (left)

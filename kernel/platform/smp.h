@@ -39,6 +39,14 @@ struct smp_info {
 	const char *single_why;		/* why the run stays on the boot CPU, or NULL */
 };
 
+/* What the platform knows of each numbered CPU besides its struct percpu (arch's part). */
+struct smp_cpu_info {
+	int node;			/* NUMA node (0 without a SRAT) */
+	const char *fail_step;		/* why it did not start, or NULL */
+	u32 fail_esr;			/* the APIC error status then */
+	u64 start_us;			/* from its first SIPI to its check-in */
+};
+
 /* Start the APs: at most @max_cpus CPUs in all (0: every enabled one). */
 void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms);
 const struct smp_info *smp_info(void);
@@ -46,6 +54,10 @@ unsigned int smp_nr_cpus(void);
 unsigned int smp_nr_online(void);
 /* CPU @cpu's percpu, or NULL when @cpu is not numbered. */
 struct percpu *smp_cpu(unsigned int cpu);
+/* CPU @cpu's platform state, or NULL when @cpu is not numbered. */
+const struct smp_cpu_info *smp_cpu_info(unsigned int cpu);
+/* CPU @cpu's NUMA node; 0 when @cpu is not numbered. */
+int smp_cpu_node(unsigned int cpu);
 static inline bool cpu_online(unsigned int cpu)
 {
 	struct percpu *pc = smp_cpu(cpu);
@@ -65,7 +77,7 @@ int on_cpu_wait(unsigned int cpu, u32 timeout_ms);
 int on_cpu(unsigned int cpu, void (*fn)(void *arg), void *arg, u32 timeout_ms);
 /*
  * Run @fn(@arg) on every online CPU, this one included, and wait for all. Returns the
- * number of CPUs that did not finish in time (their percpu->done stays behind seq).
+ * number of CPUs that did not finish in time (their work slot stays behind).
  */
 unsigned int on_each_cpu(void (*fn)(void *arg), void *arg, u32 timeout_ms);
 

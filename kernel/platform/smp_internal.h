@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * smp_internal.h - what smpboot.c (bring-up) and smp.c (running) share; nobody else.
+ * smp_internal.h - what smpboot.c (bring-up), smp_block.c (the AP blocks) and smp.c
+ * (running) share; nobody else.
  */
 #ifndef CK_SMP_INTERNAL_H
 #define CK_SMP_INTERNAL_H
@@ -9,7 +10,16 @@
 #include "kernel/platform/smp.h"
 
 extern struct smp_info smp_state;
-extern struct percpu *smp_cpus[MADT_MAX_CPUS];
+DECLARE_PER_CPU(struct smp_cpu_info, smp_cpu_infos);
+
+/* smp_block.c: each AP's block of memory, laid out there once. */
+u64 smp_block_size(void);
+/* Move the boot CPU's IST stacks to guarded ones (gdt_init() had no allocator yet). */
+void smp_block_bsp_ist(void);
+/* Memory for @n AP blocks; false when there is none. */
+bool smp_blocks_alloc(unsigned int n);
+/* Lay out block @i for CPU @cpu: its zeroed percpu with stacks, IST tops and per-CPU area. */
+struct percpu *smp_block_percpu(unsigned int i, unsigned int cpu);
 
 void smp_udelay(u64 us);
 __noreturn void smp_ap_idle(struct percpu *pc);

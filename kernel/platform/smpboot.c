@@ -2,13 +2,15 @@
 /*
  * smpboot.c - start the application processors (see smp.h); smp.c runs them.
  *
- * Bring-up, in order: the MADT's processors (kernel/platform/madt.c), the boot CPU's APIC
- * mode (x2APIC when an id above 254 must be reached and the CPU can), a trampoline page
- * below 1 MiB taken from free RAM of the firmware map (never handed to the allocator, which
- * starts at 1 MiB), one block per AP with its percpu, stack and three IST stacks separated
- * by unmapped guard pages, then INIT-SIPI-SIPI to one CPU at a time (kernel/arch/
- * apic_start.c) and a bounded wait for it to check in. A CPU that misses its timeout is
- * marked failed; if it wakes later it finds itself failed and parks.
+ * Bring-up, in four stages, each of which may keep the run on the boot CPU with one
+ * reason: discover (the local APIC and the MADT's processors, kernel/platform/madt.c), plan
+ * (number the CPUs; the boot CPU's APIC mode: x2APIC when an id above 254 must be reached
+ * and the CPU can), prepare (a trampoline page below 1 MiB taken from free RAM of the
+ * firmware map, never handed to the allocator, which starts at 1 MiB; one block per AP,
+ * kernel/platform/smp_block.c) and start (INIT to every AP, then INIT-SIPI-SIPI's two SIPIs
+ * to one CPU at a time, kernel/arch/apic_start.c, and a bounded wait for it to check in).
+ * A CPU that misses its timeout is marked failed; if it wakes later it finds itself failed
+ * and parks.
  */
 #include "kernel/arch/apic.h"
 #include "kernel/arch/bootmem.h"
@@ -17,6 +19,7 @@
 #include "kernel/arch/fpu.h"
 #include "kernel/arch/memmap.h"
 #include "kernel/arch/paging.h"
+#include "kernel/arch/trampoline.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
@@ -28,29 +31,14 @@
 #include "kernel/platform/smp_internal.h"
 #include "kernel/platform/tsc.h"
 
-#define AP_STACK_SIZE	KERNEL_STACK_SIZE
-#define GUARD		SZ_4K
-/* percpu page, then guard + stack, then guard + stack for each of #DF, NMI, #MC. */
-#define AP_BLOCK	(SZ_4K + GUARD + AP_STACK_SIZE + 3 * (GUARD + IST_STACK_SIZE))
 
-extern char smp_tramp_start[], smp_tramp_end[], smp_tramp_gdt[], smp_tramp_gdtr[];
-extern char smp_tramp_jmp32[], smp_tramp_jmp64[], smp_tramp_cr3_low[], smp_tramp_efer[];
-extern char smp_tramp_cr0[], smp_tramp_cr3[], smp_tramp_table[], smp_tramp_count[];
-extern char smp_tramp_leaf_b[], smp_tramp_entry[], smp_tramp_pm32[], smp_tramp_lm64[];
-
-/* What an AP looks up by its APIC id (trampoline.asm): @claimed is taken with lock bts. */
-struct tramp_slot {
-	u32 apic_id;
-	u32 claimed;
-	u64 stack_top;
-	u64 percpu;
-};
+_Static_assert(NR_CPUS == MADT_MAX_CPUS, "the CPU table holds every CPU the MADT may list");
 
 static struct madt_info madt;
-static struct tramp_slot slots[MADT_MAX_CPUS];
+static struct tramp_slot slots[MADT_MAX_CPUS];	/* slot i: CPU i, the boot CPU's claimed */
+static unsigned int nr_numbered;
+static struct tramp_params *tramp;	/* in the copy below 1 MiB */
 static u64 bsp_cr4;
-static u64 ap_blocks;
-static u64 bsp_ist_block;	/* the boot CPU's guarded IST stacks */
 
 __noreturn void smp_ap_entry(struct percpu *pc);
 
@@ -82,10 +70,7 @@ __noreturn void smp_ap_entry(struct percpu *pc)
 
 /* ---- bring-up ---------------------------------------------------------------------- */
 
-struct start_ctx {
-	struct percpu *pc;
-};
-
+/* The start sequence's ops on the real local APIC; AP i of apic_start_aps() is CPU i + 1. */
 static void op_icr_write(void *ctx, u32 dest, u32 low)
 {
 	apic_icr_write(dest, low);
@@ -106,17 +91,35 @@ static void op_udelay(void *ctx, u32 us)
 	smp_udelay(us);
 }
 
-static bool op_answered(void *ctx)
-{
-	struct start_ctx *s = ctx;
-
-	return __atomic_load_n(&s->pc->state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
-}
-
 static u64 op_now_us(void *ctx)
 {
 	return smp_now_us();
 }
+
+static void op_sipi_begin(void *ctx, unsigned int i)
+{
+	__atomic_store_n(&percpu_of(i + 1)->state, CPU_STARTING, __ATOMIC_RELEASE);
+}
+
+static bool op_answered(void *ctx, unsigned int i)
+{
+	return __atomic_load_n(&percpu_of(i + 1)->state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
+}
+
+/* Mark it failed unless it checked in meanwhile: if it wakes later, it parks itself. */
+static bool op_give_up(void *ctx, unsigned int i)
+{
+	u32 expect = CPU_STARTING;
+
+	return __atomic_compare_exchange_n(&percpu_of(i + 1)->state, &expect, CPU_FAILED, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static const struct apic_start_ops start_ops = {
+	.icr_write = op_icr_write, .icr_busy = op_icr_busy, .esr_read = op_esr_read,
+	.udelay = op_udelay, .now_us = op_now_us, .sipi_begin = op_sipi_begin,
+	.answered = op_answered, .give_up = op_give_up,
+};
 
 /* The top two pages of the largest free RAM run between 4 KiB and 1 MiB, or 0. */
 static u64 find_low_pages(const struct boot_info *bi)
@@ -139,68 +142,32 @@ static u64 find_low_pages(const struct boot_info *bi)
 	return best;
 }
 
-static void put32(char *field, u32 v)
-{
-	memcpy((char *)(uintptr_t)smp_state.tramp + (field - smp_tramp_start), &v, 4);
-}
-
-static void put64(char *field, u64 v)
-{
-	memcpy((char *)(uintptr_t)smp_state.tramp + (field - smp_tramp_start), &v, 8);
-}
-
+/*
+ * Copy the trampoline to its page and the kernel's PML4 to the page after it, and fill the
+ * parameter block (kernel/arch/trampoline.h); the slot count follows once the slots are.
+ */
 static bool tramp_setup(void)
 {
 	u64 t = smp_state.tramp, pml4 = read_cr3() & PAGE_MASK;
 	u64 efer = rdmsr(MSR_EFER) & (EFER_SCE | EFER_LME | EFER_NXE);
+	size_t size = (size_t)(smp_tramp_end - smp_tramp_start);
 
-	if ((size_t)(smp_tramp_end - smp_tramp_start) > SZ_4K)
-		return false;
 	if (pg_map(t, t + 2 * SZ_4K, PG_RAM | PG_EXEC))
 		return false;
-	memcpy((void *)(uintptr_t)t, smp_tramp_start, smp_tramp_end - smp_tramp_start);
+	memcpy((void *)(uintptr_t)t, smp_tramp_start, size);
 	memcpy((void *)(uintptr_t)(t + SZ_4K), (void *)(uintptr_t)pml4, SZ_4K);
-	put32(smp_tramp_gdtr + 2, (u32)(t + (smp_tramp_gdt - smp_tramp_start)));
-	put32(smp_tramp_jmp32, (u32)(t + (smp_tramp_pm32 - smp_tramp_start)));
-	put32(smp_tramp_jmp64, (u32)(t + (smp_tramp_lm64 - smp_tramp_start)));
-	put32(smp_tramp_cr3_low, (u32)(t + SZ_4K));
-	put32(smp_tramp_efer, (u32)efer);
-	put32(smp_tramp_cr0, (u32)read_cr0());
-	put32(smp_tramp_leaf_b, cpuid_boot()->max_leaf >= CPUID_LEAF_EXT_TOPOLOGY &&
-	      cpuid_count(CPUID_LEAF_EXT_TOPOLOGY, 0).ebx != 0);
-	put64(smp_tramp_cr3, read_cr3());
-	put64(smp_tramp_table, (u64)(uintptr_t)slots);
-	put64(smp_tramp_entry, (u64)(uintptr_t)smp_ap_entry);
+	tramp = (struct tramp_params *)(uintptr_t)(t + (u64)(smp_tramp_params - smp_tramp_start));
+	*tramp = (struct tramp_params){
+		.pml4_low = (u32)(t + SZ_4K),
+		.efer = (u32)efer,
+		.cr0 = (u32)read_cr0(),
+		.leaf_b = cpuid_boot()->max_leaf >= CPUID_LEAF_EXT_TOPOLOGY &&
+			  cpuid_count(CPUID_LEAF_EXT_TOPOLOGY, 0).ebx != 0,
+		.cr3 = read_cr3(),
+		.slots = (u64)(uintptr_t)slots,
+		.entry = (u64)(uintptr_t)smp_ap_entry,
+	};
 	return true;
-}
-
-/*
- * Three IST stacks (#DF, NMI, #MC) upward from @p, each above an unmapped guard page; their
- * tops go to @top. Returns the end.
- */
-static u64 guarded_ist_stacks(u64 p, u64 top[3])
-{
-	for (unsigned int i = 0; i < 3; i++) {
-		pg_set_attr(p, p + GUARD, 0);
-		p += GUARD + IST_STACK_SIZE;
-		top[i] = p;
-	}
-	return p;
-}
-
-/* AP @cpu's percpu and guarded stacks, laid out in @block (AP_BLOCK bytes). */
-static void ap_alloc(unsigned int cpu, u64 block)
-{
-	struct percpu *pc = (struct percpu *)(uintptr_t)block;
-	u64 p = block + SZ_4K;
-
-	memset(pc, 0, sizeof(*pc));
-	pg_set_attr(p, p + GUARD, 0);
-	p += GUARD + AP_STACK_SIZE;
-	pc->stack_top = p;
-	guarded_ist_stacks(p, pc->ist_top);
-	pc->cpu = cpu;
-	smp_cpus[cpu] = pc;
 }
 
 static int node_of(u32 apic_id)
@@ -227,71 +194,38 @@ static void start_aps(u32 timeout_ms)
 		.modern = modern_cpu(),
 		.answer_timeout_us = timeout_ms * 1000,
 	};
-	struct apic_start_ops ops = {
-		.icr_write = op_icr_write, .icr_busy = op_icr_busy, .esr_read = op_esr_read,
-		.udelay = op_udelay, .answered = op_answered, .now_us = op_now_us,
-	};
-	static struct apic_start_result res[MADT_MAX_CPUS];
+	static struct apic_start_ap aps[MADT_MAX_CPUS];
+	unsigned int n = smp_state.nr_cpus - 1;
 	u64 t0 = smp_now_us();
 
-	/* First INIT every AP: each then waits for its SIPI, halted, out of firmware code. */
-	for (unsigned int c = 1; c < smp_state.nr_cpus; c++) {
-		p.apic_id = smp_cpus[c]->apic_id;
-		ops.ctx = NULL;
-		smp_cpus[c]->state = CPU_ABSENT;
-		if (apic_start_init(&ops, &p, &res[c]))
-			smp_cpus[c]->state = CPU_FAILED;
-	}
-	for (unsigned int c = 1; c < smp_state.nr_cpus; c++) {
-		struct percpu *pc = smp_cpus[c];
-		struct start_ctx s = { pc };
-		struct apic_start_result *r = &res[c];
-		u32 expect = CPU_STARTING;
+	for (unsigned int i = 0; i < n; i++)
+		aps[i] = (struct apic_start_ap){ .apic_id = percpu_of(i + 1)->apic_id };
+	smp_state.nr_online += apic_start_aps(&start_ops, &p, aps, n);
+	for (unsigned int i = 0; i < n; i++) {
+		struct percpu *pc = percpu_of(i + 1);
+		struct smp_cpu_info *ci = per_cpu_ptr(&smp_cpu_infos, i + 1);
+		const struct apic_start_result *r = &aps[i].r;
 
-		if (pc->state != CPU_FAILED) {
-			ops.ctx = &s;
-			p.apic_id = pc->apic_id;
-			__atomic_store_n(&pc->state, CPU_STARTING, __ATOMIC_RELEASE);
-			if (!apic_start_sipi(&ops, &p, r) ||
-			    !__atomic_compare_exchange_n(&pc->state, &expect, CPU_FAILED, false,
-							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-				pc->start_us = r->answer_us;
-				smp_state.nr_online++;
-				continue;
-			}
+		if (r->step == APIC_START_OK) {
+			ci->start_us = r->answer_us;
+			continue;
 		}
-		pc->fail_step = apic_start_step_name(r->step);
-		pc->fail_esr = r->esr;
+		/* Those given up are failed already; one whose INIT did not go out is now. */
+		__atomic_store_n(&pc->state, CPU_FAILED, __ATOMIC_RELEASE);
+		ci->fail_step = apic_start_step_name(r->step);
+		ci->fail_esr = r->esr;
 		smp_state.nr_failed++;
 	}
 	smp_state.start_us = smp_now_us() - t0;
 }
 
+/* The one way out of each stage: the run stays on the boot CPU, and says why. */
 static void single(const char *why)
 {
+	smp_state.nr_cpus = 1;
+	smp_state.nr_online = 1;
 	smp_state.single_why = why;
 	printk("smp: running on the boot CPU only: %s\n", why);
-}
-
-/*
- * The boot CPU's IST stacks started in the image's .bss (gdt_init() runs before there is an
- * allocator); move them to stacks with guard pages like the APs'. The CPU reads the TSS's
- * IST slots at each exception, so changing them in place is enough.
- */
-static void bsp_guarded_ist(void)
-{
-	struct percpu *bsp = boot_cpu();
-	u64 p = bootmem_alloc(3 * (GUARD + IST_STACK_SIZE), SZ_2M);
-
-	if (!p) {
-		printk("smp: no memory for the boot CPU's guarded IST stacks: keeping the "
-		       "unguarded ones\n");
-		return;
-	}
-	bsp_ist_block = p;
-	guarded_ist_stacks(p, bsp->ist_top);
-	for (unsigned int i = 0; i < 3; i++)
-		bsp->tss.ist[i] = bsp->ist_top[i];
 }
 
 static unsigned int cpu_number(void)
@@ -299,59 +233,49 @@ static unsigned int cpu_number(void)
 	return smp_processor_id();
 }
 
-void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
+/* Discover: this CPU's local APIC and the MADT's processors. NULL, or why not SMP. */
+static const char *discover(void)
 {
 	const struct acpi_sdt_hdr *h = acpi_find("APIC");
 	struct percpu *bsp = boot_cpu();
-	const char *why, *note;
-	unsigned int n = 0;
-	u32 max_id = 0;
-	u64 blocks;
-	int bad;
+	const char *why = NULL, *note;
+	int bad = h ? madt_parse(h, h->length, &madt, &why) : -1;
 
-	memset(&smp_state, 0, sizeof(smp_state));
-	console_set_cpu_id(cpu_number);
-	bsp_cr4 = read_cr4();
-	bsp_guarded_ist();
-	bad = h ? madt_parse(h, h->length, &madt, &why) : -1;
-	if (!apic_init(bad ? 0 : madt.lapic_addr, &note)) {
-		single("the local APIC is disabled (IA32_APIC_BASE.EN clear)");
-		return;
-	}
+	if (!apic_init(bad ? 0 : madt.lapic_addr, &note))
+		return "the local APIC is disabled (IA32_APIC_BASE.EN clear)";
 	smp_state.mode = apic_mode();
 	bsp->apic_id = apic_id();
-	bsp->node = node_of(bsp->apic_id);
+	this_cpu_ptr(&smp_cpu_infos)->node = node_of(bsp->apic_id);
 	apic_cpu_setup(true);
 	if (note)
 		printk("smp: %s\n", note);
-	if (!h) {
-		single("no MADT among the ACPI tables");
-		return;
-	}
+	if (!h)
+		return "no MADT among the ACPI tables";
 	if (bad) {
 		printk("smp: %s 0x%llx\n", why, (unsigned long long)madt.why_value);
-		single("the MADT was refused");
-		return;
+		return "the MADT was refused";
 	}
-	if (!tsc_info()->hz) {
-		single("no TSC frequency, so no wait could be bounded");
-		return;
-	}
+	if (!tsc_info()->hz)
+		return "no TSC frequency, so no wait could be bounded";
 	for (unsigned int i = 0; i < madt.nr_notes; i++)
 		printk("smp: %s 0x%llx\n", madt.note[i].what,
 		       (unsigned long long)madt.note[i].value);
 	smp_state.nr_listed = madt.nr_cpus;
 	smp_state.nr_unusable = madt.nr_unusable;
+	return NULL;
+}
 
-	/* Number the CPUs: the boot CPU first, then the enabled ones in MADT order. */
-	smp_cpus[n++] = bsp;
-	bsp->cpu = 0;
+/* Number the CPUs: the boot CPU first (gdt_init() made it 0), then the enabled ones. */
+static unsigned int number_cpus(unsigned int max_cpus)
+{
+	unsigned int n = 1;
+
 	/* The boot CPU's slot is taken: an AP with a wrong id must not use it. */
-	slots[0] = (struct tramp_slot){ .apic_id = bsp->apic_id, .claimed = 1 };
+	slots[0] = (struct tramp_slot){ .apic_id = boot_cpu()->apic_id, .claimed = 1 };
 	for (unsigned int i = 0; i < madt.nr_cpus; i++) {
 		const struct madt_cpu *m = &madt.cpu[i];
 
-		if (m->apic_id == bsp->apic_id)
+		if (m->apic_id == boot_cpu()->apic_id)
 			continue;
 		if (!m->enabled) {
 			smp_state.nr_not_enabled++;
@@ -361,17 +285,14 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 			smp_state.nr_beyond_limit++;
 			continue;
 		}
-		slots[n].apic_id = m->apic_id;
-		smp_cpus[n++] = NULL;
+		slots[n++].apic_id = m->apic_id;
 	}
-	smp_state.nr_online = 1;
-	if (n == 1) {
-		smp_state.nr_cpus = 1;
-		single(smp_state.nr_beyond_limit ? "smp=1" : "the MADT lists no other enabled CPU");
-		return;
-	}
-	for (unsigned int c = 1; c < n; c++)
-		max_id = MAX(max_id, slots[c].apic_id);
+	return n;
+}
+
+/* The boot CPU's APIC mode for APIC ids up to @max_id. */
+static void plan_apic_mode(u32 max_id)
+{
 	switch (apic_plan_mode(smp_state.mode == APIC_MODE_X2APIC, apic_x2apic_capable(), max_id)) {
 	case APIC_PLAN_SWITCH_X2APIC:
 		if (apic_enable_x2apic()) {
@@ -381,74 +302,86 @@ void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
 		}
 		break;
 	case APIC_PLAN_UNREACHABLE:
-		/* apic_start_cpu() refuses each such CPU, and the report names it. */
+		/* apic_start_aps() refuses each such CPU, and the report names it. */
 		printk("smp: APIC ids up to %u need x2APIC, which this CPU lacks\n", max_id);
 		break;
 	default:
 		break;
 	}
+}
 
+/* Plan: which CPUs to start, and whether each can be reached and can find its slot. */
+static const char *plan(unsigned int max_cpus)
+{
+	u32 max_id = 0;
+
+	nr_numbered = number_cpus(max_cpus);
+	if (nr_numbered == 1)
+		return smp_state.nr_beyond_limit ? "smp=1" : "the MADT lists no other enabled CPU";
+	for (unsigned int c = 1; c < nr_numbered; c++)
+		max_id = MAX(max_id, slots[c].apic_id);
+	plan_apic_mode(max_id);
 	/*
 	 * An AP finds its entry by the id CPUID gives it; above 254 only leaf 0Bh's 32-bit id
 	 * tells CPUs apart (leaf 1 has 8 bits). A firmware "limit CPUID maxval" hides it.
 	 */
 	if (max_id > APIC_XAPIC_MAX_ID && !(cpuid_boot()->max_leaf >= CPUID_LEAF_EXT_TOPOLOGY &&
-					     cpuid_count(CPUID_LEAF_EXT_TOPOLOGY, 0).ebx)) {
-		smp_state.nr_cpus = 1;
-		single("APIC ids above 254 but no CPUID leaf 0Bh (is \"Limit CPUID Maxval\" set in "
-		       "the firmware setup?): an AP could not tell its id from another's");
-		return;
-	}
-	smp_state.tramp = find_low_pages(bi);
-	if (!smp_state.tramp) {
-		single("no two free pages of RAM below 1 MiB for the AP trampoline");
-		smp_state.nr_cpus = 1;
-		return;
-	}
-	blocks = bootmem_alloc((u64)(n - 1) * AP_BLOCK, SZ_2M);
-	if (!blocks || !tramp_setup()) {
-		smp_state.nr_cpus = 1;
-		single(blocks ? "the trampoline page could not be mapped executable" :
-		       "no memory for the APs' stacks");
-		return;
-	}
-	for (unsigned int c = 1; c < n; c++) {
-		ap_alloc(c, blocks + (u64)(c - 1) * AP_BLOCK);
-		smp_cpus[c]->apic_id = slots[c].apic_id;
-		smp_cpus[c]->node = node_of(slots[c].apic_id);
-		smp_cpus[c]->state = CPU_ABSENT;
-		slots[c].stack_top = smp_cpus[c]->stack_top;
-		slots[c].percpu = (u64)(uintptr_t)smp_cpus[c];
-	}
-	ap_blocks = blocks;
-	smp_state.nr_cpus = n;
-	put32(smp_tramp_count, n);
-	write_cr3(read_cr3());
-	exit_set_stop_others(smp_stop_others);
-	start_aps(timeout_ms);
+					     cpuid_count(CPUID_LEAF_EXT_TOPOLOGY, 0).ebx))
+		return "APIC ids above 254 but no CPUID leaf 0Bh (is \"Limit CPUID Maxval\" set in "
+		       "the firmware setup?): an AP could not tell its id from another's";
+	return NULL;
 }
 
-bool smp_is_guard_page(u64 pa)
+/* Prepare: the trampoline page, and each AP's block, percpu and slot. */
+static const char *prepare(const struct boot_info *bi)
 {
-	u64 off;
+	unsigned int n = nr_numbered;
 
-	if (bsp_ist_block && pa >= bsp_ist_block &&
-	    pa < bsp_ist_block + 3 * (GUARD + IST_STACK_SIZE))
-		return (pa - bsp_ist_block) % (GUARD + IST_STACK_SIZE) < GUARD;
+	smp_state.tramp = find_low_pages(bi);
+	if (!smp_state.tramp)
+		return "no two free pages of RAM below 1 MiB for the AP trampoline";
+	if (!smp_blocks_alloc(n - 1))
+		return "no memory for the APs' stacks";
+	if ((size_t)(smp_tramp_end - smp_tramp_start) > SZ_4K)
+		return "the AP trampoline is larger than a page";
+	if (!tramp_setup())
+		return "the trampoline page could not be mapped executable";
+	for (unsigned int c = 1; c < n; c++) {
+		struct percpu *pc = smp_block_percpu(c - 1, c);
 
-	if (!ap_blocks || pa < ap_blocks ||
-	    pa >= ap_blocks + (u64)(smp_state.nr_cpus - 1) * AP_BLOCK)
-		return false;
-	off = (pa - ap_blocks) % AP_BLOCK;
-	if (off < SZ_4K)
-		return false;			/* the percpu page */
-	off -= SZ_4K;
-	if (off < GUARD)
-		return true;			/* below the stack */
-	if (off < GUARD + AP_STACK_SIZE)
-		return false;			/* the stack */
-	off -= GUARD + AP_STACK_SIZE;
-	return off % (GUARD + IST_STACK_SIZE) < GUARD;
+		pc->apic_id = slots[c].apic_id;
+		pc->state = CPU_ABSENT;
+		percpu_register(pc);
+		per_cpu_ptr(&smp_cpu_infos, c)->node = node_of(slots[c].apic_id);
+		slots[c].stack_top = pc->stack_top;
+		slots[c].percpu = (u64)(uintptr_t)pc;
+	}
+	smp_state.nr_cpus = n;
+	smp_state.nr_online = 1;
+	tramp->nr_slots = n;
+	write_cr3(read_cr3());		/* the guard pages are unmapped from here on */
+	return NULL;
+}
+
+void smp_init(const struct boot_info *bi, unsigned int max_cpus, u32 timeout_ms)
+{
+	const char *why;
+
+	memset(&smp_state, 0, sizeof(smp_state));
+	console_set_cpu_id(cpu_number);
+	bsp_cr4 = read_cr4();
+	smp_block_bsp_ist();
+	why = discover();
+	if (!why)
+		why = plan(max_cpus);
+	if (!why)
+		why = prepare(bi);
+	if (why) {
+		single(why);
+		return;
+	}
+	exit_set_stop_others(smp_stop_others);
+	start_aps(timeout_ms);
 }
 
 void smp_report(void)
@@ -479,6 +412,6 @@ void smp_report(void)
 
 		if (pc->state == CPU_FAILED)
 			printk("smp: CPU %u (APIC id %u) did not start: %s (ESR 0x%x)\n", c,
-			       pc->apic_id, pc->fail_step, pc->fail_esr);
+			       pc->apic_id, smp_cpu_info(c)->fail_step, smp_cpu_info(c)->fail_esr);
 	}
 }
