@@ -177,8 +177,42 @@ def build_checks(build, res):
             p.returncode == 0, p.stdout.splitlines())
 
 
+def scratch_tree(files):
+    """A temporary tree holding @files ({path: text}); the caller removes it."""
+    tmp = tempfile.mkdtemp(prefix="ck-layers-")
+    for path, text in files.items():
+        os.makedirs(os.path.join(tmp, os.path.dirname(path)), exist_ok=True)
+        with open(os.path.join(tmp, path), "w") as f:
+            f.write(text)
+    return tmp
+
+
+def scratch_objects(tmp, sources):
+    """Compile @sources of the scratch tree @tmp to tmp/build/<source>.o, as the image does."""
+    for src in sources:
+        obj = os.path.join(tmp, "build", src[:-2] + ".o")
+        os.makedirs(os.path.dirname(obj), exist_ok=True)
+        subprocess.run(["gcc", "-c", "-O0", "-fpic", "-fno-asynchronous-unwind-tables",
+                        "-I" + tmp, os.path.join(tmp, src), "-o", obj], check=True)
+
+
+def scratch_check(res, tool, what, files, objects, want, name):
+    """Run `tool what` on a scratch tree; it must exit 1 and print every line of @want."""
+    tmp = scratch_tree(files)
+    try:
+        scratch_objects(tmp, objects)
+        p = subprocess.run(tool + [what], cwd=tmp, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    missing = [w for w in want if w not in p.stdout]
+    ok = p.returncode == 1 and not missing
+    res.add(name, ok, [] if ok else ["exit %d; missing: %s" % (p.returncode, m)
+                                     for m in missing] + p.stdout.splitlines()[-10:])
+
+
 def layer_checks(build, res):
-    """tools/layers.py on the tree, and once on a scratch tree with an upward include."""
+    """tools/layers.py on the tree, and on scratch trees that each break one rule once."""
     tool = [sys.executable, os.path.join(ROOT, "tools", "layers.py")]
     for what in ("includes", "calls"):
         p = subprocess.run(tool + [what, "--build", build], cwd=ROOT, stdout=subprocess.PIPE,
@@ -186,21 +220,34 @@ def layer_checks(build, res):
         res.add("layers: %s point down, no cycles" % what, p.returncode == 0,
                 [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
                 note=(p.stdout.splitlines() or ["?"])[-1])
-    with tempfile.TemporaryDirectory(prefix="ck-layers-") as tmp:
-        os.makedirs(os.path.join(tmp, "kernel", "lib"))
-        os.makedirs(os.path.join(tmp, "kernel", "console"))
-        os.makedirs(os.path.join(tmp, "build"))
-        with open(os.path.join(tmp, "kernel", "console", "printk.h"), "w") as f:
-            f.write("/* console */\n")
-        with open(os.path.join(tmp, "kernel", "lib", "format.c"), "w") as f:
-            f.write("/* lib */\n#include \"kernel/console/printk.h\"\n")
-        with open(os.path.join(tmp, "build", "format.d"), "w") as f:
-            f.write("build/format.o: kernel/lib/format.c kernel/console/printk.h\n")
-        p = subprocess.run(tool + ["includes"], cwd=tmp, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-        res.add("layers: an upward include (lib -> console) fails the check with file and line",
-                p.returncode == 1 and "kernel/lib/format.c:2:" in p.stdout and
-                "may not include kernel/console/printk.h" in p.stdout, p.stdout.splitlines())
+    dep = {"build/format.d": "build/format.o: kernel/lib/format.c kernel/console/printk.h\n"}
+    scratch_check(res, tool, "includes", dict(dep, **{
+        "kernel/console/printk.h": "/* console */\n",
+        "kernel/lib/format.c": "/* lib */\n#include \"kernel/console/printk.h\"\n"}), [],
+        ["kernel/lib/format.c:2:", "may not include kernel/console/printk.h"],
+        "layers: an upward include (lib -> console) fails the check with file and line")
+    scratch_check(res, tool, "includes", dict(dep, **{
+        "kernel/console/printk.h": "/* console */\n",
+        "kernel/lib/format.c": "#include <stdint.h>\n#ifdef CK_HOST\n#include <stdio.h>\n"
+                               "#else\n#include <string.h>\n#endif\n",
+        "kernel/arch/paging.c": "#include <stddef.h>\n#include <efi/efi.h>\n",
+        "boot/efi_main.c": "#include <efi.h>\n#include <stdlib.h>\n",
+        "tests/host/test_x.c": "#include <stdio.h>\n"}), [],
+        ["kernel/arch/paging.c:2: kernel/arch/paging.c (kernel/arch) may not include "
+         "<efi/efi.h>: GNU-EFI", "kernel/lib/format.c:5: kernel/lib/format.c (kernel/lib) "
+         "may not include <string.h>", "boot/efi_main.c:2:", "3 violations"],
+        "layers: angle-bracket includes: GNU-EFI outside boot/ and the C library in the "
+        "image fail (freestanding headers, CK_HOST branches and host programs pass)")
+    scratch_check(res, tool, "calls", {
+        "kernel/run.c": "void run_tests(void) {}\n",
+        "kernel/lib/fmt.c": "void Print(const char *s);\nvoid fmt(void) { Print(\"x\"); }\n",
+        "boot/efi_main.c": "void run_tests(void);\nvoid fmt(void);\n"
+                           "void efi_main(void) { fmt(); run_tests(); }\n"},
+        ["kernel/run.c", "kernel/lib/fmt.c", "boot/efi_main.c"],
+        ["boot/efi_main.c calls run_tests in kernel/run.c (boot may not reach kernel)",
+         "kernel/lib/fmt.c uses Print: no object of the image defines it, and only boot/",
+         "2 violations"],
+        "layers: calls: boot/ beyond its allowlist and a firmware call outside boot/ fail")
 
 
 def tools_checks(res):
