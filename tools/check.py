@@ -248,6 +248,50 @@ def layer_checks(build, res):
          "kernel/lib/fmt.c uses Print: no object of the image defines it, and only boot/",
          "2 violations"],
         "layers: calls: boot/ beyond its allowlist and a firmware call outside boot/ fail")
+    p = subprocess.run(tool + ["symbols", "--build", build], cwd=ROOT, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    res.add("layers: no production symbol only tests use, no global nothing uses",
+            p.returncode == 0, [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
+            note=(p.stdout.splitlines() or ["?"])[-1])
+    scratch_check(res, tool, "symbols", {
+        "kernel/arch/hooks.c": "void (*after_step)(void);\n"
+                               "void step(void) { if (after_step) after_step(); }\n"
+                               "int lonely(void) { return 1; }\n",
+        "kernel/run.c": "void step(void);\nvoid run(void) { step(); }\n"
+                        "int only_tested(int x) { return x + 1; }\n",
+        "kernel/test_run.c": "void run(void);\n",
+        "tests/host/test_run.c": "int only_tested(int x);\nint main(void) "
+                                 "{ return only_tested(-1); }\n",
+        "tests/test_hooks.c": "extern void (*after_step)(void);\nstatic void seen(void) {}\n"
+                              "__attribute__((used)) static void arm(void) "
+                              "{ after_step = seen; }\n"},
+        ["kernel/arch/hooks.c", "kernel/run.c", "kernel/test_run.c", "tests/test_hooks.c"],
+        ["after_step in kernel/arch/hooks.c: test-only", "lonely in kernel/arch/hooks.c: "
+         "unused", "only_tested in kernel/run.c: test-only", "run in kernel/run.c: unused",
+         "4 violations"],
+        "layers: a hook only tests set, a function only tests call and unused globals fail")
+    tool = [sys.executable, os.path.join(ROOT, "tools", "path-check.py")]
+    p = subprocess.run(tool, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    res.add("paths: every repository path a comment or README.md names exists",
+            p.returncode == 0, [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
+            note=(p.stdout.splitlines() or ["?"])[-1])
+    tmp = scratch_tree({
+        "kernel/arch/entry.asm": "; pt_regs: kernel/traps.h, frame in kernel/arch/traps.h\n",
+        "kernel/arch/traps.h": "/* see kernel/arch/entry.asm and tests/host/test_*.c */\n",
+        "tests/host/test_traps.c": "// copy/clear in prose; kernel/gone/ is gone\n",
+        "tools/run.py": "# tools/testing/kunit/kunit.py is Linux's\n\"\"\"tools/NAME.py\"\"\"\n",
+        "README.md": "Run `tools/run.py`; see `tools/missing.sh`.\n"})
+    try:
+        p = subprocess.run(tool + ["--root", tmp], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    want = ["kernel/arch/entry.asm:1: names kernel/traps.h,", "tests/host/test_traps.c:1: "
+            "names kernel/gone/,", "README.md:1: names tools/missing.sh,", "3 missing"]
+    ok = p.returncode == 1 and all(w in p.stdout for w in want)
+    res.add("paths: a comment or README naming a file that does not exist fails the check",
+            ok, [] if ok else p.stdout.splitlines())
 
 
 def tools_checks(res):

@@ -4,7 +4,7 @@
 ; IPI names, through 32-bit protected mode into long mode on the kernel's page tables, then
 ; a jump to smp_ap_entry(struct percpu *) on the CPU's own stack.
 ;
-; This is a blob, not code that runs where it is linked: kernel/platform/smp.c copies
+; This is a blob, not code that runs where it is linked: kernel/platform/smpboot.c copies
 ; [smp_tramp_start, smp_tramp_end) to a free 4 KiB page below 1 MiB (the SIPI vector is its
 ; page number), fills the TR_* fields below through their offsets, and keeps the page out
 ; of every allocator. Everything inside addresses itself relative to its own base: in real

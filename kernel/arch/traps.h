@@ -8,7 +8,7 @@
 #include "kernel/include/extable.h"
 #include "kernel/include/types.h"
 
-/* What kernel/entry.asm leaves on the stack; the order is fixed by its push sequence. */
+/* What kernel/arch/entry.asm leaves on the stack; the order is fixed by its push sequence. */
 struct pt_regs {
 	u64 r15, r14, r13, r12, r11, r10, r9, r8;
 	u64 rbp, rdi, rsi, rdx, rcx, rbx, rax;

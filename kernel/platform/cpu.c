@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cpu.c - read CPUID and the MSRs into struct cpu_ident (kernel/cpufeat.h) and the cache
+ * cpu.c - read CPUID and the MSRs into struct cpu_ident (kernel/platform/cpufeat.h) and the cache
  * list, then print them. MSRs that may not exist are read with rdmsr_safe.
  */
 #include "kernel/console/printk.h"

@@ -15,7 +15,7 @@ extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
 
 struct shim_fault shim_last;
 
-/* struct pt_regs register index (kernel/traps.h order) -> ucontext register. */
+/* struct pt_regs register index (kernel/arch/traps.h order) -> ucontext register. */
 static const int greg_of[15] = {
 	REG_R15, REG_R14, REG_R13, REG_R12, REG_R11, REG_R10, REG_R9, REG_R8,
 	REG_RBP, REG_RDI, REG_RSI, REG_RDX, REG_RCX, REG_RBX, REG_RAX,
