@@ -6,7 +6,9 @@ Groups: host unit tests (build/host/test_*, KTAP), fuzzing (build/fuzz/*, libFuz
 bounded time), build checks (PE32+ header, V=1, CROSS_COMPILE, clean) and the QEMU boot
 scenarios of tests/qemu/boot_tests.py (two at a time: the CI machine has two cores).
 Every test prints "ok"/"not ok" as it finishes; the last line is "N passed, N failed" and
-the exit status is 1 when anything failed.
+the exit status is 1 when anything failed. Every host test's output and every serial log is
+also held to tools/ktap-check.py: its errors fail the stream's own test, and what only
+--strict adds (unknown lines inside a KTAP document) fails one result of its own at the end.
 """
 import argparse
 import concurrent.futures
@@ -36,19 +38,32 @@ def load_ktap_check():
 
 KTAP_CHECK = load_ktap_check()
 ktap_streams = {"host": 0, "qemu": 0}
+# Streams whose only problems are those --strict adds (lines inside the document that are
+# neither KTAP nor '#' diagnostics): one result for all of them at the end.
+ktap_strict_problems = []
 
 
 def ktap_errors(text, name):
-    """tools/ktap-check.py's errors for one stream (names, nesting, plans, directives).
+    """tools/ktap-check.py's errors for one stream (names, nesting, plans, directives); the
+    problems only --strict reports go to ktap_strict_problems.
 
     A run that panicked stops mid-document by design: there, only the lines it did print
     are judged, not the results and plans it never reached."""
     lines = [line.rstrip("\r") for line in text.split("\n")]
-    checker = KTAP_CHECK.check(lines)
     cut = re.search(r"^copykernel: exit status 2 \(panic\)", text, re.M) is not None
-    return ["ktap-check: %s:%s: %s" % (name, line, msg)
-            for line, is_error, msg in checker.problems if is_error and
-            not (cut and re.search(r"end of the input|reached the end|ended after", msg))]
+    found = {}
+    for strict in (False, True):
+        checker = KTAP_CHECK.check(lines, strict=strict)
+        found[strict] = ["ktap-check: %s:%s: %s" % (name, line, msg)
+                         for line, is_error, msg in checker.problems if is_error and
+                         not (cut and re.search(r"end of the input|reached the end|ended after",
+                                                msg))]
+    strict_only = [e + (": %r" % lines[int(e.split(":")[2]) - 1][:90]
+                        if e.split(":")[2].isdigit() else "")
+                   for e in found[True] if e not in found[False]]
+    if strict_only:
+        ktap_strict_problems.append((name, strict_only))
+    return found[False]
 
 
 class Results:
@@ -414,6 +429,15 @@ def main():
                 "(a failure is reported on the stream's own test)"
                 % (ktap_streams["host"], ktap_streams["qemu"]),
                 ktap_streams["host"] + ktap_streams["qemu"] > 0)
+    if ktap_streams["host"] + ktap_streams["qemu"]:
+        details = []
+        for name, errs in ktap_strict_problems:
+            details += ["%s: %d line%s" % (name, len(errs), "" if len(errs) == 1 else "s")]
+            details += ["  " + e for e in errs[:3]]
+        res.add("ktap: every host and QEMU stream passes tools/ktap-check.py --strict "
+                "(no unknown line inside a KTAP document)", not ktap_strict_problems,
+                details, note="%d of %d streams fail only --strict" % (
+                    len(ktap_strict_problems), ktap_streams["host"] + ktap_streams["qemu"]))
     print("1..%d" % (res.passed + res.failed))
     print("# make check took %.0f s" % (time.monotonic() - t0))
     for f in res.failures:
