@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """boot_tests.py - the QEMU boot scenarios of `make check`: this file's own (memory sizes and
 paging, command lines, the ways out, deliberate crashes) and SCENARIOS, every topic file's list
-(dispatch_tests, mce_tests, firmware_tests, bench_tests, smp_tests, status_tests) in the order they
-run.
+(dispatch_tests, mce_tests, firmware_tests, bench_tests, smp_tests, status_tests,
+model_tests) in the order they run.
 
 Each scenario boots build/copykernel.efi once through tools/ck-run.py (the same runner as
 `make run`) and checks the exit status and what the image printed on the serial console.
@@ -17,6 +17,7 @@ import bench_tests
 import dispatch_tests
 import firmware_tests
 import mce_tests
+import model_tests
 import smp_tests
 import status_tests
 from dispatch_tests import check_dispatch_table
@@ -255,7 +256,7 @@ SCENARIOS = smp_tests.SLOW + [
     t_subset_and_console, t_exit_shutdown, t_exit_reset, t_exit_halt] + \
     dispatch_tests.SCENARIOS + mce_tests.SCENARIOS + firmware_tests.SCENARIOS + \
     bench_tests.SCENARIOS + smp_tests.SCENARIOS + [make_crash_test(k) for k in CRASHES] + \
-    status_tests.SCENARIOS
+    status_tests.SCENARIOS + model_tests.SCENARIOS
 
 
 def scenario_name(fn):
