@@ -77,8 +77,8 @@ def py_comments(text):
     out = []
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT or \
-                    (tok.type == tokenize.STRING and re.match(r"[rRbBuU]*('''|\"\"\")", tok.string)):
+            triple = re.match(r"[rRbBuU]*('''|\"\"\")", tok.string)
+            if tok.type == tokenize.COMMENT or (tok.type == tokenize.STRING and triple):
                 out.append((tok.start[0], tok.string))
     except (tokenize.TokenError, SyntaxError):
         out = line_comments(text, "#")

@@ -3,8 +3,9 @@
  * test_pages.c - the page-level APIs of the seeds on real memory: copies and clears in their
  * per-page and batched forms, copy_mc_highpages() with the v3 patch's semantics (poisoned
  * pfn from the return value, -EHWPOISON), the review's hwpoison fix, where the reschedule
- * points fall (Linux's loops as the oracle), and both huge-page orders. A PROT_NONE source page stands in for poison: the fault shim
- * resumes the machine-check-safe copy at its fixup as a #MC recovery would.
+ * points fall (Linux's loops as the oracle), and both huge-page orders. A PROT_NONE source
+ * page stands in for poison: the fault shim resumes the machine-check-safe copy at its fixup
+ * as a #MC recovery would.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
