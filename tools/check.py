@@ -47,10 +47,18 @@ def ktap_errors(text, name):
     """tools/ktap-check.py's errors for one stream (names, nesting, plans, directives); the
     problems only --strict reports go to ktap_strict_problems.
 
-    A run that panicked stops mid-document by design: there, only the lines it did print
-    are judged, not the results and plans it never reached."""
+    A run that panicked stops mid-document by design: there, only the lines it printed
+    before the panic report are judged, not the report, nor the results and plans it never
+    reached."""
     lines = [line.rstrip("\r") for line in text.split("\n")]
     cut = re.search(r"^copykernel: exit status 2 \(panic\)", text, re.M) is not None
+    if cut:
+        # The document ends where the panic report starts: the report is not KTAP.
+        end = next((i for i, line in enumerate(lines) if line.startswith("PANIC:")),
+                   len(lines))
+        while end and not lines[end - 1].strip():
+            end -= 1
+        lines = lines[:end]
     found = {}
     for strict in (False, True):
         checker = KTAP_CHECK.check(lines, strict=strict)
