@@ -55,7 +55,8 @@ LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
 	-j .rela.* -j .reloc -j .ksyms
 
-.PHONY: all run check bench bench-perf clean help deps host-tests fuzz qemu-tests img lava-check
+.PHONY: all run check bench bench-perf clean help deps host-tests fuzz qemu-tests img lava-check \
+	models
 all: $(B)/copykernel.efi
 
 deps:
@@ -233,6 +234,15 @@ check:
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
+# A default run on every CPU model QEMU lists (MODELS=all: every versioned name too, or a
+# comma-separated list), two at a time, one table row per model (tests/qemu/model_tests.py).
+MODELS ?=
+models:
+	$(Q)tools/ensure-deps.sh run
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(PYTHON) tests/qemu/model_tests.py --image $(B)/copykernel.efi --keep $(B)/models \
+		$(if $(MODELS),--models $(MODELS))
+
 # lava-run (LAVA's dispatcher, offline) boots the image under QEMU twice, from a disk image
 # and with -kernel/-append, and every KTAP case must come back as a LAVA result (tools/ck-lava.py).
 lava-check:
@@ -249,6 +259,7 @@ help:
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
+	@echo "make models     a default run on every QEMU CPU model, one table row each (MODELS=all)"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make lava-check run the image under LAVA's lava-run (offline) and compare with KTAP"
 	@echo "make clean      remove $(B)/"

@@ -4,6 +4,8 @@
  * the QEMU tests can check the unexpected-exception report and the panic exit status.
  * "df" overflows onto a not-present stack page: delivering the #UD then faults, delivering
  * that #PF faults again, and the CPU raises #DF, which arrives on its own IST stack.
+ * "fail" raises nothing: the run goes on and the one case of the "deliberate" suite fails,
+ * so the failed-tests exit status and its precedence can be checked end to end.
  */
 #include "kernel/arch/bootmem.h"
 #include "kernel/arch/paging.h"
@@ -11,6 +13,7 @@
 #include "kernel/lib/ptrsort.h"
 #include "kernel/platform/smp.h"
 #include "tests/crash.h"
+#include "tests/ktap.h"
 
 extern const struct ck_crash *__start_ck_crashes[], *__stop_ck_crashes[];
 
@@ -33,6 +36,10 @@ unsigned int ck_crashes_get(const struct ck_crash *const **list)
 
 void crash_now(const struct ck_crash *c)
 {
+	if (c->goes_on) {
+		c->fn();
+		return;
+	}
 	printk("crash: raising an unexpected exception on purpose (crash=%s)\n", c->name);
 	c->fn();
 	printk("crash: the exception did not happen\n");
@@ -112,3 +119,27 @@ static void crash_ap(void)
 	printk("crash: CPU %u did not stop the machine within 10 s\n", c);
 }
 CK_CRASH(ap, 7, crash_ap);
+
+static bool fail_armed;
+
+static void crash_fail(void)
+{
+	fail_armed = true;
+	printk("crash: crash=fail: deliberate.fails_on_purpose will fail on purpose; the run goes "
+	       "on\n");
+}
+CK_CRASH_KIND(fail, 8, crash_fail, true);
+
+static void fails_on_purpose(struct ck_test *t)
+{
+	if (!fail_armed) {
+		ck_skip(t, "fails only with crash=fail, to check the failed-tests status");
+		return;
+	}
+	report(t, false, "crash=fail: this case fails on purpose (the run ends with status 1, "
+	       "some tests failed)");
+}
+
+/* Before mce, so a machine check that panics there comes after the failure. */
+CK_SUITE(deliberate, 65,
+	 CK_CASE(fails_on_purpose));

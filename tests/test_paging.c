@@ -3,7 +3,8 @@
  * test_paging.c - walk the kernel's page tables: every RAM range of the firmware map is
  * mapped 1:1, with only the page sizes this CPU allows and large pages where they fit;
  * W^X holds with NX and CR0.WP on; ranges can be split to 4 KiB and made not-present, UC
- * or WC through PAT; the MMIO the kernel uses is mapped uncached or write-combining.
+ * or WC through PAT, also across two large pages and inside a 1 GiB page, as the CPU's own
+ * walk from CR3 sees it; the MMIO the kernel uses is mapped uncached or write-combining.
  */
 #include "kernel/arch/bootmem.h"
 #include "kernel/arch/memmap.h"
@@ -207,50 +208,182 @@ static void split_and_cache_types(struct ck_test *t)
 	}
 }
 
-/* What pg_set_attr's split phase left, seen from between its two steps. */
-static struct {
-	bool called, small, old_type;
-	u64 start;
-} split_seen;
+/*
+ * The page tables as the CPU walks them (SDM vol. 3, 4.5 "4-level paging"), read from CR3
+ * without the kernel's own lookup: entry bits, the memory type through IA32_PAT as the
+ * hardware holds it.
+ */
+#define HW_P		BIT(0)
+#define HW_RW		BIT(1)
+#define HW_PWT		BIT(3)
+#define HW_PCD		BIT(4)
+#define HW_PS		BIT(7)		/* in a PDPT or PD entry: this entry maps a page */
+#define HW_PAT_4K	BIT(7)		/* in a PT entry */
+#define HW_PAT_LARGE	BIT(12)		/* in a PDPT or PD entry that maps a page */
+#define HW_NX		BIT(63)
+#define HW_ADDR		0x000ffffffffff000ULL
+#define HW_TYPE_UC	0		/* IA32_PAT type encodings */
+#define HW_TYPE_WB	6
 
-static void look_after_split(u64 start, u64 end)
+struct hw_leaf {
+	int level;			/* 1: 4 KiB, 2: 2 MiB, 3: 1 GiB; 0: not mapped */
+	u64 entry, pa;
+	unsigned int type;		/* memory type from IA32_PAT */
+};
+
+static struct hw_leaf hw_walk(u64 va, u64 pat_msr)
 {
-	struct pg_leaf l;
+	u64 e = read_cr3();
+	struct hw_leaf l = { 0 };
 
-	split_seen.called = true;
-	split_seen.start = start;
-	split_seen.small = pg_lookup(start, &l) && l.size == SZ_4K &&
-			   pg_lookup(end, &l) && l.size == SZ_4K;
-	split_seen.old_type = pg_lookup(start, &l) && l.cache == PG_CACHE_WB;
+	for (int level = 4; level >= 1; level--) {
+		u64 *table = (u64 *)(uintptr_t)(e & HW_ADDR);
+		unsigned int shift = 12 + 9 * (level - 1);
+
+		e = table[(va >> shift) & 511];
+		if (!(e & HW_P))
+			return l;
+		if (level == 1 || (level <= 3 && (e & HW_PS))) {
+			u64 pat = level == 1 ? HW_PAT_4K : HW_PAT_LARGE;
+			unsigned int idx = ((e & HW_PWT) ? 1 : 0) | ((e & HW_PCD) ? 2 : 0) |
+					   ((e & pat) ? 4 : 0);
+
+			l.level = level;
+			l.entry = e;
+			l.pa = (e & HW_ADDR & ~((1ULL << shift) - 1)) | (va & ((1ULL << shift) - 1));
+			l.type = (pat_msr >> (8 * idx)) & 7;
+			return l;
+		}
+	}
+	return l;
+}
+
+static int hw_level(u64 va)
+{
+	return hw_walk(va, rdmsr(MSR_IA32_PAT)).level;
+}
+
+struct hw_count {
+	u64 leaves[4];			/* by level */
+	u64 bad;			/* pages not identity, not RW+NX, or of the wrong type */
+	u64 first_bad;
+};
+
+/* Walk every 4 KiB page of [start, end): type UC inside [uc_start, uc_end), WB elsewhere. */
+static void hw_check(struct hw_count *c, u64 start, u64 end, u64 uc_start, u64 uc_end)
+{
+	u64 pat = rdmsr(MSR_IA32_PAT);
+	bool nx = cpuid(0x80000001).edx & BIT(20);
+
+	*c = (struct hw_count){ 0 };
+	for (u64 va = start; va < end; va += SZ_4K) {
+		struct hw_leaf l = hw_walk(va, pat);
+		unsigned int want = va >= uc_start && va < uc_end ? HW_TYPE_UC : HW_TYPE_WB;
+
+		if (l.level && !(va & ((1ULL << (12 + 9 * (l.level - 1))) - 1)))
+			c->leaves[l.level]++;
+		if (!l.level || l.pa != va || l.type != want || !(l.entry & HW_RW) ||
+		    (nx && !(l.entry & HW_NX))) {
+			if (!c->bad++)
+				c->first_bad = va;
+		}
+	}
 }
 
 /*
- * Linux's order for changing part of a large page: split it with the old attributes, flush,
- * then change the attributes and flush again. Between the two steps the range must already
- * be 4 KiB pages that still have the old type.
+ * A range across the boundary of two 2 MiB pages: both are split to 4 KiB pages, the range
+ * and only the range changes type, every page stays 1:1 (Linux's split at both ends).
  */
-static void split_before_attribute_change(struct ck_test *t)
+static void set_attr_across_two_large_pages(struct ck_test *t)
 {
-	u64 base = bootmem_alloc(SZ_2M, SZ_2M), mid;
-	struct pg_leaf l;
+	u64 base = bootmem_alloc(2 * SZ_2M, SZ_2M), start, end;
+	struct hw_count c;
 
-	if (!report(t, base, "allocate 2 MiB"))
+	if (!report(t, base, "allocate 4 MiB"))
 		return;
-	if (!pg_lookup(base, &l) || l.size < SZ_2M) {
-		ck_skip(t, "the buffer is not inside a large page here");
+	if (hw_level(base) != 2 || hw_level(base + SZ_2M) != 2) {
+		ck_skip(t, "the buffer is not two 2 MiB pages here (levels %d, %d)",
+			hw_level(base), hw_level(base + SZ_2M));
 		return;
 	}
-	mid = base + 9 * SZ_4K;
-	split_seen.called = false;
-	pg_after_split = look_after_split;
-	report(t, pg_set_attr(mid, mid + SZ_4K, PG_MMIO) == 0, "set one page UC");
-	pg_after_split = NULL;
-	report(t, split_seen.called && split_seen.start == mid,
-	       "pg_set_attr split before it changed anything");
-	report(t, split_seen.small, "after the split the edges are 4 KiB pages");
-	report(t, split_seen.old_type, "... which still have the old type (WB) until the change");
-	report(t, pg_lookup(mid, &l) && l.cache == PG_CACHE_UC, "then the page is UC");
-	pg_set_attr(mid, mid + SZ_4K, PG_RAM);
+	start = base + SZ_2M - 3 * SZ_4K;
+	end = base + SZ_2M + 5 * SZ_4K;
+	report(t, pg_set_attr(start, end, PG_MMIO) == 0, "set 8 pages across the edge UC");
+	hw_check(&c, base, base + 2 * SZ_2M, start, end);
+	report(t, c.leaves[2] == 0 && c.leaves[1] == 1024,
+	       "both 2 MiB pages split to 4 KiB pages: %llu x 4 KiB, %llu x 2 MiB leaves",
+	       (unsigned long long)c.leaves[1], (unsigned long long)c.leaves[2]);
+	report(t, c.bad == 0, "%llu pages wrong (first 0x%llx): the 8 UC, the rest WB, all 1:1 "
+	       "and writable", (unsigned long long)c.bad, (unsigned long long)c.first_bad);
+	report(t, pg_set_attr(start, end, PG_RAM) == 0, "back to WB");
+	hw_check(&c, base, base + 2 * SZ_2M, 0, 0);
+	report(t, c.bad == 0, "%llu pages not WB and 1:1 after the change back (first 0x%llx)",
+	       (unsigned long long)c.bad, (unsigned long long)c.first_bad);
+}
+
+/* The highest 1 GiB leaf of RAM above 1 GiB with 4 MiB free in it; 0 when there is none. */
+static u64 free_in_gig_leaf(u64 *gib)
+{
+	u64 *pml4 = (u64 *)(uintptr_t)(read_cr3() & HW_ADDR);
+
+	for (int i = 511; i >= 0; i--) {
+		u64 *pdpt = (u64 *)(uintptr_t)(pml4[i] & HW_ADDR);
+
+		if (!(pml4[i] & HW_P))
+			continue;
+		for (int j = 511; j >= 0; j--) {
+			u64 va = ((u64)i << 39) | ((u64)j << 30), buf;
+
+			if ((pdpt[j] & (HW_P | HW_PS)) != (HW_P | HW_PS) || va < SZ_1G ||
+			    hw_walk(va, rdmsr(MSR_IA32_PAT)).type != HW_TYPE_WB)
+				continue;
+			buf = bootmem_alloc_in(2 * SZ_2M, SZ_2M, va, va + SZ_1G);
+			if (buf) {
+				*gib = va;
+				return buf;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The server case: a few pages inside a 1 GiB page above 1 GiB. The 1 GiB page becomes 512
+ * 2 MiB pages, the one holding the range 512 4 KiB pages, all 1:1 (no 4 KiB stride where
+ * 2 MiB belongs), and only the range changes type.
+ */
+static void set_attr_in_1g_leaf(struct ck_test *t)
+{
+	u64 gib = 0, buf, start, end;
+	struct hw_count c;
+
+	if (!pg_gbpages()) {
+		ck_skip(t, "no pdpe1gb: the identity map has no 1 GiB pages");
+		return;
+	}
+	buf = free_in_gig_leaf(&gib);
+	if (!buf) {
+		ck_skip(t, "no 1 GiB page of RAM above 1 GiB with free memory (boot with -m 6G)");
+		return;
+	}
+	start = buf + SZ_2M + 5 * SZ_4K;
+	end = start + 3 * SZ_4K;
+	ck_diag("1 GiB page at 0x%llx, range [0x%llx, 0x%llx)", (unsigned long long)gib,
+		(unsigned long long)start, (unsigned long long)end);
+	report(t, pg_set_attr(start, end, PG_MMIO) == 0, "set 3 pages UC");
+	report(t, hw_level(gib) == 2, "the 1 GiB page is split (the leaf at 0x%llx is now at "
+	       "level %d)", (unsigned long long)gib, hw_level(gib));
+	hw_check(&c, gib, gib + SZ_1G, start, end);
+	report(t, c.leaves[2] == 511 && c.leaves[1] == 512 && c.leaves[3] == 0,
+	       "511 x 2 MiB and 512 x 4 KiB leaves: %llu, %llu (and %llu x 1 GiB)",
+	       (unsigned long long)c.leaves[2], (unsigned long long)c.leaves[1],
+	       (unsigned long long)c.leaves[3]);
+	report(t, c.bad == 0, "%llu pages wrong (first 0x%llx): the 3 UC, the rest WB, all 1:1 "
+	       "and writable", (unsigned long long)c.bad, (unsigned long long)c.first_bad);
+	report(t, pg_set_attr(start, end, PG_RAM) == 0, "back to WB");
+	hw_check(&c, gib, gib + SZ_1G, 0, 0);
+	report(t, c.bad == 0, "%llu pages not WB and 1:1 after the change back (first 0x%llx)",
+	       (unsigned long long)c.bad, (unsigned long long)c.first_bad);
 }
 
 /* The MTRR map as firmware left it; every large leaf of the identity map is uniform in it. */
@@ -308,6 +441,7 @@ CK_SUITE(paging, 40,
 	 CK_CASE(page_sizes),
 	 CK_CASE(nx_and_wp),
 	 CK_CASE(split_and_cache_types),
-	 CK_CASE(split_before_attribute_change),
+	 CK_CASE(set_attr_across_two_large_pages),
+	 CK_CASE(set_attr_in_1g_leaf),
 	 CK_CASE(large_pages_mtrr_uniform),
 	 CK_CASE(mmio_mapped));

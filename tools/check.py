@@ -6,7 +6,9 @@ Groups: host unit tests (build/host/test_*, KTAP), fuzzing (build/fuzz/*, libFuz
 bounded time), build checks (PE32+ header, V=1, CROSS_COMPILE, clean) and the QEMU boot
 scenarios of tests/qemu/boot_tests.py (two at a time: the CI machine has two cores).
 Every test prints "ok"/"not ok" as it finishes; the last line is "N passed, N failed" and
-the exit status is 1 when anything failed.
+the exit status is 1 when anything failed. Every host test's output and every serial log is
+also held to tools/ktap-check.py: its errors fail the stream's own test, and what only
+--strict adds (unknown lines inside a KTAP document) fails one result of its own at the end.
 """
 import argparse
 import concurrent.futures
@@ -36,19 +38,40 @@ def load_ktap_check():
 
 KTAP_CHECK = load_ktap_check()
 ktap_streams = {"host": 0, "qemu": 0}
+# Streams whose only problems are those --strict adds (lines inside the document that are
+# neither KTAP nor '#' diagnostics): one result for all of them at the end.
+ktap_strict_problems = []
 
 
 def ktap_errors(text, name):
-    """tools/ktap-check.py's errors for one stream (names, nesting, plans, directives).
+    """tools/ktap-check.py's errors for one stream (names, nesting, plans, directives); the
+    problems only --strict reports go to ktap_strict_problems.
 
-    A run that panicked stops mid-document by design: there, only the lines it did print
-    are judged, not the results and plans it never reached."""
+    A run that panicked stops mid-document by design: there, only the lines it printed
+    before the panic report are judged, not the report, nor the results and plans it never
+    reached."""
     lines = [line.rstrip("\r") for line in text.split("\n")]
-    checker = KTAP_CHECK.check(lines)
     cut = re.search(r"^copykernel: exit status 2 \(panic\)", text, re.M) is not None
-    return ["ktap-check: %s:%s: %s" % (name, line, msg)
-            for line, is_error, msg in checker.problems if is_error and
-            not (cut and re.search(r"end of the input|reached the end|ended after", msg))]
+    if cut:
+        # The document ends where the panic report starts: the report is not KTAP.
+        end = next((i for i, line in enumerate(lines) if line.startswith("PANIC:")),
+                   len(lines))
+        while end and not lines[end - 1].strip():
+            end -= 1
+        lines = lines[:end]
+    found = {}
+    for strict in (False, True):
+        checker = KTAP_CHECK.check(lines, strict=strict)
+        found[strict] = ["ktap-check: %s:%s: %s" % (name, line, msg)
+                         for line, is_error, msg in checker.problems if is_error and
+                         not (cut and re.search(r"end of the input|reached the end|ended after",
+                                                msg))]
+    strict_only = [e + (": %r" % lines[int(e.split(":")[2]) - 1][:90]
+                        if e.split(":")[2].isdigit() else "")
+                   for e in found[True] if e not in found[False]]
+    if strict_only:
+        ktap_strict_problems.append((name, strict_only))
+    return found[False]
 
 
 class Results:
@@ -177,8 +200,42 @@ def build_checks(build, res):
             p.returncode == 0, p.stdout.splitlines())
 
 
+def scratch_tree(files):
+    """A temporary tree holding @files ({path: text}); the caller removes it."""
+    tmp = tempfile.mkdtemp(prefix="ck-layers-")
+    for path, text in files.items():
+        os.makedirs(os.path.join(tmp, os.path.dirname(path)), exist_ok=True)
+        with open(os.path.join(tmp, path), "w") as f:
+            f.write(text)
+    return tmp
+
+
+def scratch_objects(tmp, sources):
+    """Compile @sources of the scratch tree @tmp to tmp/build/<source>.o, as the image does."""
+    for src in sources:
+        obj = os.path.join(tmp, "build", src[:-2] + ".o")
+        os.makedirs(os.path.dirname(obj), exist_ok=True)
+        subprocess.run(["gcc", "-c", "-O0", "-fpic", "-fno-asynchronous-unwind-tables",
+                        "-I" + tmp, os.path.join(tmp, src), "-o", obj], check=True)
+
+
+def scratch_check(res, tool, what, files, objects, want, name):
+    """Run `tool what` on a scratch tree; it must exit 1 and print every line of @want."""
+    tmp = scratch_tree(files)
+    try:
+        scratch_objects(tmp, objects)
+        p = subprocess.run(tool + [what], cwd=tmp, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    missing = [w for w in want if w not in p.stdout]
+    ok = p.returncode == 1 and not missing
+    res.add(name, ok, [] if ok else ["exit %d; missing: %s" % (p.returncode, m)
+                                     for m in missing] + p.stdout.splitlines()[-10:])
+
+
 def layer_checks(build, res):
-    """tools/layers.py on the tree, and once on a scratch tree with an upward include."""
+    """tools/layers.py on the tree, and on scratch trees that each break one rule once."""
     tool = [sys.executable, os.path.join(ROOT, "tools", "layers.py")]
     for what in ("includes", "calls"):
         p = subprocess.run(tool + [what, "--build", build], cwd=ROOT, stdout=subprocess.PIPE,
@@ -186,21 +243,78 @@ def layer_checks(build, res):
         res.add("layers: %s point down, no cycles" % what, p.returncode == 0,
                 [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
                 note=(p.stdout.splitlines() or ["?"])[-1])
-    with tempfile.TemporaryDirectory(prefix="ck-layers-") as tmp:
-        os.makedirs(os.path.join(tmp, "kernel", "lib"))
-        os.makedirs(os.path.join(tmp, "kernel", "console"))
-        os.makedirs(os.path.join(tmp, "build"))
-        with open(os.path.join(tmp, "kernel", "console", "printk.h"), "w") as f:
-            f.write("/* console */\n")
-        with open(os.path.join(tmp, "kernel", "lib", "format.c"), "w") as f:
-            f.write("/* lib */\n#include \"kernel/console/printk.h\"\n")
-        with open(os.path.join(tmp, "build", "format.d"), "w") as f:
-            f.write("build/format.o: kernel/lib/format.c kernel/console/printk.h\n")
-        p = subprocess.run(tool + ["includes"], cwd=tmp, stdout=subprocess.PIPE,
+    dep = {"build/format.d": "build/format.o: kernel/lib/format.c kernel/console/printk.h\n"}
+    scratch_check(res, tool, "includes", dict(dep, **{
+        "kernel/console/printk.h": "/* console */\n",
+        "kernel/lib/format.c": "/* lib */\n#include \"kernel/console/printk.h\"\n"}), [],
+        ["kernel/lib/format.c:2:", "may not include kernel/console/printk.h"],
+        "layers: an upward include (lib -> console) fails the check with file and line")
+    scratch_check(res, tool, "includes", dict(dep, **{
+        "kernel/console/printk.h": "/* console */\n",
+        "kernel/lib/format.c": "#include <stdint.h>\n#ifdef CK_HOST\n#include <stdio.h>\n"
+                               "#else\n#include <string.h>\n#endif\n",
+        "kernel/arch/paging.c": "#include <stddef.h>\n#include <efi/efi.h>\n",
+        "boot/efi_main.c": "#include <efi.h>\n#include <stdlib.h>\n",
+        "tests/host/test_x.c": "#include <stdio.h>\n"}), [],
+        ["kernel/arch/paging.c:2: kernel/arch/paging.c (kernel/arch) may not include "
+         "<efi/efi.h>: GNU-EFI", "kernel/lib/format.c:5: kernel/lib/format.c (kernel/lib) "
+         "may not include <string.h>", "boot/efi_main.c:2:", "3 violations"],
+        "layers: angle-bracket includes: GNU-EFI outside boot/ and the C library in the "
+        "image fail (freestanding headers, CK_HOST branches and host programs pass)")
+    scratch_check(res, tool, "calls", {
+        "kernel/run.c": "void run_tests(void) {}\n",
+        "kernel/lib/fmt.c": "void Print(const char *s);\nvoid fmt(void) { Print(\"x\"); }\n",
+        "boot/efi_main.c": "void run_tests(void);\nvoid fmt(void);\n"
+                           "void efi_main(void) { fmt(); run_tests(); }\n"},
+        ["kernel/run.c", "kernel/lib/fmt.c", "boot/efi_main.c"],
+        ["boot/efi_main.c calls run_tests in kernel/run.c (boot may not reach kernel)",
+         "kernel/lib/fmt.c uses Print: no object of the image defines it, and only boot/",
+         "2 violations"],
+        "layers: calls: boot/ beyond its allowlist and a firmware call outside boot/ fail")
+    p = subprocess.run(tool + ["symbols", "--build", build], cwd=ROOT, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    res.add("layers: no production symbol only tests use, no global nothing uses",
+            p.returncode == 0, [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
+            note=(p.stdout.splitlines() or ["?"])[-1])
+    scratch_check(res, tool, "symbols", {
+        "kernel/arch/hooks.c": "void (*after_step)(void);\n"
+                               "void step(void) { if (after_step) after_step(); }\n"
+                               "int lonely(void) { return 1; }\n",
+        "kernel/run.c": "void step(void);\nvoid run(void) { step(); }\n"
+                        "int only_tested(int x) { return x + 1; }\n",
+        "kernel/test_run.c": "void run(void);\n",
+        "tests/host/test_run.c": "int only_tested(int x);\nint main(void) "
+                                 "{ return only_tested(-1); }\n",
+        "tests/test_hooks.c": "extern void (*after_step)(void);\nstatic void seen(void) {}\n"
+                              "__attribute__((used)) static void arm(void) "
+                              "{ after_step = seen; }\n"},
+        ["kernel/arch/hooks.c", "kernel/run.c", "kernel/test_run.c", "tests/test_hooks.c"],
+        ["after_step in kernel/arch/hooks.c: test-only", "lonely in kernel/arch/hooks.c: "
+         "unused", "only_tested in kernel/run.c: test-only", "run in kernel/run.c: unused",
+         "4 violations"],
+        "layers: a hook only tests set, a function only tests call and unused globals fail")
+    tool = [sys.executable, os.path.join(ROOT, "tools", "path-check.py")]
+    p = subprocess.run(tool, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    res.add("paths: every repository path a comment or README.md names exists",
+            p.returncode == 0, [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
+            note=(p.stdout.splitlines() or ["?"])[-1])
+    tmp = scratch_tree({
+        "kernel/arch/entry.asm": "; pt_regs: kernel/traps.h, frame in kernel/arch/traps.h\n",
+        "kernel/arch/traps.h": "/* see kernel/arch/entry.asm and tests/host/test_*.c */\n",
+        "tests/host/test_traps.c": "// copy/clear in prose; kernel/gone/ is gone\n",
+        "tools/run.py": "# tools/testing/kunit/kunit.py is Linux's\n\"\"\"tools/NAME.py\"\"\"\n",
+        "README.md": "Run `tools/run.py`; see `tools/missing.sh`.\n"})
+    try:
+        p = subprocess.run(tool + ["--root", tmp], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
-        res.add("layers: an upward include (lib -> console) fails the check with file and line",
-                p.returncode == 1 and "kernel/lib/format.c:2:" in p.stdout and
-                "may not include kernel/console/printk.h" in p.stdout, p.stdout.splitlines())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    want = ["kernel/arch/entry.asm:1: names kernel/traps.h,", "tests/host/test_traps.c:1: "
+            "names kernel/gone/,", "README.md:1: names tools/missing.sh,", "3 missing"]
+    ok = p.returncode == 1 and all(w in p.stdout for w in want)
+    res.add("paths: a comment or README naming a file that does not exist fails the check",
+            ok, [] if ok else p.stdout.splitlines())
 
 
 def tools_checks(res):
@@ -323,6 +437,15 @@ def main():
                 "(a failure is reported on the stream's own test)"
                 % (ktap_streams["host"], ktap_streams["qemu"]),
                 ktap_streams["host"] + ktap_streams["qemu"] > 0)
+    if ktap_streams["host"] + ktap_streams["qemu"]:
+        details = []
+        for name, errs in ktap_strict_problems:
+            details += ["%s: %d line%s" % (name, len(errs), "" if len(errs) == 1 else "s")]
+            details += ["  " + e for e in errs[:3]]
+        res.add("ktap: every host and QEMU stream passes tools/ktap-check.py --strict "
+                "(no unknown line inside a KTAP document)", not ktap_strict_problems,
+                details, note="%d of %d streams fail only --strict" % (
+                    len(ktap_strict_problems), ktap_streams["host"] + ktap_streams["qemu"]))
     print("1..%d" % (res.passed + res.failed))
     print("# make check took %.0f s" % (time.monotonic() - t0))
     for f in res.failures:

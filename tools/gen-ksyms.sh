@@ -5,7 +5,7 @@
 # for the .ksyms section: the symbol table the kernel uses to print RIP as symbol+offset.
 # /dev/null gives the empty table that the first link pass uses.
 #
-# Layout (kernel/ksyms.h reads it): u32 count, u32 reserved, then count entries of
+# Layout (kernel/lib/ksyms.h reads it): u32 count, u32 reserved, then count entries of
 # { u32 offset from ImageBase, u32 name offset from the start of the blob }, sorted by offset,
 # then the NUL-terminated names.
 set -eu

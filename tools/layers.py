@@ -2,21 +2,32 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Check that the source tree's folders are layers and every dependency points down.
 
-Two checks, both run by `make check` (tools/check.py) and runnable by hand:
+Three checks, all run by `make check` (tools/check.py) and runnable by hand:
 
   tools/layers.py includes [--build build]
-      Every file the compiler or NASM read for the image (the -MMD/-MD dependency files under
-      build/) and every host program's source is scanned for its direct #include/%include
-      lines; each edge must be allowed by ALLOWED below, and no two files may include each
-      other through any chain. A violation names the file, the line and both rooms.
+      Every source file under the rooms' folders, every file the compiler or NASM read for
+      the image (the -MMD/-MD dependency files under build/) and everything the host
+      programs include is scanned for its direct #include/%include lines; each edge must be
+      allowed by ALLOWED below, and no two files may include each other through any chain.
+      Angle brackets name what comes from outside the tree: a file built into the image may
+      take only the headers of FREESTANDING (the C library only inside a CK_HOST branch),
+      boot/ GNU-EFI's too (BOOT_HEADERS); host programs may take the C library.
+      A violation names the file, the line and both rooms.
 
   tools/layers.py calls [--build build]
       From the image's object files (nm), which file defines each symbol another file uses:
       the file-level and room-level call graphs must have no cycle, and no call may point up.
+      boot/ is held to the rooms it may include from plus BOOT_CALLS; only boot/ may use the
+      firmware libraries (BOOT_FIRMWARE), everyone the symbols the linker script defines and
+      the C functions the compiler calls by itself (COMPILER_CALLS).
+
+  tools/layers.py symbols [--build build]
+      tools/symbols.py: production symbols that only tests use, and symbols nothing uses.
 
 Exit status: 0 clean, 1 violations found, 2 usage or missing build output.
 """
 import argparse
+import functools
 import os
 import re
 import subprocess
@@ -60,7 +71,31 @@ ALLOWED = {
     "tools": LOW + ["copy", "mce", "bench", "kernel"],
 }
 
+# Rooms built only for Linux processes (host tests, fuzzers, oracles, tools): the C library
+# is theirs. Every other room is built into the image, where no C library exists.
+HOST_ROOMS = ["tests/host", "tests/fuzz", "tests/oracle", "tools"]
+# Headers the compiler itself provides (C11 freestanding): the only angle-bracket includes
+# of a file built into the image, outside a CK_HOST branch.
+FREESTANDING = ["stdarg.h", "stdbool.h", "stddef.h", "stdint.h"]
+# GNU-EFI's headers (-I/usr/include/efi): boot/ only.
+BOOT_HEADERS = ["efi.h", "efilib.h"]
+
+# What boot/ may call in rooms it may not include from: the hand-over alone.
+BOOT_CALLS = {
+    "kernel_start": "the hand-over: kernel/head.asm moves to the kernel's stack, calls "
+                    "kernel_main",
+}
+# The firmware libraries (libefi, libgnuefi) boot/ uses; nobody else may.
+BOOT_FIRMWARE = ["BS", "ST", "InitializeLib", "Print", "CompareGuid", "CompareMem", "SetMem",
+                 "LibOpenRoot", "gEfiLoadedImageProtocolGuid"]
+# What every room may take from outside its objects: the calls the compiler emits by itself
+# (libefi defines them; kernel/lib/string.c says why it does not) and the GOT.
+COMPILER_CALLS = ["memcpy", "memset", "_GLOBAL_OFFSET_TABLE_"]
+
 INCLUDE_RE = re.compile(r'^\s*[#%]\s*include\s+"([^"]+)"')
+ANGLE_RE = re.compile(r'^\s*#\s*include\s*<([^>]+)>')
+COND_RE = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)')
+SOURCE_EXT = (".c", ".h", ".asm", ".inc")
 
 
 def room_of(path):
@@ -71,9 +106,21 @@ def room_of(path):
     return best
 
 
+def tree_files():
+    """Every source file under the rooms' top folders (build output and dot folders aside)."""
+    out = set()
+    for top in sorted({r.split("/")[0] for r in ROOMS}):
+        for d, dirs, names in os.walk(top):
+            dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+            out.update(os.path.normpath(os.path.join(d, n)) for n in names
+                       if n.endswith(SOURCE_EXT))
+    return out
+
+
 def dep_files(build):
     """Every project file named in a dependency file under @build."""
     files = set()
+    out = os.path.relpath(os.path.abspath(build)) + os.sep
     for top, _dirs, names in os.walk(build):
         for n in names:
             if not n.endswith(".d"):
@@ -85,9 +132,9 @@ def dep_files(build):
                 # Generated files (build/gen/...) stand for their generator source, which
                 # its own dependency file lists; an include of one names the source's room.
                 if word.startswith("/") or not os.path.isfile(word) or \
-                        os.path.normpath(word).startswith(os.path.normpath(build) + os.sep):
+                        os.path.normpath(word).startswith(out):
                     continue
-                if word.endswith((".c", ".h", ".asm", ".inc")):
+                if word.endswith(SOURCE_EXT):
                     files.add(os.path.normpath(word))
     return files
 
@@ -95,7 +142,7 @@ def dep_files(build):
 def host_files():
     """Host programs and everything they include, followed by hand (they have no .d files)."""
     todo = []
-    for top in ("tests/host", "tests/fuzz", "tests/oracle", "tools"):
+    for top in HOST_ROOMS:
         if os.path.isdir(top):
             for n in sorted(os.listdir(top)):
                 if n.endswith((".c", ".h")):
@@ -121,9 +168,56 @@ def includes_of(path):
     return out
 
 
+def host_branch(kind, cond):
+    """True/False when a conditional opens a branch built only on / never on the host."""
+    name = re.sub(r"\s|defined|\(|\)", "", cond)
+    host = {"CK_HOST": True, "CK_KERNEL": False}.get(name.lstrip("!"))
+    if host is None or kind not in ("ifdef", "ifndef", "if"):
+        return None
+    return host != (kind == "ifndef" or name.startswith("!"))
+
+
+def angle_includes_of(path):
+    """(line, header, host_only) for each #include <...>; host_only inside a CK_HOST branch."""
+    out, stack = [], []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for i, line in enumerate(f, 1):
+            m = COND_RE.match(line)
+            if m:
+                kind = m.group(1)
+                if kind in ("if", "ifdef", "ifndef"):
+                    stack.append(host_branch(kind, m.group(2)))
+                elif kind == "endif" and stack:
+                    stack.pop()
+                elif stack and stack[-1] is not None:
+                    # #else flips a CK_HOST/CK_KERNEL branch; an #elif ends what we know.
+                    stack[-1] = (not stack[-1]) if kind == "else" else None
+                continue
+            m = ANGLE_RE.match(line)
+            if m:
+                out.append((i, m.group(1).strip(), True in stack))
+    return out
+
+
+def angle_violation(f, room, header, host_only):
+    """Why @f (in @room) may not include <@header>, or None when it may."""
+    if room in HOST_ROOMS or header in FREESTANDING or host_only:
+        return None
+    if room == "boot":
+        if header in BOOT_HEADERS:
+            return None
+        return "boot/ takes from outside the tree only %s" % ", ".join(
+            FREESTANDING + BOOT_HEADERS)
+    if header in BOOT_HEADERS or header.split("/")[0] == "efi":
+        return "GNU-EFI's headers are boot/'s alone (the only UEFI room)"
+    return ("there is no C library in the image: only the freestanding headers (%s), or the "
+            "C library inside an #ifdef CK_HOST branch" % ", ".join(FREESTANDING))
+
+
 def check_includes(build):
-    files = dep_files(build) | host_files()
-    if not any(f.startswith("kernel/") for f in files):
+    deps = dep_files(build)
+    files = deps | host_files() | tree_files()
+    if not any(f.startswith("kernel/") for f in deps):
         print("layers: no dependency files under %s/: build the image first" % build,
               file=sys.stderr)
         return 2
@@ -148,6 +242,13 @@ def check_includes(build):
                       "down only (allowed from %s: %s)" % (f, line, f, src, inc, dst, src,
                                                           ", ".join(ALLOWED[src]) or "nothing"))
                 bad += 1
+        for line, header, host_only in angle_includes_of(f):
+            edges += 1
+            why = angle_violation(f, src, header, host_only)
+            if why:
+                print("layers: %s:%d: %s (%s) may not include <%s>: %s" %
+                      (f, line, f, src, header, why))
+                bad += 1
     for comp in find_cycles(graph):
         print("layers: include cycle between files: " + " -> ".join(comp))
         bad += 1
@@ -156,14 +257,16 @@ def check_includes(build):
     return 1 if bad else 0
 
 
-def image_objects(build):
+def image_objects(build, generated=False):
+    """The image's objects whose source is in the tree, or (@generated) those made from
+    build output (the symbol table, build/ksyms.asm)."""
     objs = []
     for top, _dirs, names in os.walk(build):
         if os.path.relpath(top, build).split(os.sep)[0] in ("host", "fuzz"):
             continue
         for n in names:
-            if n.endswith(".o") and not n.startswith("ksyms") and \
-                    os.path.exists(source_of(os.path.join(top, n), build)):
+            if n.endswith(".o") and \
+                    os.path.exists(source_of(os.path.join(top, n), build)) != generated:
                 objs.append(os.path.join(top, n))
     return sorted(objs)
 
@@ -173,6 +276,83 @@ def source_of(obj, build):
     if rel.endswith(".asm.o"):
         return rel[:-2]
     return rel[:-2] + ".c"
+
+
+@functools.lru_cache(maxsize=None)
+def linker_symbols(script="linker.ld"):
+    """Symbols the linker script assigns (NAME = ...;)."""
+    if not os.path.exists(script):
+        return set()
+    with open(script, encoding="utf-8", errors="replace") as f:
+        text = re.sub(r"/\*.*?\*/", " ", f.read(), flags=re.S)
+    return set(re.findall(r"(?:^|[;{\s])(?:PROVIDE\s*\(\s*)?([A-Za-z_]\w*)\s*=[^=]", text))
+
+
+def nm_symbols(objs, build):
+    """{symbol: defining source} and {source: symbols it uses}, from nm."""
+    defined, used = {}, {}
+    for o in objs:
+        src = source_of(o, build)
+        res = subprocess.run(["nm", o], capture_output=True, text=True, check=True)
+        for line in res.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] in "TDRBCVW" and parts[1].isupper():
+                defined.setdefault(parts[2], src)
+            elif len(parts) == 2 and parts[0] == "U":
+                used.setdefault(src, set()).add(parts[1])
+    return defined, used
+
+
+def outside_call_violation(src, sym, made):
+    """Why @src may not use @sym, which no object of the tree defines; None if it may."""
+    if sym in made or sym in COMPILER_CALLS or (room_of(src) == "boot" and sym in BOOT_FIRMWARE):
+        return None
+    if re.match(r"__(start|stop)_[A-Za-z_]\w*$", sym) or sym in linker_symbols():
+        return None
+    if room_of(src) == "boot":
+        return "not a firmware-library call boot/ is allowed (BOOT_FIRMWARE)"
+    return "no object of the image defines it, and only boot/ may use the firmware libraries"
+
+
+def check_calls(build):
+    objs = image_objects(build)
+    if not objs:
+        print("layers: no object files under %s/: build the image first" % build,
+              file=sys.stderr)
+        return 2
+    defined, used = nm_symbols(objs, build)
+    made = nm_symbols(image_objects(build, generated=True), build)[0]
+    files, rooms = {}, {}
+    bad = 0
+    for src, syms in sorted(used.items()):
+        for s in sorted(syms):
+            dst = defined.get(s)
+            if dst is None:
+                why = outside_call_violation(src, s, made)
+                if why:
+                    print("layers: %s uses %s: %s" % (src, s, why))
+                    bad += 1
+                continue
+            if dst == src:
+                continue
+            files.setdefault(src, set()).add(dst)
+            rs, rd = room_of(src), room_of(dst)
+            if rs != rd:
+                rooms.setdefault(rs, set()).add(rd)
+                if rd not in ALLOWED.get(rs, []) and not (rs == "boot" and s in BOOT_CALLS):
+                    print("layers: %s calls %s in %s (%s may not reach %s)" %
+                          (src, s, dst, rs, rd))
+                    bad += 1
+    for comp in find_cycles(files):
+        print("layers: call cycle between files: " + " -> ".join(comp))
+        bad += 1
+    for comp in find_cycles(rooms):
+        print("layers: call cycle between rooms: " + " -> ".join(comp))
+        bad += 1
+    nedges = sum(len(v) for v in files.values())
+    print("layers: %d objects, %d file-to-file call edges, %d violation%s" %
+          (len(objs), nedges, bad, "" if bad == 1 else "s"))
+    return 1 if bad else 0
 
 
 def find_cycles(graph):
@@ -216,57 +396,18 @@ def find_cycles(graph):
     return out
 
 
-def check_calls(build):
-    objs = image_objects(build)
-    if not objs:
-        print("layers: no object files under %s/: build the image first" % build,
-              file=sys.stderr)
-        return 2
-    defined, used = {}, {}
-    for o in objs:
-        src = source_of(o, build)
-        res = subprocess.run(["nm", o], capture_output=True, text=True, check=True)
-        for line in res.stdout.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in "TDRBCVW" and parts[1].isupper():
-                defined.setdefault(parts[2], src)
-            elif len(parts) == 2 and parts[0] == "U":
-                used.setdefault(src, set()).add(parts[1])
-    files, rooms = {}, {}
-    bad = 0
-    for src, syms in used.items():
-        for s in syms:
-            dst = defined.get(s)
-            if dst is None or dst == src:
-                continue
-            files.setdefault(src, set()).add(dst)
-            rs, rd = room_of(src), room_of(dst)
-            if rs != rd:
-                rooms.setdefault(rs, set()).add(rd)
-                if rs != "boot" and rd not in ALLOWED.get(rs, []):
-                    print("layers: %s calls %s in %s (%s may not reach %s)" %
-                          (src, s, dst, rs, rd))
-                    bad += 1
-    for comp in find_cycles(files):
-        print("layers: call cycle between files: " + " -> ".join(comp))
-        bad += 1
-    for comp in find_cycles(rooms):
-        print("layers: call cycle between rooms: " + " -> ".join(comp))
-        bad += 1
-    nedges = sum(len(v) for v in files.values())
-    print("layers: %d objects, %d file-to-file call edges, %d violation%s" %
-          (len(objs), nedges, bad, "" if bad == 1 else "s"))
-    return 1 if bad else 0
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["includes", "calls"])
+    ap.add_argument("what", choices=["includes", "calls", "symbols"])
     ap.add_argument("--build", default="build")
     a = ap.parse_args()
     if a.what == "includes":
         return check_includes(a.build)
+    if a.what == "symbols":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import symbols
+        return symbols.check_symbols(a.build)
     return check_calls(a.build)
 
 

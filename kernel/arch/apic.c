@@ -48,11 +48,6 @@ const char *apic_mode_name(enum apic_mode m)
 	return m == APIC_MODE_X2APIC ? "x2APIC" : m == APIC_MODE_XAPIC ? "xAPIC" : "disabled";
 }
 
-u64 apic_base(void)
-{
-	return base;
-}
-
 bool apic_enable_x2apic(void)
 {
 	u64 msr = rdmsr(MSR_IA32_APIC_BASE);

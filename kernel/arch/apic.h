@@ -56,7 +56,6 @@ enum apic_mode { APIC_MODE_OFF, APIC_MODE_XAPIC, APIC_MODE_X2APIC };
 bool apic_init(u64 madt_addr, const char **note);
 enum apic_mode apic_mode(void);
 const char *apic_mode_name(enum apic_mode m);
-u64 apic_base(void);
 bool apic_x2apic_capable(void);
 /* Switch this CPU to x2APIC (the boot CPU once; each AP follows the boot CPU's mode). */
 bool apic_enable_x2apic(void);

@@ -9,7 +9,7 @@
 ; calls trap_dispatch(regs) with the stack 16-byte aligned, restores the registers (a fixup
 ; may have changed rip and any register in pt_regs) and returns with iretq.
 ;
-; #DF, NMI and #MC arrive on their own IST stacks (kernel/gdt.c), so a broken kernel stack
+; #DF, NMI and #MC arrive on their own IST stacks (kernel/arch/gdt.c), so a broken kernel stack
 ; still reaches a handler that can report instead of triple-faulting.
 ;
 ; Clobbers: nothing the interrupted code can see, except what trap_dispatch writes to pt_regs.
@@ -119,7 +119,7 @@ irq_spurious_stub:
 	iretq
 
 ; Table of stub addresses, filled at boot (position independent: no absolute relocations).
-; exc_stub_stride is the distance between two stubs; kernel/idt.c computes each address.
+; exc_stub_stride is the distance between two stubs; kernel/arch/idt.c computes each address.
 global exc_stub_stride
 exc_stub_stride:
 	dq exc_stub_1 - exc_stub_0

@@ -32,7 +32,6 @@ static bool gbpages, nx_ok;
 static u64 max_phys;
 static u64 nr_tables;
 static u64 nr_mtrr_refused;	/* large leaves not used because MTRR types differ inside */
-void (*pg_after_split)(u64 start, u64 end);
 
 static inline u64 level_size(int level)
 {
@@ -161,7 +160,12 @@ static bool mtrr_uniform(u64 base, int level)
 	return false;
 }
 
-static int map_level(u64 *table, int level, u64 start, u64 end, u64 attr)
+/*
+ * Map [start, end) below @table with @attr. With @split false a large leaf that the range
+ * covers only in part is refused instead of split: pg_set_attr has split the edges already,
+ * so meeting one means a size and a type would change in one step.
+ */
+static int map_level(u64 *table, int level, u64 start, u64 end, u64 attr, bool split)
 {
 	u64 size = level_size(level);
 
@@ -184,12 +188,12 @@ static int map_level(u64 *table, int level, u64 start, u64 end, u64 attr)
 		if (is_table(*slot, level))
 			child = (u64 *)(uintptr_t)(*slot & PTE_ADDR);
 		else if (is_leaf(*slot, level))
-			child = split_leaf(slot, level);
+			child = split ? split_leaf(slot, level) : NULL;
 		else if ((child = alloc_table()) != NULL)
 			*slot = (u64)(uintptr_t)child | PTE_P | PTE_RW;
 		if (!child)
 			return -1;
-		ret = map_level(child, level - 1, start, next, attr);
+		ret = map_level(child, level - 1, start, next, attr, split);
 		if (ret)
 			return ret;
 		start = next;
@@ -197,7 +201,7 @@ static int map_level(u64 *table, int level, u64 start, u64 end, u64 attr)
 	return 0;
 }
 
-int pg_map(u64 start, u64 end, u64 attr)
+static int map_range(u64 start, u64 end, u64 attr, bool split)
 {
 	start = ALIGN_DOWN(start, SZ_4K);
 	end = ALIGN_UP(end, SZ_4K);
@@ -205,7 +209,12 @@ int pg_map(u64 start, u64 end, u64 attr)
 		end = max_phys;
 	if (start >= end)
 		return 0;
-	return map_level(pml4, 4, start, end, attr);
+	return map_level(pml4, 4, start, end, attr, split);
+}
+
+int pg_map(u64 start, u64 end, u64 attr)
+{
+	return map_range(start, end, attr, true);
 }
 
 static void flush_tlb(void)
@@ -251,9 +260,7 @@ int pg_set_attr(u64 start, u64 end, u64 attr)
 	if (split_at(start) || split_at(end))
 		return -1;
 	flush_tlb();
-	if (pg_after_split)
-		pg_after_split(start, end);
-	ret = pg_map(start, end, attr);
+	ret = map_range(start, end, attr, false);
 	flush_tlb();
 	if (type_change)
 		wbinvd();

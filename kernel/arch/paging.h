@@ -63,8 +63,6 @@ int pg_map(u64 start, u64 end, u64 attr);
  * caches, on a type change) is flushed again.
  */
 int pg_set_attr(u64 start, u64 end, u64 attr);
-/* Tests: called between the split-and-flush and the attribute change of pg_set_attr. */
-extern void (*pg_after_split)(u64 start, u64 end);
 
 /* The leaf that maps @va; false when no entry at any level is present. */
 bool pg_lookup(u64 va, struct pg_leaf *leaf);

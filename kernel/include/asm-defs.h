@@ -2,7 +2,7 @@
 /*
  * asm-defs.h - how C hands constants and structure offsets to NASM, as Linux's kbuild.h does.
  *
- * A generator file (kernel/include/asm-consts.c, kernel/arch/asm-offsets.c) is compiled to
+ * A generator file (such as kernel/include/asm-consts.c) is compiled to
  * assembly only; each DEFINE() leaves a "->NAME VALUE" marker that tools/gen-asm-inc.sh turns
  * into "%define NAME VALUE" in build/gen/<the generator's path with .inc>. NASM sources
  * %include that file by the generator's path (the build adds -I build/gen/), so every value

@@ -11,7 +11,7 @@
  * #DE ... any entry applies; on a machine check only the *_MCE_SAFE types do, because only
  * code written to consume poison may continue after one.
  *
- * Add entries from NASM with EXTABLE (kernel/extable.inc) and from C inline asm with
+ * Add entries from NASM with EXTABLE (kernel/include/extable.inc) and from C inline asm with
  * _ASM_EXTABLE_TYPE below. The sort/search code is plain C, unit-tested on the host.
  */
 #ifndef CK_EXTABLE_H

@@ -43,6 +43,16 @@ static const struct cpu_case cases[] = {
 	  COPY_PAGE_UNROLLED, MEMCPY_ORIG, COPY_MC_MEMCPY, CLEAR_PAGE_UNROLLED },
 	{ "QEMU TCG -cpu max (AMD K8 signature, ERMS)", VENDOR_AMD, 0x00060fb1, true, false, false,
 	  false, false, COPY_PAGE_REP, MEMCPY_ORIG, COPY_MC_ERMS, CLEAR_PAGE_ERMS },
+	/*
+	 * ERMS without REP_GOOD (the oracle's rows of the same inputs): clear_page takes
+	 * clear_page_erms whenever ERMS is set, REP_GOOD or not; copy_page falls back to the
+	 * unrolled loop. A K8 revision B signature gets no REP_GOOD from amd.c, an unknown
+	 * vendor none from default_cpu.
+	 */
+	{ "K8 rev B signature with ERMS (synthetic)", VENDOR_AMD, 0x00000f51, true, false, false,
+	  false, false, COPY_PAGE_UNROLLED, MEMCPY_ORIG, COPY_MC_ERMS, CLEAR_PAGE_ERMS },
+	{ "unknown vendor with ERMS (synthetic)", VENDOR_OTHER, 0x00050654, true, false, false,
+	  false, false, COPY_PAGE_UNROLLED, MEMCPY_ORIG, COPY_MC_ERMS, CLEAR_PAGE_ERMS },
 };
 
 static void test_seed_cpus(void)
@@ -76,6 +86,28 @@ static void test_seed_cpus(void)
 	}
 }
 
+/*
+ * The clear_page order the oracle states (ERMS, else REP_GOOD, else unrolled) over every
+ * ERMS x REP_GOOD pair, straight into the rules, without the feature derivation.
+ */
+static void test_clear_page_order(void)
+{
+	static const enum clear_page_impl want[2][2] = {	/* [rep_good][erms] */
+		{ CLEAR_PAGE_UNROLLED, CLEAR_PAGE_ERMS }, { CLEAR_PAGE_REP, CLEAR_PAGE_ERMS },
+	};
+
+	for (int rep_good = 0; rep_good < 2; rep_good++)
+		for (int erms = 0; erms < 2; erms++) {
+			struct dispatch_cpu in = { .rep_good = rep_good, .erms = erms };
+			struct copy_dispatch d;
+
+			dispatch_decide(&in, &d);
+			CHECK(d.clear_page == want[rep_good][erms], "REP_GOOD %d ERMS %d: clear_page "
+			      "%s, want %s", rep_good, erms, clear_page_impl_names[d.clear_page],
+			      clear_page_impl_names[want[rep_good][erms]]);
+		}
+}
+
 static void test_names(void)
 {
 	CHECK(!strcmp(copy_mc_impl_names[COPY_MC_FRAGILE], "fragile") &&
@@ -87,5 +119,5 @@ static void test_names(void)
 
 int main(void)
 {
-	return RUN_TESTS(test_seed_cpus, test_names);
+	return RUN_TESTS(test_seed_cpus, test_clear_page_order, test_names);
 }

@@ -2,9 +2,10 @@
 /*
  * test_pages.c - the page-level APIs of the seeds on real memory: copies and clears in their
  * per-page and batched forms, copy_mc_highpages() with the v3 patch's semantics (poisoned
- * pfn from the return value, -EHWPOISON), the review's hwpoison fix, reschedule points, and
- * both huge-page orders. A PROT_NONE source page stands in for poison: the fault shim
- * resumes the machine-check-safe copy at its fixup as a #MC recovery would.
+ * pfn from the return value, -EHWPOISON), the review's hwpoison fix, where the reschedule
+ * points fall (Linux's loops as the oracle), and both huge-page orders. A PROT_NONE source
+ * page stands in for poison: the fault shim resumes the machine-check-safe copy at its fixup
+ * as a #MC recovery would.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -345,11 +346,99 @@ static void test_huge_apis(void)
 	}
 }
 
+/*
+ * Where the reschedule points fall, as a trace: 'R' for cond_resched(), 'P' for a page
+ * primitive (clear_page, copy_page, copy_mc). Linux's own loops are the oracle:
+ * process_huge_page() and the gigantic-page loops (mm/memory.c) call cond_resched() before
+ * every subpage; folio_copy() and folio_mc_copy() (mm/util.c) copy a page, then
+ * cond_resched() before each next one.
+ */
+static char trace[4 * NPAGES + 8];
+static unsigned int trace_n;
+static void (*real_clear_page)(void *);
+static void (*real_copy_page)(void *, const void *);
+static size_t (*real_copy_mc)(void *, const void *, size_t);
+
+static void trace_add(char c)
+{
+	if (trace_n + 1 < sizeof(trace))
+		trace[trace_n++] = c;
+	trace[trace_n] = '\0';
+}
+
+static void trace_resched(void)
+{
+	trace_add('R');
+}
+
+static void trace_clear_page(void *a)
+{
+	trace_add('P');
+	real_clear_page(a);
+}
+
+static void trace_copy_page(void *d, const void *s)
+{
+	trace_add('P');
+	real_copy_page(d, s);
+}
+
+static size_t trace_copy_mc(void *d, const void *s, size_t len)
+{
+	trace_add('P');
+	return real_copy_mc(d, s, len);
+}
+
+/* @unit repeated @n times, with @head before it. */
+static bool trace_is(const char *head, const char *unit, unsigned int n)
+{
+	char want[sizeof(trace)];
+	size_t len = strlen(head), u = strlen(unit);
+
+	memcpy(want, head, len + 1);
+	for (unsigned int i = 0; i < n && len + u < sizeof(want); i++, len += u)
+		memcpy(want + len, unit, u + 1);
+	return !strcmp(trace, want);
+}
+
+static void test_reschedule_points(void)
+{
+	real_clear_page = copy_ops.clear_page;
+	real_copy_page = copy_ops.copy_page;
+	real_copy_mc = copy_ops.copy_mc;
+	copy_ops.clear_page = trace_clear_page;
+	copy_ops.copy_page = trace_copy_page;
+	copy_ops.copy_mc = trace_copy_mc;
+	page_api_cfg.cond_resched = trace_resched;
+	for (int o = 0; o < 2; o++) {
+		reset();
+		trace_n = 0;
+		folio_zero_huge(&fdst, 13, (enum huge_order)o);
+		CHECK(trace_is("", "RP", NPAGES), "folio_zero_huge order %d: a reschedule point "
+		      "before every subpage: %.24s...", o, trace);
+		trace_n = 0;
+		folio_copy_huge(&fdst, &fsrc, 40, (enum huge_order)o);
+		CHECK(trace_is("", "RP", NPAGES), "folio_copy_huge order %d: a reschedule point "
+		      "before every subpage: %.24s...", o, trace);
+	}
+	trace_n = 0;
+	folio_copy_per_page(&fdst, &fsrc);
+	CHECK(trace_is("P", "RP", NPAGES - 1), "folio_copy: between pages only: %.24s...", trace);
+	trace_n = 0;
+	CHECK(folio_mc_copy_per_page(&fdst, &fsrc) == 0 && trace_is("P", "RP", NPAGES - 1),
+	      "folio_mc_copy: between pages only: %.24s...", trace);
+	copy_ops.clear_page = real_clear_page;
+	copy_ops.copy_page = real_copy_page;
+	copy_ops.copy_mc = real_copy_mc;
+	page_api_cfg.cond_resched = count_resched;
+}
+
 int main(void)
 {
 	setup();
 	fault_shim_install();
 	return RUN_TESTS(test_pgmap, test_folio_copy_forms, test_copy_mc_highpages,
 			 test_early_stop_names_the_true_page,
-			 test_software_poison, test_clears, test_huge_orders, test_huge_apis);
+			 test_software_poison, test_clears, test_huge_orders, test_huge_apis,
+			 test_reschedule_points);
 }

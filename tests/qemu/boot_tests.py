@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """boot_tests.py - the QEMU boot scenarios of `make check`: this file's own (memory sizes and
 paging, command lines, the ways out, deliberate crashes) and SCENARIOS, every topic file's list
-(dispatch_tests, mce_tests, firmware_tests, bench_tests, smp_tests) in the order they run.
+(dispatch_tests, mce_tests, firmware_tests, bench_tests, smp_tests, status_tests,
+model_tests) in the order they run.
 
 Each scenario boots build/copykernel.efi once through tools/ck-run.py (the same runner as
 `make run`) and checks the exit status and what the image printed on the serial console.
@@ -16,7 +17,9 @@ import bench_tests
 import dispatch_tests
 import firmware_tests
 import mce_tests
+import model_tests
 import smp_tests
+import status_tests
 from dispatch_tests import check_dispatch_table
 
 
@@ -44,6 +47,8 @@ def t_max_6g(b):
         b.expect(int(m.group(2)) >= 4000, "RAM above 4 GiB: %s MiB" % m.group(2))
     b.has(r"^    ok \d+ ram_mapped_identity")
     b.has(r"^    ok \d+ page_sizes")
+    b.has(r"^    ok \d+ set_attr_in_1g_leaf$", "set_attr_in_1g_leaf did not run and pass: the "
+          "1 GiB split, the server case, went untested")
     cpu_and_paging_reported(b)
     b.has(r"^framebuffer: 1280x800")
     # Under QEMU the TSC is calibrated against the PM timer, so the PIT checks it.
@@ -263,7 +268,8 @@ SCENARIOS = smp_tests.SLOW + [
     t_cmdline_file_too_long, t_cmdline_file_nul_and_utf8, t_shell_loadoptions, t_ebs_retry,
     t_subset_and_console, t_exit_shutdown, t_exit_reset, t_exit_halt] + \
     dispatch_tests.SCENARIOS + mce_tests.SCENARIOS + firmware_tests.SCENARIOS + \
-    bench_tests.SCENARIOS + smp_tests.SCENARIOS + [make_crash_test(k) for k in CRASHES]
+    bench_tests.SCENARIOS + smp_tests.SCENARIOS + [make_crash_test(k) for k in CRASHES] + \
+    status_tests.SCENARIOS + model_tests.SCENARIOS
 
 
 def scenario_name(fn):
