@@ -41,8 +41,9 @@ LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefin
 BOOT_SRC   := $(wildcard boot/*.c)
 # The layers, lowest first (README "Layout"; tools/layers.py checks every include edge).
 KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm copy mce \
-	bench tests tests/lib kernel
-KERNEL_SRC := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c))
+	bench tests tests/lib tests/soak kernel
+# asm-offsets.c files are generators for NASM (kernel/include/asm-defs.h), never linked.
+KERNEL_SRC := $(filter-out %/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
 ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm)
 
 BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
@@ -54,7 +55,8 @@ LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
 	-j .rela.* -j .reloc -j .ksyms
 
-.PHONY: all run check bench bench-perf clean help deps host-tests fuzz qemu-tests img lava-check
+.PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
+	lava-check
 all: $(B)/copykernel.efi
 
 deps:
@@ -71,7 +73,7 @@ $(B)/%.o: %.c
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
 # Constants and offsets NASM takes from C (kernel/include/asm-defs.h): one generator each.
-ASM_GEN := $(B)/gen/kernel/include/asm-consts.inc
+ASM_GEN := $(B)/gen/kernel/include/asm-consts.inc $(B)/gen/copy/asm-offsets.inc
 .SECONDARY: $(ASM_GEN)
 $(B)/gen/%.inc: %.c tools/gen-asm-inc.sh
 	@mkdir -p $(dir $@)
@@ -190,6 +192,16 @@ bench: $(B)/ck-bench
 bench-perf: $(B)/ck-bench
 	$(Q)$(B)/ck-bench --preset perf --json $(B)/bench-perf.jsonl
 
+# The soak's fill/verify/compare against memcmp/memset, hosted (SOAK_SPEED_ARGS='--mib 64').
+SOAK_SPEED_SRC := tools/ck-soak-speed.c bench/stats.c
+$(B)/ck-soak-speed: $(SOAK_SPEED_SRC) $(HOST_ASM) copy/verify.h bench/stats.h
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(SOAK_SPEED_SRC) $(HOST_ASM) \
+		-Wl,-z,noexecstack -o $@
+SOAK_SPEED_ARGS ?=
+soak-speed: $(B)/ck-soak-speed
+	$(Q)$(B)/ck-soak-speed $(SOAK_SPEED_ARGS)
+
 ARGS ?=
 CMDLINE ?= $(ARGS)
 NPROC := $(shell nproc 2>/dev/null || echo 2)
@@ -222,6 +234,7 @@ help:
 	@echo "make run        boot it under QEMU+OVMF (ARGS='bench=rfc', SMP=4, RUNFLAGS='--mem 2G')"
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
+	@echo "make soak-speed the soak's verify/compare/fill against memcmp/memset, hosted"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make lava-check run the image under LAVA's lava-run (offline) and compare with KTAP"
