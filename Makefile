@@ -132,7 +132,8 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
 HOST_PURE += bench/noise.c
-HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c
+HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
+	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
