@@ -133,7 +133,7 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	bench/harness.c bench/presets.c bench/parallel.c
 HOST_PURE += bench/noise.c
 HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
-	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c
+	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c tests/soak/limit.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
