@@ -133,7 +133,8 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	bench/harness.c bench/presets.c bench/parallel.c
 HOST_PURE += bench/noise.c
 HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
-	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c tests/soak/limit.c
+	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c tests/soak/limit.c \
+	tests/soak/checkpoint.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -159,7 +160,8 @@ $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS)
 FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
 	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
 	kernel/platform/numa.c kernel/arch/pmem.c kernel/platform/madt.c kernel/lib/extable.c \
-	kernel/lib/ksyms.c kernel/platform/smbios.c
+	kernel/lib/ksyms.c kernel/platform/smbios.c tests/soak/checkpoint.c tests/soak/ledger.c \
+	tests/soak/json.c mce/decode.c tests/soak/pattern.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE)
 	@mkdir -p $(dir $@)
