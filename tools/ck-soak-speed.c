@@ -163,8 +163,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
 			cpu = atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: %s [--mib N]... [--rounds 3..%d] [--k K] [--cpu C]\n",
-				argv[0], MAX_ROUNDS);
+			fprintf(stderr, "usage: %s [--mib N]... [--rounds 3..%d] [--k K] "
+				"[--cpu C]\n", argv[0], MAX_ROUNDS);
 			return 2;
 		}
 	}

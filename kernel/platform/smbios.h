@@ -71,7 +71,8 @@ struct smbios_dimms {
 	struct smbios_device devices[SMBIOS_MAX_DEVICES];
 	struct smbios_range maps[SMBIOS_MAX_MAPS];	/* type 20, table order */
 	struct smbios_range arrays[SMBIOS_MAX_ARRAYS];	/* type 19 */
-	unsigned int nr_notes, nr_noted;	/* notes kept; notes made (beyond the kept ones too) */
+	/* notes kept, and notes made (beyond the kept ones too) */
+	unsigned int nr_notes, nr_noted;
 	struct smbios_note {
 		const char *what;
 		u64 value;

@@ -261,7 +261,8 @@ static void test_bad_tables_are_refused(void)
 		  "SMBIOS: a structure's formatted area runs past the table's end (offset)" },
 		{ "string runs off",
 		  "SMBIOS: a structure's strings do not end inside the table (offset)" },
-		{ "set unterminated", "SMBIOS: a structure's string set is not terminated (offset)" },
+		{ "set unterminated",
+		  "SMBIOS: a structure's string set is not terminated (offset)" },
 		{ "same handle", "SMBIOS: two structures have one handle (handle)" },
 		{ "too many",
 		  "SMBIOS: more structures than a table can sensibly hold (limit)" },
@@ -306,9 +307,11 @@ static void test_bad_tables_are_refused(void)
 		CHECK(smbios_parse(tab, tlen, &dimms, &why, &v) == -1 && why &&
 		      !strcmp(why, cases[i].why), "%s: %s", cases[i].what, why ? why : "accepted");
 		if (i == 5)
-			CHECK(v == 0x10, "duplicate handle reported as 0x%llx", (unsigned long long)v);
+			CHECK(v == 0x10, "duplicate handle reported as 0x%llx",
+			      (unsigned long long)v);
 		else if (i < 5)
-			CHECK(v == 0x2b, "%s at offset 0x%llx", cases[i].what, (unsigned long long)v);
+			CHECK(v == 0x2b, "%s at offset 0x%llx", cases[i].what,
+			      (unsigned long long)v);
 	}
 	CHECK(smbios_parse(tab, 0, &dimms, &(const char *){ NULL }, &(u64){ 0 }) == 0 &&
 	      dimms.nr_structs == 0, "an empty table");

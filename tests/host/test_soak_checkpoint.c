@@ -100,7 +100,8 @@ static void test_round_trip_and_layout(void)
 	len = soak_ckpt_encode(&c, rec, sizeof(rec));
 	CHECK(len == 684 && len == SOAK_CKPT_MAX, "length %zu", len);
 	CHECK(!memcmp(rec, "CKSK", 4) && rec[4] == 1 && le(rec + 6, 2) == len &&
-	      rec[5] == (SOAK_CKPT_FAILING | SOAK_CKPT_NOT_STORED) && le(rec + 8, 8) == 0x1122334455667788ULL &&
+	      rec[5] == (SOAK_CKPT_FAILING | SOAK_CKPT_NOT_STORED) &&
+	      le(rec + 8, 8) == 0x1122334455667788ULL &&
 	      le(rec + 16, 8) == 3723500000000ULL && le(rec + 24, 8) == 5 * MiB &&
 	      le(rec + 40, 4) == 12 && le(rec + 44, 2) == 4 && rec[46] == 8 && rec[47] == 0,
 	      "header bytes");

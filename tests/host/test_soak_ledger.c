@@ -365,12 +365,13 @@ static void test_buckets_overflow_into_other(void)
 	CHECK(t.count[SOAK_EV_CORRECTED] == 80 && sum == 80 && t.nr_buckets == SOAK_MAX_BUCKETS,
 	      "folded %llu in buckets, %u buckets", (unsigned long long)sum, t.nr_buckets);
 	soak_bucket_text(&t, SOAK_MAX_BUCKETS - 1, &m, line, sizeof(line));
-	CHECK(strstr(line, "# soak-ledger: other places (past 31 buckets): corrected "), "%s", line);
+	CHECK(strstr(line, "# soak-ledger: other places (past 31 buckets): corrected "), "%s",
+	      line);
 	/* range 9 is in both ledgers' own buckets (range 0 went to b's "other") */
 	soak_bucket_text(&t, 9, &m, line, sizeof(line));
 	CHECK(!strcmp(line, "# soak-ledger: node 0 range 0x2800000-0x29fffff (no DIMM map from "
-		      "firmware): corrected 2, deferred 0, uncorrected 0, miscompares 0, stuck CPUs "
-		      "0, retired pages 0"), "%s", line);
+		      "firmware): corrected 2, deferred 0, uncorrected 0, miscompares 0, "
+		      "stuck CPUs 0, retired pages 0"), "%s", line);
 }
 
 static void judge(struct soak_ledger *a, struct soak_ledger *b, u32 threshold, u64 bytes,

@@ -94,8 +94,8 @@ static void test_walking_bits(void)
 			CHECK(__builtin_popcountll(w) == 1, "pass %u word %d: 0x%llx", pass, i,
 			      (unsigned long long)buf_a[i]);
 			if (i)
-				CHECK(w == (prev << 1 | prev >> 63), "pass %u word %d does not walk",
-				      pass, i);
+				CHECK(w == (prev << 1 | prev >> 63),
+				      "pass %u word %d does not walk", pass, i);
 		}
 		if (cycle < 2) {
 			unsigned int bit = (unsigned int)__builtin_ctzll(p == SOAK_PAT_WALK_ZEROS ?
@@ -181,17 +181,21 @@ static void test_copy_op_rotation(void)
 					CHECK(op == -1, "nothing available gave %d", op);
 					continue;
 				}
-				CHECK(op >= 0 && (avail >> op) & 1, "avail 0x%x pass %u pair %llu: %d",
-				      avail, pass, (unsigned long long)pair, op);
+				CHECK(op >= 0 && (avail >> op) & 1,
+				      "avail 0x%x pass %u pair %llu: %d", avail, pass,
+				      (unsigned long long)pair, op);
 				if (op >= 0)
 					seen |= 1u << op;
 			}
 			CHECK(seen == avail, "avail 0x%x pass %u: only 0x%x used", avail, pass,
 			      seen);
-			if (avail && __builtin_popcount(avail) > 1)
-				CHECK(soak_copy_op(pass, 0, avail) != soak_copy_op(pass + 1, 0, avail),
+			if (avail && __builtin_popcount(avail) > 1) {
+				int now = soak_copy_op(pass, 0, avail);
+
+				CHECK(now != soak_copy_op(pass + 1, 0, avail),
 				      "the first pair uses the same primitive in passes %u and %u",
 				      pass, pass + 1);
+			}
 		}
 	CHECK(!strcmp(soak_copy_op_name(SOAK_COPY_MC_BATCHED), "copy_mc_highpages") &&
 	      !strcmp(soak_copy_op_name(-1), "?"), "names");

@@ -44,10 +44,14 @@ static unsigned int check_coverage(const struct soak_plan *p)
 			per_node[s.node] += s.size >> 12;
 			CHECK(p->node[s.node].worker == p->cpu_node[cpu] &&
 			      p->node[s.node].by != SOAK_BY_NOBODY,
-			      "CPU %u (node %u) got memory of node %u", cpu, p->cpu_node[cpu], s.node);
-			for (unsigned int j = 0; j < p->nr_ranges; j++)
-				inside |= s.base >= p->range[j].base && s.node == p->range[j].node &&
-					  s.base + s.size <= p->range[j].base + p->range[j].size;
+			      "CPU %u (node %u) got memory of node %u", cpu, p->cpu_node[cpu],
+			      s.node);
+			for (unsigned int j = 0; j < p->nr_ranges; j++) {
+				const struct soak_range *r = &p->range[j];
+
+				inside |= s.base >= r->base && s.node == r->node &&
+					  s.base + s.size <= r->base + r->size;
+			}
 			CHECK(inside && s.size && !(s.base & 4095) && !(s.size & 4095),
 			      "slice 0x%llx+0x%llx outside its node's ranges",
 			      (unsigned long long)s.base, (unsigned long long)s.size);

@@ -148,7 +148,8 @@ static void test_oracle_is_splitmix64(void)
 		CHECK(w == 1ULL << ((i + 5) % 64), "walking one at %llu", (unsigned long long)i);
 		d = descs[6];
 		oracle_words(&d, i, 1, &w);
-		CHECK(w == ~(1ULL << ((i + 5) % 64)), "walking zero at %llu", (unsigned long long)i);
+		CHECK(w == ~(1ULL << ((i + 5) % 64)), "walking zero at %llu",
+		      (unsigned long long)i);
 		d = descs[7];
 		oracle_words(&d, i, 1, &w);
 		CHECK(w == ((i & 1) ? 0xaaaaaaaaaaaaaaaaULL : 0x5555555555555555ULL), "checker");
@@ -180,10 +181,11 @@ static unsigned long fill_check(u8 *area, const struct soak_desc *d0, u64 first,
 
 		if (w[i] != expect) {
 			if (!bad)
-				printf("# gen %llu seed 0x%llx first %llu at %zu n %zu: word %zu is "
-				       "0x%llx, want 0x%llx\n", (unsigned long long)d.gen,
-				       (unsigned long long)d.seed, (unsigned long long)first, at, n,
-				       i, (unsigned long long)w[i], (unsigned long long)expect);
+				printf("# gen %llu seed 0x%llx first %llu at %zu n %zu: "
+				       "word %zu is 0x%llx, want 0x%llx\n",
+				       (unsigned long long)d.gen, (unsigned long long)d.seed,
+				       (unsigned long long)first, at, n, i,
+				       (unsigned long long)w[i], (unsigned long long)expect);
 			bad++;
 			break;
 		}
@@ -241,8 +243,9 @@ static unsigned long flip_sweep(u8 *area, const struct soak_desc *d0, u64 first,
 			if (st != SOAK_MISCOMPARE || m.offset != i * 8 || m.expected != want[i] ||
 			    m.actual != (want[i] ^ (1ULL << b)) || m.side != 0) {
 				if (!bad)
-					printf("# word %zu bit %d (first %llu, at %zu): status %llu "
-					       "offset %llu expected 0x%llx actual 0x%llx\n", i, b,
+					printf("# word %zu bit %d (first %llu, at %zu): "
+					       "status %llu offset %llu expected 0x%llx "
+					       "actual 0x%llx\n", i, b,
 					       (unsigned long long)first, at,
 					       (unsigned long long)st,
 					       (unsigned long long)m.offset,
@@ -325,8 +328,9 @@ static void test_fault_at_every_offset(void)
 				runs++;
 				if (left != 512 || st != SOAK_POISONED || m.offset != k) {
 					if (!bad)
-						printf("# k %zu aligned %d gen %llu: fill left %zu, "
-						       "verify status %llu offset %llu\n", k,
+						printf("# k %zu aligned %d gen %llu: fill "
+						       "left %zu, verify status %llu offset "
+						       "%llu\n", k,
 						       aligned, (unsigned long long)d.gen, left,
 						       (unsigned long long)st,
 						       (unsigned long long)m.offset);
@@ -386,8 +390,8 @@ static unsigned long compare_flips(u8 *area, u8 *other, size_t da, size_t sa, si
 			if (st != SOAK_MISCOMPARE || m.offset != i * 8 || m.expected != src[i] ||
 			    m.actual != (src[i] ^ (1ULL << b))) {
 				if (!bad)
-					printf("# compare da %zu sa %zu word %zu bit %d: status %llu "
-					       "offset %llu\n", da, sa, i, b,
+					printf("# compare da %zu sa %zu word %zu bit %d: "
+					       "status %llu offset %llu\n", da, sa, i, b,
 					       (unsigned long long)st,
 					       (unsigned long long)m.offset);
 				bad++;

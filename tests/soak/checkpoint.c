@@ -261,7 +261,8 @@ static void put_bucket(struct soak_out *o, const struct soak_ckpt_bucket *b)
 	else if (b->type == SOAK_BUCKET_RANGE)
 		soak_out_printf(o, "node %u outside the soak ranges", b->node);
 	else
-		soak_out_printf(o, "%s", b->type == SOAK_BUCKET_NO_ADDRESS ? "no address" : "other");
+		soak_out_printf(o, "%s",
+				b->type == SOAK_BUCKET_NO_ADDRESS ? "no address" : "other");
 }
 
 size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size)

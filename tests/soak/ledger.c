@@ -276,7 +276,8 @@ void soak_judge(const struct soak_totals *t, struct soak_verdict *v)
 		u64 limit = rule->threshold ? threshold : 0;
 
 		if (rule->scope == SOAK_SCOPE_RUN && t->count[rule->kind] > limit) {
-			*v = (struct soak_verdict){ false, (int)r, -1, t->count[rule->kind], limit };
+			*v = (struct soak_verdict){ false, (int)r, -1, t->count[rule->kind],
+						    limit };
 			return;
 		}
 		if (rule->scope == SOAK_SCOPE_NOTHING_SOAKED && !t->bytes_verified) {

@@ -388,7 +388,8 @@ size_t soak_summary_json(const struct soak_totals *t, const struct soak_verdict 
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		soak_out_printf(&o, "%s\"%s\":%llu", k ? "," : "", count_keys[k],
 				(unsigned long long)t->count[k]);
-	soak_out_printf(&o, "},\"not_stored\":%llu,\"ledger\":[", (unsigned long long)t->not_stored);
+	soak_out_printf(&o, "},\"not_stored\":%llu,\"ledger\":[",
+			(unsigned long long)t->not_stored);
 	for (unsigned int i = 0; i < t->nr_buckets; i++) {
 		struct soak_out lo;
 
