@@ -41,9 +41,9 @@ LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefin
 BOOT_SRC   := $(wildcard boot/*.c)
 # The layers, lowest first (README "Layout"; tools/layers.py checks every include edge).
 KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm copy mce \
-	bench tests tests/lib kernel
+	bench tests tests/lib tests/soak kernel
 # Generator files (ASM_GEN below) are compiled to assembly only, never linked.
-KERNEL_SRC := $(filter-out kernel/arch/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
+KERNEL_SRC := $(filter-out %/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
 ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm)
 
 BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
@@ -55,8 +55,8 @@ LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
 	-j .rela.* -j .reloc -j .ksyms
 
-.PHONY: all run check bench bench-perf clean help deps host-tests fuzz qemu-tests img lava-check \
-	models
+.PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
+	lava-check models
 all: $(B)/copykernel.efi
 
 deps:
@@ -82,7 +82,8 @@ $(B)/%.o: %.c | $(GEN_H)
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
 # Constants and offsets NASM takes from C (kernel/include/asm-defs.h): one generator each.
-ASM_GEN := $(B)/gen/kernel/include/asm-consts.inc $(B)/gen/kernel/arch/asm-offsets.inc
+ASM_GEN := $(B)/gen/kernel/include/asm-consts.inc $(B)/gen/kernel/arch/asm-offsets.inc \
+	$(B)/gen/copy/asm-offsets.inc
 .SECONDARY: $(ASM_GEN)
 $(B)/gen/%.inc: %.c tools/gen-asm-inc.sh | $(GEN_H)
 	@mkdir -p $(dir $@)
@@ -143,6 +144,9 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 HOST_PURE += bench/noise.c
 HOST_PURE += kernel/cmdline_opts.c
 HOST_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
+HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
+	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c tests/soak/limit.c \
+	tests/soak/checkpoint.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -182,6 +186,8 @@ FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
 	kernel/lib/ksyms.c
 FUZZ_PURE += kernel/cmdline_opts.c
 FUZZ_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
+FUZZ_PURE += kernel/platform/smbios.c tests/soak/checkpoint.c tests/soak/ledger.c \
+	tests/soak/json.c mce/decode.c tests/soak/pattern.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE) | $(GEN_H)
 	@mkdir -p $(dir $@)
@@ -216,6 +222,16 @@ bench: $(B)/ck-bench
 # The perf twin alone: the project's routines timed perf's way against `perf bench mem`.
 bench-perf: $(B)/ck-bench
 	$(Q)$(B)/ck-bench --preset perf --json $(B)/bench-perf.jsonl
+
+# The soak's fill/verify/compare against memcmp/memset, hosted (SOAK_SPEED_ARGS='--mib 64').
+SOAK_SPEED_SRC := tools/ck-soak-speed.c bench/stats.c
+$(B)/ck-soak-speed: $(SOAK_SPEED_SRC) $(HOST_ASM) copy/verify.h bench/stats.h
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(SOAK_SPEED_SRC) $(HOST_ASM) \
+		-Wl,-z,noexecstack -o $@
+SOAK_SPEED_ARGS ?=
+soak-speed: $(B)/ck-soak-speed
+	$(Q)$(B)/ck-soak-speed $(SOAK_SPEED_ARGS)
 
 ARGS ?=
 CMDLINE ?= $(ARGS)
@@ -258,6 +274,7 @@ help:
 	@echo "make run        boot it under QEMU+OVMF (ARGS='bench=rfc', SMP=4, RUNFLAGS='--mem 2G')"
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
+	@echo "make soak-speed the soak's verify/compare/fill against memcmp/memset, hosted"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make models     a default run on every QEMU CPU model, one table row each (MODELS=all)"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"

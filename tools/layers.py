@@ -37,7 +37,7 @@ import sys
 ROOMS = [
     "kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
     "kernel/mm", "copy", "mce", "bench", "tests", "kernel", "boot",
-    "tests/lib", "tests/oracle", "tests/host", "tests/fuzz", "tools",
+    "tests/lib", "tests/soak", "tests/oracle", "tests/host", "tests/fuzz", "tools",
 ]
 
 LOW = ["kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
@@ -56,19 +56,22 @@ ALLOWED = {
     "copy": ["kernel/include", "kernel/lib", "kernel/mm"],
     "mce": LOW,
     "bench": LOW + ["copy"],
-    "tests": LOW + ["copy", "mce", "bench", "tests/lib"],
+    "tests": LOW + ["copy", "mce", "bench", "tests/lib", "tests/soak"],
     "tests/lib": ["kernel/include", "kernel/lib", "copy", "mce"],
+    # The soak's pure core (patterns, plan, ledger), shared by the image and the hosted twin.
+    "tests/soak": LOW + ["copy", "mce", "bench", "tests/lib"],
     # The oracles are independent of the code they check: they may include nothing of ours.
     "tests/oracle": [],
-    "kernel": LOW + ["copy", "mce", "bench", "tests", "tests/lib"],
+    "kernel": LOW + ["copy", "mce", "bench", "tests", "tests/lib", "tests/soak"],
     # boot/ is the only UEFI-aware room; it hands over through boot_info.h and uses pure
     # helpers of kernel/lib (the command-line text rules).
     "boot": ["kernel/include", "kernel/lib"],
     # Host programs test or drive the pure logic of any layer.
-    "tests/host": LOW + ["copy", "mce", "bench", "tests/lib", "tests/oracle", "kernel"],
-    "tests/fuzz": LOW + ["copy", "mce", "bench", "tests/lib", "tests/oracle", "kernel",
-                         "tests/host"],
-    "tools": LOW + ["copy", "mce", "bench", "kernel"],
+    "tests/host": LOW + ["copy", "mce", "bench", "tests/lib", "tests/soak", "tests/oracle",
+                         "kernel"],
+    "tests/fuzz": LOW + ["copy", "mce", "bench", "tests/lib", "tests/soak", "tests/oracle",
+                         "kernel", "tests/host"],
+    "tools": LOW + ["copy", "mce", "bench", "tests/soak", "kernel"],
 }
 
 # Rooms built only for Linux processes (host tests, fuzzers, oracles, tools): the C library
