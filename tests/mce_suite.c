@@ -2,6 +2,7 @@
 /*
  * mce_suite.c - state and helpers the mce suite's files share (mce_suite.h).
  */
+#include "copy/ops.h"
 #include "kernel/mm/page.h"
 #include "tests/mce_suite.h"
 
@@ -13,4 +14,12 @@ bool on_poison_list(u64 pfn)
 		if (poison_log.pfn[i] == pfn)
 			return true;
 	return false;
+}
+
+bool mce_copy_mc_unsafe(struct ck_test *t)
+{
+	if (copy_ops.choice.copy_mc != COPY_MC_MEMCPY)
+		return false;
+	ck_skip(t, "copy_mc is memcpy on this CPU (%s): not #MC-safe", copy_ops.choice.copy_mc_why);
+	return true;
 }

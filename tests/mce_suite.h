@@ -15,6 +15,11 @@ extern struct mce_verdict mce_suite_verdict;
 
 /* Whether @pfn is on the poison list. */
 bool on_poison_list(u64 pfn);
+/*
+ * Skip @t (true) when the copy_mc_to_kernel in use is not machine-check safe (plain memcpy,
+ * as Linux picks without ERMS or a quirk): poison met there stops the machine.
+ */
+bool mce_copy_mc_unsafe(struct ck_test *t);
 
 void qemu_injection(struct ck_test *t);
 /* Print the line the runner turns into QEMU's "mce" monitor command. */
