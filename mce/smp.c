@@ -3,7 +3,7 @@
  * smp.c - machine checks on every CPU: MCA set up on each online AP as mce_init set it up on
  * the boot CPU (on_each_cpu), the banks two CPUs share (Intel: the SDM's CMCI ownership
  * probe, one CPU at a time; AMD SMCA: equal MCA_IPID values), the per-CPU table and the
- * summary line. The rendezvous itself is in handler.c, its decisions in smp_logic.c.
+ * summary line. The rendezvous itself is in rendezvous.c, its decisions in smp_logic.c.
  */
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/pmem.h"
@@ -24,16 +24,9 @@
 /* Online CPUs that did not finish the setup in time. */
 static unsigned int nr_failed;
 
-static struct mce_cpu *mc_of(unsigned int cpu)
-{
-	struct percpu *pc = smp_cpu(cpu);
-
-	return pc ? pc->mce : NULL;
-}
-
 const struct mce_cpu_facts *mce_cpu_facts(unsigned int cpu)
 {
-	struct mce_cpu *mc = mc_of(cpu);
+	struct mce_cpu *mc = mce_cpu_of(cpu);
 
 	return mc ? &mc->facts : NULL;
 }
@@ -50,7 +43,7 @@ int mce_cpus_summary_text(char *buf, size_t size)
 
 static void setup_fn(void *arg)
 {
-	struct mce_cpu *mc = this_cpu()->mce;
+	struct mce_cpu *mc = mce_cpu_this();
 
 	if (mc && !mc->facts.started)
 		mce_cpu_setup(mc, mce_caps(), false);
@@ -59,7 +52,7 @@ static void setup_fn(void *arg)
 /* The SDM's CMCI ownership probe of every bank of this CPU; CPUs take turns. */
 static void probe_fn(void *arg)
 {
-	struct mce_cpu *mc = this_cpu()->mce;
+	struct mce_cpu *mc = mce_cpu_this();
 
 	if (!mc || !mc->facts.mca)
 		return;
@@ -93,7 +86,7 @@ static void probe_fn(void *arg)
 /* Leave CMCI_EN as the probe found it: the image takes no CMCI interrupts. */
 static void unprobe_fn(void *arg)
 {
-	struct mce_cpu *mc = this_cpu()->mce;
+	struct mce_cpu *mc = mce_cpu_this();
 	u64 v;
 
 	if (!mc)
@@ -108,7 +101,7 @@ static void shared_by_cmci(unsigned int n)
 	u64 other = 0;
 
 	for (unsigned int c = 0; c < n; c++) {
-		struct mce_cpu *mc = mc_of(c);
+		struct mce_cpu *mc = mce_cpu_of(c);
 
 		if (!mc || !mc->facts.started || !mc->facts.mca ||
 		    on_cpu(c, probe_fn, NULL, SETUP_TIMEOUT_MS))
@@ -117,7 +110,7 @@ static void shared_by_cmci(unsigned int n)
 	}
 	/* The owner of a bank others found owned shares it too (same bank number). */
 	for (unsigned int c = 0; c < n; c++) {
-		struct mce_cpu *mc = mc_of(c);
+		struct mce_cpu *mc = mce_cpu_of(c);
 
 		if (mc && mc->facts.share == MCE_SHARE_CMCI)
 			mc->facts.shared |= other & mc->cmci_mine;
@@ -128,13 +121,13 @@ static void shared_by_cmci(unsigned int n)
 static void shared_by_ipid(unsigned int n)
 {
 	for (unsigned int c = 0; c < n; c++) {
-		struct mce_cpu *mc = mc_of(c);
+		struct mce_cpu *mc = mce_cpu_of(c);
 
 		if (!mc || !mc->facts.started || !mc->facts.mca)
 			continue;
 		mc->facts.share = MCE_SHARE_IPID;
 		for (unsigned int d = 0; d < n; d++) {
-			struct mce_cpu *o = mc_of(d);
+			struct mce_cpu *o = mce_cpu_of(d);
 
 			if (d == c || !o || !o->facts.started || !o->facts.mca)
 				continue;
@@ -184,7 +177,7 @@ static const char *share_name(const struct mce_cpu_facts *f)
 static void print_cpu(const char *prefix, unsigned int c, bool with_stale)
 {
 	struct percpu *pc = smp_cpu(c);
-	struct mce_cpu *mc = mc_of(c);
+	struct mce_cpu *mc = mce_cpu_of(c);
 	char ne[64], sh[64];
 
 	if (!pc)
@@ -217,7 +210,7 @@ static void print_cpu(const char *prefix, unsigned int c, bool with_stale)
 /* Nothing to say beyond CPU 0's line: same banks, MCG_CAP and sharing, clean, all enabling. */
 static bool like_cpu0(unsigned int c)
 {
-	struct mce_cpu *m0 = mc_of(0), *mc = mc_of(c);
+	struct mce_cpu *m0 = mce_cpu_of(0), *mc = mce_cpu_of(c);
 
 	if (!m0 || !mc || !mc->facts.started || !mc->facts.mca)
 		return false;
@@ -265,7 +258,7 @@ void mce_cpus_init(void)
 
 		memset(&aps[c - 1], 0, sizeof(aps[c - 1]));
 		if (pc && pc->state == CPU_ONLINE)
-			pc->mce = &aps[c - 1];
+			mce_cpu_attach(c, &aps[c - 1]);
 	}
 	if (n > 1 && !aps)
 		printk("MCE: no memory for the APs' machine-check state: APs not set up\n");

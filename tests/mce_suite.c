@@ -4,6 +4,7 @@
  */
 #include "copy/ops.h"
 #include "kernel/mm/page.h"
+#include "mce/mce.h"
 #include "tests/mce_suite.h"
 
 struct mce_verdict mce_suite_verdict;
@@ -14,6 +15,16 @@ bool on_poison_list(u64 pfn)
 		if (poison_log.pfn[i] == pfn)
 			return true;
 	return false;
+}
+
+bool mce_cannot_recover(struct ck_test *t)
+{
+	if (mce_can_recover())
+		return false;
+	ck_skip(t, "this CPU cannot recover (%s): an emulated #MC would panic, as in Linux",
+		!mce_caps()->enabled ? "no MCA" : mce_caps()->amd ? "AMD without SUCCOR" :
+		"no SER_P");
+	return true;
 }
 
 bool mce_copy_mc_unsafe(struct ck_test *t)
