@@ -21,6 +21,7 @@
 #define MCG_STATUS_EIPV		BIT(1)
 #define MCG_STATUS_MCIP		BIT(2)
 #define MCG_STATUS_LMCES	BIT(3)
+#define MCG_STATUS_SEAM_NR	BIT(12)		/* Intel TDX: the #MC came in SEAM non-root mode */
 
 /* Legacy banks: four MSRs per bank from 0x400. */
 #define MSR_MC_CTL(i)		(0x400 + 4 * (i))

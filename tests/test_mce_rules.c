@@ -184,16 +184,20 @@ static bool end_matches(const struct mce_record *r, enum mce_vector_end end)
 	}
 }
 
-/* Vector @v into @s, on bank 1. */
+/* Vector @v into @s: its bank (bank 1 unless it names one) and, if it names one, its CPU. */
 static u32 sim_vector(struct mce_sim *s, const struct mce_vector *v)
 {
-	unsigned int bank = 1;
+	unsigned int bank = v->bank ? v->bank : 1;
 	u32 st = mce_bank_msr(bank, MCE_REG_STATUS);
 
 	mce_sim_reset(s);
 	s->vendor = v->amd ? SIM_VENDOR_AMD : SIM_VENDOR_INTEL;
 	s->ser = v->ser;
 	s->no_panic = true;
+	s->ident = v->family != 0;
+	s->family = v->family;
+	s->model = v->model;
+	s->stepping = v->stepping;
 	mce_sim_set(s, MSR_IA32_MCG_CAP, MAX(2U, bank + 1) | (v->ser ? MCG_SER_P : 0));
 	mce_sim_set(s, MSR_IA32_MCG_STATUS, v->mcg_status);
 	mce_sim_set(s, st, v->status);
