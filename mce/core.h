@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * core.h - inside mce/: how the setup and the handler write what mce/core.c keeps.
+ * core.h - inside mce/: each CPU's machine-check state and how to find it, the record ring,
+ * and what the three #MC paths share (the local path in handler.c, the broadcast rendezvous
+ * in rendezvous.c, the inject=emulate injector in emulate.c; bank scans in scan.c).
  */
 #ifndef CK_MCE_CORE_H
 #define CK_MCE_CORE_H
 
-#include "kernel/arch/percpu.h"
-#include "kernel/platform/smp.h"
+#include "kernel/arch/traps.h"
+#include "kernel/include/extable.h"
 #include "mce/mce.h"
+#include "mce/msr.h"
 #include "mce/smp_logic.h"
 
 #define MCE_MAX_BANKS	64
@@ -19,34 +22,31 @@ struct mce_stale {
 	u64 status, addr, misc;
 };
 
-/* Each CPU's machine-check state (mce_cpu_this()): its setup and its part in a rendezvous. */
+/*
+ * One CPU's machine-check state: its setup, its part in a rendezvous, and the backend its
+ * #MC handler reads. Only its own CPU writes @in_handler, @backend, @sim and @emu; the
+ * rendezvous reads other CPUs' @view and, once they scanned, their @scratch.
+ */
 struct mce_cpu {
 	struct mce_cpu_facts facts;
 	struct mce_stale stale[MCE_STALE_LOG];	/* the first ones; facts.stale counts all */
 	u64 ipid[MCE_MAX_BANKS];		/* SMCA: each bank's MCA_IPID */
 	u64 cmci_mine;				/* banks whose CMCI_EN the probe set here */
 	bool in_handler;
+	struct mce_sim *backend;		/* NULL: the real MSRs; or &sim (mce_sim_route) */
+	struct mce_sim sim;			/* inject=simulate: this CPU's registers */
+	struct mce_sim emu;			/* inject=emulate: the bank its #PF path makes */
 	struct mce_view view;
 	struct mce_record scratch;		/* its banks, read in its turn */
 };
 
-/* The boot CPU's, set up by mce_init (APs' come from mce_cpus_init). */
-extern struct mce_cpu mce_boot_cpu;
-
-/* Each CPU's pointer to its state: NULL until mce_init or mce_cpus_init gives it one. */
-DECLARE_PER_CPU(struct mce_cpu *, mce_cpu_ptr);
-
-/* This CPU's machine-check state, or NULL while it has none. */
-static inline struct mce_cpu *mce_cpu_this(void)
-{
-	return *this_cpu_ptr(&mce_cpu_ptr);
-}
-
-/* CPU @cpu's, or NULL (not numbered, or no state yet). */
-static inline struct mce_cpu *mce_cpu_of(unsigned int cpu)
-{
-	return smp_cpu(cpu) ? *per_cpu_ptr(&mce_cpu_ptr, cpu) : NULL;
-}
+/*
+ * The only way to this CPU's and CPU @cpu's state (NULL before it has one, or for a CPU not
+ * numbered), and the one place that hands a CPU its state (mce_init, mce_cpus_init).
+ */
+struct mce_cpu *mce_cpu_this(void);
+struct mce_cpu *mce_cpu_of(unsigned int cpu);
+void mce_cpu_attach(unsigned int cpu, struct mce_cpu *mc);
 
 /*
  * Set up MCA on this CPU as mce_init does on the boot CPU: CR4.MCE, MCG_CTL, every bank's
@@ -59,18 +59,59 @@ void mce_broadcast_set(bool capable);
 /* Rendezvous parameters, set by mce_cpus_init. */
 void mce_rv_setup(bool capable, u64 timeout_tsc);
 
-/* Install the #MC handler (and the #PF handler of inject=emulate) in the trap table. */
+/*
+ * Install the #MC handler (handler.c) and the #PF handler of inject=emulate (emulate.c);
+ * mce_handler_install (setup.c) does both, once.
+ */
 void mce_handler_install(void);
+void mce_mc_install(void);
+void mce_emulate_install(void);
 /* Record this CPU's capabilities (mce_init). */
 void mce_caps_set(const struct mce_caps *c);
-/* The next record of the ring, zeroed but for its sequence number, TSC and where it hit. */
-struct mce_record *mce_record_new(u64 rip, u64 frame, enum mce_kind kind);
+
 /*
- * Copy @src into the next record of the ring and only then count it (another CPU may be
- * watching mce_count()); returns its sequence number. Callers take turns (the rendezvous).
+ * Put a copy of @r into the ring and return its sequence number (also written to r->seq).
+ * Any CPU may commit at any time, #MC handlers on several CPUs at once: the slot is reserved
+ * atomically and the record counts (mce_count) only once it and every record before it are
+ * whole. A committed record is never written again.
  */
-u64 mce_record_commit(const struct mce_record *src);
-/* The record @seq for the handler to update (NULL if overwritten). */
-struct mce_record *mce_get_rw(u64 seq);
+u64 mce_record_commit(struct mce_record *r);
+
+/* ---- shared by the #MC paths ---- */
+
+/* The core of the #MC handler (handler.c), reading through @be (NULL: the real MSRs). */
+bool mce_handle(struct pt_regs *regs, enum mce_kind kind, struct mce_sim *be);
+
+/* A record for one #MC on this CPU: where it hit, MCG_STATUS @mcg, MCG_CAP @cap, fixup @e. */
+void mce_record_init(struct mce_record *r, const struct pt_regs *regs, enum mce_kind kind,
+		     u64 mcg, u64 cap, const struct exception_table_entry *e);
+
+/* What a bank scan found beyond the record: the decision so far and the pages to offline. */
+struct mce_scan {
+	struct mce_decision d;
+	bool amd;			/* graded with AMD's rules (a simulation may choose) */
+	u64 queue[MCE_MAX_BANKS];	/* pages for memory_failure_queue() */
+	unsigned int nq;
+};
+
+/*
+ * Read every bank through @be into @r, grade each (with the CPU's identity and the bank's
+ * number), note which the handler logs and which pages to offline, and clear every valid
+ * bank. MCG_STATUS and the decision are the caller's.
+ */
+void mce_scan_banks(struct mce_record *r, struct mce_scan *s, struct mce_sim *be);
+/* The decision into the record: the rule, the grade, the deciding bank and its page. */
+void mce_record_decision(struct mce_record *r, const struct mce_decision *d);
+/*
+ * Carry out what the scan asks beyond the decision: on a recovery the fixup to resume at
+ * (r->resume_rip) and the bank's page for the copy to queue; every page @s lists queued.
+ */
+void mce_record_act(struct mce_record *r, const struct mce_scan *s,
+		    const struct exception_table_entry *e);
+
+/* The rendezvous (rendezvous.c): the online CPUs it waits for, and one broadcast #MC. */
+unsigned int mce_rv_online(void);
+bool mce_rv_handle(struct pt_regs *regs, struct mce_cpu *mc, u64 mcg, u64 cap,
+		   const struct exception_table_entry *e);
 
 #endif

@@ -16,7 +16,8 @@
 #define EINJ_ENTRY_LEN		32
 #define TRIGGER_HDR_LEN		16
 
-const char *einj_action_name(u8 a)
+/* The ACPI name of action @a; NULL for an action the spec does not define. */
+static const char *einj_action_name(u8 a)
 {
 	switch (a) {
 	case EINJ_BEGIN_OPERATION:		return "BEGIN_INJECTION_OPERATION";

@@ -116,6 +116,4 @@ int einj_check_overlap(struct einj_table *t, u64 start, u64 end, const char **wh
 int einj_inject_memory(const struct einj_table *t, const struct einj_io *io, u64 address,
 		       u64 mask, const char **why);
 
-const char *einj_action_name(u8 action);
-
 #endif

@@ -24,6 +24,7 @@
 #define G_RIPV	MCG_STATUS_RIPV
 #define G_EIPV	MCG_STATUS_EIPV
 #define G_MCIP	MCG_STATUS_MCIP
+#define G_SEAM	MCG_STATUS_SEAM_NR
 
 /* SRAR: uncorrected, signalled, action required, no overflow. */
 #define SRAR_MASK	(S_OVER | S_UC | S_S | S_AR)
@@ -40,6 +41,12 @@
 #define SER		.ser = COND_YES
 #define NOSER		.ser = COND_NO
 #define EXCP		.excp_only = true
+/* Linux's INTEL_SKYLAKE_X (family 6 model 0x55: Skylake-SP, Cascade Lake, Cooper Lake). */
+#define SKX_FROM(s)	.family = 6, .model = 0x55, .min_stepping = (s)
+#define BANKS(lo, hi)	.bank_lo = (lo), .bank_hi = (hi)
+/* The Skylake-SP patrol-scrub signature: MSCOD 0x0010, MCACOD 000x 0000 1100 xxxx. */
+#define SKX_SCRUB_MASK	0xffffeff0ULL
+#define SKX_SCRUB	0x001000c0ULL
 
 const struct mce_rule mce_rules_intel[] = {
 	{ "no valid error", G(NONE), ST(S_VAL, 0) },
@@ -54,6 +61,15 @@ const struct mce_rule mce_rules_intel[] = {
 	  COD(0xeff0, 0x00c0), SER },
 	{ "action optional: L3 explicit writeback (SRAO)", G(AO), ST(S_UC | S_AR, S_UC),
 	  COD(CODE, 0x017a), SER },
+	/*
+	 * Skylake-SP from stepping 4: the patrol scrubber can report an uncorrected error as a
+	 * corrected one (UC clear) in a memory-controller bank; act as for a scrub error.
+	 * Linux also matches the vendor; this table serves every vendor but AMD and Hygon, and
+	 * no other one has a family 6 model 0x55.
+	 */
+	{ "patrol scrub error reported as corrected (Skylake-SP): action optional", G(AO),
+	  ST(S_UC | S_ADDRV | S_MISCV | SKX_SCRUB_MASK, S_ADDRV | S_MISCV | SKX_SCRUB), SER,
+	  SKX_FROM(4), BANKS(13, 18) },
 	{ "uncorrected, no action required (UCNA)", G(LOG), ST(S_UC | S_S | S_AR, S_UC), SER },
 	{ "illegal combination: UCNA with AR set", G(PANIC), ST(SRAR_MASK, S_UC | S_AR), SER },
 	{ "not signalled (S clear)", G(KEEP), ST(S_S, 0), SER },
@@ -63,6 +79,12 @@ const struct mce_rule mce_rules_intel[] = {
 	  G(KEEP), ST(SRAR_A_MASK, SRAR_A), MCG(G_RIPV | G_EIPV, G_RIPV), SER },
 	{ "data load in error-recoverable area of kernel", G(RECOVER), ST(SRAR_A_MASK, SRAR_A),
 	  COD(CODE, MCACOD_DATA_LOAD), .recov = COND_YES, SER },
+	/* Intel TDX: a guest in SEAM non-root mode consumed it (see mce_decide). */
+	{ "data load in SEAM non-root mode (a TDX guest)", G(RECOVER), ST(SRAR_A_MASK, SRAR_A),
+	  MCG(G_SEAM, G_SEAM), COD(CODE, MCACOD_DATA_LOAD), .recov = COND_NO, SER },
+	{ "instruction fetch in SEAM non-root mode (a TDX guest)", G(RECOVER),
+	  ST(SRAR_A_MASK, SRAR_A), MCG(G_SEAM, G_SEAM), COD(CODE, MCACOD_INSN_FETCH),
+	  .recov = COND_NO, SER },
 	{ "data load in unrecoverable area of kernel", G(PANIC), ST(SRAR_A_MASK, SRAR_A),
 	  COD(CODE, MCACOD_DATA_LOAD), .recov = COND_NO, SER },
 	{ "instruction fetch error in kernel", G(PANIC), ST(SRAR_A_MASK, SRAR_A),
@@ -93,7 +115,8 @@ const struct mce_rule mce_rules_amd[] = {
 const unsigned int mce_nr_rules_intel = ARRAY_SIZE(mce_rules_intel);
 const unsigned int mce_nr_rules_amd = ARRAY_SIZE(mce_rules_amd);
 
-bool mce_recov_context(const struct mce_grade_in *in)
+/* "Recoverable kernel context": RIPV and EIPV set and an MCE-safe fixup at RIP. */
+static bool recov_context(const struct mce_grade_in *in)
 {
 	u64 both = MCG_STATUS_RIPV | MCG_STATUS_EIPV;
 
@@ -105,6 +128,15 @@ static bool cond_ok(enum mce_cond c, bool v)
 	return c == COND_ANY || (c == COND_YES) == v;
 }
 
+/* A model-specific row: this CPU model from its first stepping, and one of its banks. */
+static bool cpu_ok(const struct mce_rule *r, const struct mce_grade_in *in)
+{
+	if (r->family && (in->family != r->family || in->model != r->model ||
+			  in->stepping < r->min_stepping))
+		return false;
+	return !r->bank_hi || (in->bank >= r->bank_lo && in->bank <= r->bank_hi);
+}
+
 static bool matches(const struct mce_rule *r, const struct mce_grade_in *in)
 {
 	u64 mcg = in->poll ? 0 : in->mcg_status;
@@ -113,8 +145,8 @@ static bool matches(const struct mce_rule *r, const struct mce_grade_in *in)
 		return false;
 	return (in->status & r->mask) == r->value && (mcg & r->mcg_mask) == r->mcg_value &&
 	       ((in->status & MCI_STATUS_MCACOD) & r->mcacod_mask) == r->mcacod_value &&
-	       cond_ok(r->recov, mce_recov_context(in)) && cond_ok(r->ser, in->ser) &&
-	       cond_ok(r->ovf_recov, in->ovf_recov);
+	       cond_ok(r->recov, recov_context(in)) && cond_ok(r->ser, in->ser) &&
+	       cond_ok(r->ovf_recov, in->ovf_recov) && cpu_ok(r, in);
 }
 
 const struct mce_rule *mce_grade(const struct mce_grade_in *in)
@@ -202,8 +234,8 @@ const struct mce_rule mce_rule_uc_no_ser = {
 const struct mce_rule mce_rule_resume = {
 	"nothing fatal and nothing to recover: resume", G(KEEP),
 };
-const struct mce_rule mce_rule_recover = {
-	"action required in recoverable kernel context: resume at the fixup", G(RECOVER),
+const struct mce_rule mce_rule_seam = {
+	"action required in SEAM non-root mode: the TDX guest is gone; resume at RIP", G(SOME),
 };
 
 void mce_decision_init(struct mce_decision *d)
@@ -235,6 +267,9 @@ void mce_decide(struct mce_decision *d, u64 mcg_status, bool amd, bool mce_safe_
 		d->why = &mce_rule_unknown_source;
 	} else if (!(mcg_status & MCG_STATUS_RIPV)) {
 		d->why = &mce_rule_no_ripv;		/* deliberate: Linux would resume */
+	} else if (worst == MCE_GRADE_RECOVER && (mcg_status & MCG_STATUS_SEAM_NR)) {
+		d->end = MCE_END_RESUME;
+		d->why = &mce_rule_seam;
 	} else if (worst == MCE_GRADE_RECOVER && mce_safe_fixup) {
 		d->end = MCE_END_RECOVER;
 		d->why = d->worst;

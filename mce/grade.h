@@ -40,6 +40,9 @@ struct mce_rule {
 	enum mce_cond ser;		/* Intel: MCG_CAP.SER_P; AMD: SUCCOR */
 	enum mce_cond ovf_recov;	/* AMD: McaOverflowRecov */
 	bool excp_only;			/* only in the #MC handler, not when polled */
+	/* A row for one CPU model from a stepping on (Linux's cpu_vfm rows), 0: any CPU. */
+	u8 family, model, min_stepping;
+	u16 bank_lo, bank_hi;		/* the banks it covers, when bank_hi is not 0 */
 };
 
 struct mce_grade_in {
@@ -57,8 +60,6 @@ struct mce_grade_in {
 /* The first rule of the vendor's table that matches; never NULL (the last one always does). */
 const struct mce_rule *mce_grade(const struct mce_grade_in *in);
 const char *mce_grade_name(enum mce_grade g);
-/* "Recoverable kernel context": RIPV and EIPV set and an MCE-safe fixup at RIP. */
-bool mce_recov_context(const struct mce_grade_in *in);
 
 /* The tables, for tests that walk every row. */
 extern const struct mce_rule mce_rules_intel[];
@@ -99,12 +100,14 @@ void mce_decision_init(struct mce_decision *d);
 void mce_decision_add(struct mce_decision *d, const struct mce_rule *r, bool logged, int idx);
 /*
  * @mcg_status: MCG_STATUS as read; @amd: AMD/Hygon (machine checks always local);
- * @mce_safe_fixup: an *_MCE_SAFE exception-table entry at RIP.
+ * @mce_safe_fixup: an *_MCE_SAFE exception-table entry at RIP. An action-required error
+ * taken in SEAM non-root mode (MCG_STATUS.SEAM_NR, Intel TDX) resumes at RIP, fixup or not,
+ * as Linux's do_machine_check() does: the TDX guest that consumed it is already dead.
  */
 void mce_decide(struct mce_decision *d, u64 mcg_status, bool amd, bool mce_safe_fixup);
 
 /* The handler's own rules (for reports and tests). */
 extern const struct mce_rule mce_rule_unknown_source, mce_rule_no_ripv, mce_rule_uc_no_ser,
-	mce_rule_resume, mce_rule_recover;
+	mce_rule_resume, mce_rule_seam;
 
 #endif

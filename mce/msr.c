@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * msr.c - real or simulated machine-check MSRs. The simulated file reads unknown registers
- * as zero (an empty bank) and records every write, so a test can check what was cleared.
+ * msr.c - real or simulated machine-check MSRs (see msr.h). The simulated file reads unknown
+ * registers as zero (an empty bank) and remembers the last write, so a test can check that
+ * MCG_STATUS came last. A file belongs to one CPU: nothing here is shared between CPUs.
  */
 #include "mce/msr.h"
 
@@ -9,46 +10,43 @@
 #include "kernel/include/x86.h"
 #endif
 
-struct mce_sim mce_sim;
-
-static int sim_find(u32 msr)
+static int sim_find(const struct mce_sim *s, u32 msr)
 {
-	for (unsigned int i = 0; i < mce_sim.n; i++)
-		if (mce_sim.regs[i].msr == msr)
+	for (unsigned int i = 0; i < s->n; i++)
+		if (s->regs[i].msr == msr)
 			return (int)i;
 	return -1;
 }
 
-void mce_sim_reset(void)
+void mce_sim_reset(struct mce_sim *s)
 {
-	mce_sim.n = 0;
-	mce_sim.writes = 0;
+	*s = (struct mce_sim){ .vendor = SIM_VENDOR_REAL };
 }
 
-void mce_sim_set(u32 msr, u64 val)
+void mce_sim_set(struct mce_sim *s, u32 msr, u64 val)
 {
-	int i = sim_find(msr);
+	int i = sim_find(s, msr);
 
 	if (i < 0) {
-		if (mce_sim.n == MCE_SIM_MAX)
+		if (s->n == MCE_SIM_MAX)
 			return;
-		i = (int)mce_sim.n++;
-		mce_sim.regs[i].msr = msr;
+		i = (int)s->n++;
+		s->regs[i].msr = msr;
 	}
-	mce_sim.regs[i].val = val;
+	s->regs[i].val = val;
 }
 
-u64 mce_sim_get(u32 msr)
+u64 mce_sim_get(const struct mce_sim *s, u32 msr)
 {
-	int i = sim_find(msr);
+	int i = sim_find(s, msr);
 
-	return i < 0 ? 0 : mce_sim.regs[i].val;
+	return i < 0 ? 0 : s->regs[i].val;
 }
 
-int mce_rdmsr(u32 msr, u64 *val)
+int mce_rdmsr(const struct mce_sim *sim, u32 msr, u64 *val)
 {
-	if (mce_sim.active) {
-		*val = mce_sim_get(msr);
+	if (sim) {
+		*val = mce_sim_get(sim, msr);
 		return 0;
 	}
 #ifdef CK_KERNEL
@@ -59,12 +57,11 @@ int mce_rdmsr(u32 msr, u64 *val)
 #endif
 }
 
-int mce_wrmsr(u32 msr, u64 val)
+int mce_wrmsr(struct mce_sim *sim, u32 msr, u64 val)
 {
-	if (mce_sim.active) {
-		mce_sim_set(msr, val);
-		mce_sim.writes++;
-		mce_sim.last_write = msr;
+	if (sim) {
+		mce_sim_set(sim, msr, val);
+		sim->last_write = msr;
 		return 0;
 	}
 #ifdef CK_KERNEL

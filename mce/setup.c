@@ -14,6 +14,17 @@
 #include "mce/mce.h"
 #include "mce/mce_regs.h"
 
+void mce_handler_install(void)
+{
+	static bool installed;
+
+	if (installed)
+		return;
+	installed = true;
+	mce_mc_install();
+	mce_emulate_install();
+}
+
 void mce_early_init(void)
 {
 	mce_handler_install();
@@ -28,7 +39,8 @@ void mce_early_init(void)
 #define MSR_IA32_MCG_EXT_CTL		0x4d0
 #define MCG_EXT_CTL_LMCE_EN		BIT(0)
 
-struct mce_cpu mce_boot_cpu;
+/* The boot CPU's; the APs' come from mce_cpus_init (mce/smp.c). */
+static struct mce_cpu mce_boot_cpu;
 
 /*
  * Local machine checks (Intel): only with SER_P and LMCE_P, and when firmware locked
@@ -113,7 +125,7 @@ bool mce_init(void)
 			write_cr4(read_cr4() | CR4_MCE);
 		mce_caps_set(&caps);
 		mce_boot_cpu.facts = (struct mce_cpu_facts){ .started = true };
-		*this_cpu_ptr(&mce_cpu_ptr) = &mce_boot_cpu;
+		mce_cpu_attach(smp_processor_id(), &mce_boot_cpu);
 		return false;
 	}
 	caps.mcg_cap = v;
@@ -132,7 +144,7 @@ bool mce_init(void)
 	caps.stale = mce_boot_cpu.facts.stale;
 	caps.enabled = true;
 	mce_caps_set(&caps);
-	*this_cpu_ptr(&mce_cpu_ptr) = &mce_boot_cpu;
+	mce_cpu_attach(smp_processor_id(), &mce_boot_cpu);
 	printk("MCE: enabled: %u banks (%s), MCG_CAP 0x%llx, MCG_CTL %s, SER_P %s, LMCE_P %s%s%s, "
 	       "%u stale bank%s cleared\n", caps.nbanks, caps.smca ? "SMCA" : "legacy",
 	       (unsigned long long)v, caps.ctl_p ? "set" : "absent", caps.ser_p ? "yes" : "no",

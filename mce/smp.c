@@ -3,7 +3,7 @@
  * smp.c - machine checks on every CPU: MCA set up on each online AP as mce_init set it up on
  * the boot CPU (on_each_cpu), the banks two CPUs share (Intel: the SDM's CMCI ownership
  * probe, one CPU at a time; AMD SMCA: equal MCA_IPID values), the per-CPU table and the
- * summary line. The rendezvous itself is in handler.c, its decisions in smp_logic.c.
+ * summary line. The rendezvous itself is in rendezvous.c, its decisions in smp_logic.c.
  */
 #include "kernel/arch/bootmem.h"
 #include "kernel/arch/percpu.h"
@@ -258,7 +258,7 @@ void mce_cpus_init(void)
 
 		memset(&aps[c - 1], 0, sizeof(aps[c - 1]));
 		if (pc && pc->state == CPU_ONLINE)
-			*per_cpu_ptr(&mce_cpu_ptr, c) = &aps[c - 1];
+			mce_cpu_attach(c, &aps[c - 1]);
 	}
 	if (n > 1 && !aps)
 		printk("MCE: no memory for the APs' machine-check state: APs not set up\n");

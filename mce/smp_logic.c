@@ -96,7 +96,8 @@ enum mce_rv_wait mce_rv_wait_step(bool done, u64 now, u64 deadline)
 {
 	if (done)
 		return MCE_RV_GO;
-	return now > deadline ? MCE_RV_TIMEOUT : MCE_RV_WAIT;
+	/* Linux's mce_timed_out(): no budget left for one more spin is a timeout. */
+	return now >= deadline ? MCE_RV_TIMEOUT : MCE_RV_WAIT;
 }
 
 static const struct mce_rule rule_timeout[] = {

@@ -96,7 +96,11 @@ bool mce_rv_stage_done(enum mce_rv_stage s, unsigned int callin, unsigned int ex
 		       unsigned int order, unsigned int expected);
 
 enum mce_rv_wait { MCE_RV_WAIT, MCE_RV_GO, MCE_RV_TIMEOUT };
-/* One look at a wait: go when it is done (even late), time out past the deadline. */
+/*
+ * One look at a wait: go when it is done (even late); otherwise time out once the deadline
+ * is reached (at @deadline itself: Linux gives up when the budget left is less than one spin,
+ * and with the TSC as the clock one spin is one tick), else wait.
+ */
 enum mce_rv_wait mce_rv_wait_step(bool done, u64 now, u64 deadline);
 /* The panic rule of a wait that timed out. */
 const struct mce_rule *mce_rv_timeout_rule(enum mce_rv_stage s);

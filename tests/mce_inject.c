@@ -2,14 +2,14 @@
 /*
  * mce_inject.c - the mce suite's cases that raise a real machine check: through QEMU's monitor
  * (inject=qemu, the runner relays the request) and through the ACPI EINJ table (inject=einj).
- * The rest of the suite is tests/test_mce.c.
+ * The suite's list is in tests/test_mce.c.
  */
 #include "copy/ops.h"
 #include "copy/pages.h"
 #include "copy/routines.h"
-#include "kernel/arch/bootmem.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/paging.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/arch/traps.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/console/printk.h"
@@ -24,7 +24,6 @@
 #include "mce/einj_io.h"
 #include "mce/mce.h"
 #include "mce/mce_regs.h"
-#include "mce/msr.h"
 #include "tests/ctx.h"
 #include "tests/ktap.h"
 #include "tests/lib/copy_sweep.h"
@@ -152,6 +151,51 @@ void mce_inject_early(void)
 	printk("mce: mce_case=early: no machine check arrived\n");
 }
 
+/* mce_case=pcc and idle: a #MC that must stop the machine, met in copy_mc or outside it. */
+static void qemu_must_stop(struct ck_test *t, u8 *src, u8 *dst, size_t len, bool pcc)
+{
+	volatile u64 spin = 0;
+	u64 end = deadline();
+
+	request(pcc ? QEMU_PCC_STATUS : QEMU_SRAR_STATUS, (u64)(uintptr_t)src + 0x1000);
+	while (rdtsc() < end) {
+		if (pcc)
+			copy_mc_to_kernel(dst, src, len);
+		else
+			spin++;		/* no copy_mc here: nothing may recover */
+	}
+	report(t, false, pcc ? "a #MC with PCC set must stop the machine" :
+	       "a #MC outside copy_mc must stop the machine");
+}
+
+/*
+ * mce_case=ap_idle: broadcast, every CPU checks in, the AP's error is fatal (no fixup at its
+ * idle loop); ap_alone: the AP alone with LMCES clear, so it waits for CPUs that never come;
+ * ap_local: LMCES set, the AP handles it alone. Each must stop the machine.
+ */
+static void qemu_on_ap(struct ck_test *t, enum mce_case c, u8 *src)
+{
+	volatile u64 spin = 0;
+	unsigned int ap = 0;
+	u64 end = deadline();
+
+	for (unsigned int i = 1; i < smp_nr_cpus(); i++)
+		if (cpu_online(i))
+			ap = i;
+	if (!ap) {
+		ck_skip(t, "mce_case=%s needs an online AP (smp= of 2 or more)",
+			c == MCE_CASE_AP_IDLE ? "ap_idle" : c == MCE_CASE_AP_ALONE ? "ap_alone" :
+			"ap_local");
+		return;
+	}
+	request_on(ap, c == MCE_CASE_AP_IDLE, QEMU_SRAR_STATUS,
+		   QEMU_MCG | (c == MCE_CASE_AP_LOCAL ? MCG_STATUS_LMCES : 0),
+		   (u64)(uintptr_t)src + 0x1000);
+	while (rdtsc() < end)
+		spin++;
+	report(t, false, "a #MC on an idle AP must stop the machine");
+}
+
 void qemu_injection(struct ck_test *t)
 {
 	/*
@@ -162,12 +206,16 @@ void qemu_injection(struct ck_test *t)
 	 * scenarios 16 times of 16 here (2026-11-30).
 	 */
 	const size_t len = 64 * SZ_4K;
+	enum mce_case c = t->ctx->mce_case;
 	u8 *src, *dst;
 
 	if (t->ctx->inject != INJECT_QEMU) {
 		ck_skip(t, "needs inject=qemu under QEMU with the runner's --inject-mce");
 		return;
 	}
+	/* A recovery needs a machine-check-safe copy; the other cases must stop the machine. */
+	if ((c == MCE_CASE_RECOVER || c == MCE_CASE_TWICE) && mce_copy_mc_unsafe(t))
+		return;
 	mce_suite_verdict.qemu_ran = true;
 	src = (u8 *)(uintptr_t)bootmem_alloc(len, SZ_4K);
 	dst = (u8 *)(uintptr_t)bootmem_alloc(len, SZ_4K);
@@ -178,7 +226,7 @@ void qemu_injection(struct ck_test *t)
 	ck_diag("copy_mc_to_kernel is %s; source at 0x%llx, %zu bytes",
 		copy_mc_impl_desc(copy_ops.choice.copy_mc), (unsigned long long)(uintptr_t)src,
 		len);
-	switch (t->ctx->mce_case) {
+	switch (c) {
 	case MCE_CASE_EARLY:	/* asked for before the tests; arriving here means it never came */
 		report(t, false, "mce_case=early: the machine check asked for at boot never came");
 		break;
@@ -194,55 +242,15 @@ void qemu_injection(struct ck_test *t)
 		report(t, on_poison_list(((u64)(uintptr_t)src >> 12) + 2) &&
 		       on_poison_list(((u64)(uintptr_t)src >> 12) + 12), "both pfns listed");
 		break;
-	case MCE_CASE_PCC: {
-		u64 end = deadline();
-
-		request(QEMU_PCC_STATUS, (u64)(uintptr_t)src + 0x1000);
-		while (rdtsc() < end)
-			copy_mc_to_kernel(dst, src, len);
-		report(t, false, "a #MC with PCC set must stop the machine");
+	case MCE_CASE_PCC:
+	case MCE_CASE_IDLE:
+		qemu_must_stop(t, src, dst, len, c == MCE_CASE_PCC);
 		break;
-	}
-	case MCE_CASE_IDLE: {
-		volatile u64 spin = 0;
-		u64 end = deadline();
-
-		request(QEMU_SRAR_STATUS, (u64)(uintptr_t)src + 0x1000);
-		while (rdtsc() < end)
-			spin++;		/* no copy_mc here: nothing may recover */
-		report(t, false, "a #MC outside copy_mc must stop the machine");
-		break;
-	}
 	case MCE_CASE_AP_IDLE:
 	case MCE_CASE_AP_ALONE:
-	case MCE_CASE_AP_LOCAL: {
-		enum mce_case c = t->ctx->mce_case;
-		volatile u64 spin = 0;
-		unsigned int ap = 0;
-		u64 end = deadline();
-
-		for (unsigned int i = 1; i < smp_nr_cpus(); i++)
-			if (cpu_online(i))
-				ap = i;
-		if (!ap) {
-			ck_skip(t, "mce_case=%s needs an online AP (smp= of 2 or more)",
-				c == MCE_CASE_AP_IDLE ? "ap_idle" : c == MCE_CASE_AP_ALONE ?
-				"ap_alone" : "ap_local");
-			break;
-		}
-		/*
-		 * ap_idle: broadcast, every CPU checks in, the AP's error is fatal (no fixup at
-		 * its idle loop); ap_alone: the AP alone with LMCES clear, so it waits for CPUs
-		 * that never come; ap_local: LMCES set, the AP handles it alone.
-		 */
-		request_on(ap, c == MCE_CASE_AP_IDLE, QEMU_SRAR_STATUS,
-			   QEMU_MCG | (c == MCE_CASE_AP_LOCAL ? MCG_STATUS_LMCES : 0),
-			   (u64)(uintptr_t)src + 0x1000);
-		while (rdtsc() < end)
-			spin++;
-		report(t, false, "a #MC on an idle AP must stop the machine");
+	case MCE_CASE_AP_LOCAL:
+		qemu_on_ap(t, c, src);
 		break;
-	}
 	}
 }
 
@@ -284,15 +292,10 @@ void einj_table(struct ck_test *t)
 			"copy_mc");
 		return;
 	}
+	if (mce_copy_mc_unsafe(t))
+		return;
 	{
-		/*
-	 * QEMU's "mce" arrives asynchronously, at an instruction boundary somewhere in the copy
-	 * loop. Landing just after the rep movsb (no fixup there) panics, rightly; a long copy
-	 * keeps that window small. With 64 KiB (32 KiB for the second of "twice") one
-	 * fresh-clone CI run in five hit it; 256 KiB passed the qemu twice and fast-string
-	 * scenarios 16 times of 16 here (2026-11-30).
-	 */
-	const size_t len = 64 * SZ_4K;
+		const size_t len = 64 * SZ_4K;	/* as qemu_injection's, for the same reason */
 		u8 *src = (u8 *)(uintptr_t)bootmem_alloc(len, SZ_4K);
 		u8 *dst = (u8 *)(uintptr_t)bootmem_alloc(len, SZ_4K);
 		u64 target = (u64)(uintptr_t)src + 7 * SZ_4K + 0x40, seq = mce_count();

@@ -2,7 +2,9 @@
 /*
  * mce_suite.c - state and helpers the mce suite's files share (mce_suite.h).
  */
+#include "copy/ops.h"
 #include "kernel/mm/page.h"
+#include "mce/mce.h"
 #include "tests/mce_suite.h"
 
 struct mce_verdict mce_suite_verdict;
@@ -13,4 +15,22 @@ bool on_poison_list(u64 pfn)
 		if (poison_log.pfn[i] == pfn)
 			return true;
 	return false;
+}
+
+bool mce_cannot_recover(struct ck_test *t)
+{
+	if (mce_can_recover())
+		return false;
+	ck_skip(t, "this CPU cannot recover (%s): an emulated #MC would panic, as in Linux",
+		!mce_caps()->enabled ? "no MCA" : mce_caps()->amd ? "AMD without SUCCOR" :
+		"no SER_P");
+	return true;
+}
+
+bool mce_copy_mc_unsafe(struct ck_test *t)
+{
+	if (copy_ops.choice.copy_mc != COPY_MC_MEMCPY)
+		return false;
+	ck_skip(t, "copy_mc is memcpy on this CPU (%s): not #MC-safe", copy_ops.choice.copy_mc_why);
+	return true;
 }

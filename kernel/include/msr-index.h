@@ -43,6 +43,7 @@
 #define MCG_STATUS_EIPV			BIT(1)
 #define MCG_STATUS_MCIP			BIT(2)
 #define MCG_STATUS_LMCES		BIT(3)
+#define MCG_STATUS_SEAM_NR		BIT(12)	/* Intel TDX: the #MC came in SEAM non-root mode */
 #define MSR_IA32_MCG_CTL		0x17b
 
 #define MSR_IA32_MISC_ENABLE		0x1a0

@@ -12,13 +12,26 @@
 #include "tests/lib/mce_vectors.h"
 #include "tests/oracle/linux_mce.h"
 
+/* The vector as the handler grades it: bank 1 unless it names one, its CPU when it names one. */
+static struct mce_grade_in vector_in(const struct mce_vector *v)
+{
+	return (struct mce_grade_in){ .status = v->status, .mcg_status = v->mcg_status,
+				      .amd = v->amd, .ser = v->ser, .mce_safe_fixup = v->fixup,
+				      .bank = v->bank ? v->bank : 1, .family = v->family,
+				      .model = v->model, .stepping = v->stepping };
+}
+
+/* Linux's VFM_STEPPING(INTEL_SKYLAKE_X, 4): family 6, model 0x55, stepping 4 or later. */
+static bool linux_skx_quirk(u8 family, u8 model, u8 stepping)
+{
+	return family == 6 && model == 0x55 && stepping >= 4;
+}
+
 static void test_every_vector_hits_its_row(void)
 {
 	for (unsigned int i = 0; i < mce_nr_vectors; i++) {
 		const struct mce_vector *v = &mce_vectors[i];
-		struct mce_grade_in in = { .status = v->status, .mcg_status = v->mcg_status,
-					   .amd = v->amd, .ser = v->ser,
-					   .mce_safe_fixup = v->fixup };
+		struct mce_grade_in in = vector_in(v);
 		const struct mce_rule *r = mce_grade(&in);
 
 		CHECK(!strcmp(r->name, v->rule), "%s vector %u: got \"%s\", want \"%s\"",
@@ -56,12 +69,12 @@ static void test_vector_ends(void)
 
 	for (unsigned int i = 0; i < mce_nr_vectors; i++) {
 		const struct mce_vector *v = &mce_vectors[i];
-		struct mce_grade_in in = { .status = v->status, .mcg_status = v->mcg_status,
-					   .amd = v->amd, .ser = v->ser,
-					   .mce_safe_fixup = v->fixup };
+		struct mce_grade_in in = vector_in(v);
+		bool skx = !v->amd && linux_skx_quirk(v->family, v->model, v->stepping);
 		struct lx_mce_in lx = { .status = v->status, .mcg_status = v->mcg_status,
 					.amd = v->amd, .ser_p = !v->amd && v->ser,
-					.succor = v->amd && v->ser, .fixup_mce_safe = v->fixup };
+					.succor = v->amd && v->ser, .fixup_mce_safe = v->fixup,
+					.bank = in.bank, .skx_quirk_cpu = skx };
 		const struct mce_rule *r = mce_grade(&in);
 		enum lx_end le = lx_mce_end(&lx, NULL);
 		struct mce_decision d;

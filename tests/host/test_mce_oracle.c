@@ -12,7 +12,14 @@
  * kind at RIP; and address encodings that are and are not usable. For each, the end
  * (panic, resume, recover at the fixup) and whether the page is offlined must agree with
  * the model, except in the two deliberate deviation classes README "Machine checks" names,
- * which are counted apart. Two-bank cases follow.
+ * which are counted apart. On Intel, MCG_STATUS.SEAM_NR (TDX) is tried each way too (the bit
+ * is reserved on AMD).
+ *
+ * A second walk covers the model-specific row: the Skylake-SP patrol-scrub quirk, for CPUs
+ * on both sides of Linux's VFM_STEPPING(INTEL_SKYLAKE_X, 4) and banks on both sides of its
+ * BANK_RANGE(13, 18), with error codes that do and do not carry the quirk's signature. Each
+ * CPU's family, model and stepping go to grade.c as the handler fills them; the model gets
+ * its skx_quirk_cpu from Linux's definition. Two-bank cases follow.
  */
 #include "mce/decode.h"
 #include "mce/grade.h"
@@ -38,12 +45,20 @@ static const u64 status_bits[] = {
 static const u16 codes[] = { 0x0134, 0x1134, 0x0150, 0x1150, 0x00c0, 0x00c7, 0x10c3, 0x017a,
 			     0x117a, 0x0005, 0x009f };
 
-static void run_ours(const struct lx_mce_in *x, u64 addr, u64 misc, struct ours *o)
+/* The CPU the handler grades for (grade.c's family, model, stepping). */
+struct cpu_id {
+	u8 family, model, stepping;
+};
+
+static void run_ours(const struct lx_mce_in *x, const struct cpu_id *id, u64 addr, u64 misc,
+		     struct ours *o)
 {
 	struct mce_grade_in in = { .status = x->status, .mcg_status = x->mcg_status,
 				   .amd = x->amd, .ser = x->amd ? x->succor : x->ser_p,
 				   .ovf_recov = x->overflow_recov,
-				   .mce_safe_fixup = x->fixup_mce_safe };
+				   .mce_safe_fixup = x->fixup_mce_safe, .bank = (u16)x->bank,
+				   .family = id->family, .model = id->model,
+				   .stepping = id->stepping };
 	struct mce_addr_src src = { .amd = x->amd, .smca = x->smca, .bank = x->bank };
 	const struct mce_rule *r = mce_grade(&in);
 	struct mce_decision d;
@@ -71,14 +86,15 @@ static const char *end_name(enum mce_end e)
 	return e == MCE_END_PANIC ? "panic" : e == MCE_END_RECOVER ? "recover" : "resume";
 }
 
-static void compare(struct walk *w, const struct lx_mce_in *x, u64 addr, u64 misc)
+static void compare(struct walk *w, const struct lx_mce_in *x, const struct cpu_id *id,
+		    u64 addr, u64 misc)
 {
 	struct lx_mce_result res;
 	struct ours o;
 	enum mce_end le;
 	bool lq;
 
-	run_ours(x, addr, misc, &o);
+	run_ours(x, id, addr, misc, &o);
 	lx_mce_handle(x, &res);
 	le = linux_end(res.end);
 	lq = res.queues_page && lx_mce_usable_address(x, misc, addr);
@@ -98,34 +114,49 @@ static void compare(struct walk *w, const struct lx_mce_in *x, u64 addr, u64 mis
 		return;
 	}
 	w->bad++;
-	CHECK(w->printed++ >= 12, "%s status 0x%016llx mcg 0x%llx ser %d succor %d ovf %d "
-	      "smca %d fix %d/%d bank %u misc 0x%llx: ours %s%s (\"%s\"), Linux %s%s (\"%s\" / "
-	      "\"%s\")", x->amd ? "AMD" : "Intel", (unsigned long long)x->status,
-	      (unsigned long long)x->mcg_status, x->ser_p, x->succor, x->overflow_recov, x->smca,
-	      x->fixup_mce_safe, x->fixup_other, x->bank, (unsigned long long)misc,
+	CHECK(w->printed++ >= 12, "%s %x/%x/%x status 0x%016llx mcg 0x%llx ser %d succor %d "
+	      "ovf %d smca %d fix %d/%d bank %u misc 0x%llx: ours %s%s (\"%s\"), Linux %s%s "
+	      "(\"%s\" / \"%s\")", x->amd ? "AMD" : "Intel", id->family, id->model, id->stepping,
+	      (unsigned long long)x->status, (unsigned long long)x->mcg_status, x->ser_p,
+	      x->succor, x->overflow_recov, x->smca, x->fixup_mce_safe, x->fixup_other, x->bank,
+	      (unsigned long long)misc,
 	      end_name(o.end), o.queued ? " +page" : "", o.why->name, end_name(le),
 	      lq ? " +page" : "", res.sev_why ? res.sev_why : "?", res.end_why ? res.end_why : "?");
+}
+
+static u64 status_of(unsigned int m, u64 code)
+{
+	u64 st = code;
+
+	for (unsigned int b = 0; b < 11; b++)
+		if (m & (1u << b))
+			st |= status_bits[b];
+	return st;
+}
+
+/* MCIP set; RIPV, EIPV, LMCES and SEAM_NR from the bits of @g. */
+static u64 mcg_of(unsigned int g)
+{
+	return MCG_STATUS_MCIP | (g & 1 ? MCG_STATUS_RIPV : 0) | (g & 2 ? MCG_STATUS_EIPV : 0) |
+	       (g & 4 ? MCG_STATUS_LMCES : 0) | (g & 8 ? MCG_STATUS_SEAM_NR : 0);
 }
 
 static void walk_vendor(struct walk *w, bool amd)
 {
 	static const u64 miscs[] = { 0x86, 0x8d, 0x46 };	/* usable, too coarse, not physical */
+	static const struct cpu_id none = { 0 };
 
 	for (unsigned int m = 0; m < 1u << 11; m++)
 	for (unsigned int k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
-	for (unsigned int g = 0; g < 8; g++)
+	for (unsigned int g = 0; g < (amd ? 8u : 16u); g++)
 	for (unsigned int feat = 0; feat < (amd ? 8u : 2u); feat++)
 	for (unsigned int fx = 0; fx < 3; fx++)
 	for (unsigned int v = 0; v < 3; v++) {
 		struct lx_mce_in x = { .amd = amd };
 		u64 addr = 0x12345678abcULL, misc = 0x86;
 
-		x.status = codes[k];
-		for (unsigned int b = 0; b < 11; b++)
-			if (m & (1u << b))
-				x.status |= status_bits[b];
-		x.mcg_status = MCG_STATUS_MCIP | (g & 1 ? MCG_STATUS_RIPV : 0) |
-			       (g & 2 ? MCG_STATUS_EIPV : 0) | (g & 4 ? MCG_STATUS_LMCES : 0);
+		x.status = status_of(m, codes[k]);
+		x.mcg_status = mcg_of(g);
 		x.fixup_mce_safe = fx == 1;
 		x.fixup_other = fx == 2;
 		if (amd) {
@@ -140,8 +171,51 @@ static void walk_vendor(struct walk *w, bool amd)
 			x.ser_p = feat & 1;
 			misc = miscs[v];
 		}
-		compare(w, &x, addr, misc);
+		compare(w, &x, &none, addr, misc);
 	}
+}
+
+/*
+ * The Skylake-SP patrol-scrub row: Linux's INTEL_SKYLAKE_X is family 6 model 0x55, from
+ * stepping 4 (VFM_STEPPING), in banks 13 to 18 (BANK_RANGE). Tried: stepping 3, 4 and 7 of
+ * that model, a neighbouring model, banks just outside and at both ends; the signature
+ * (MSCOD 0x0010, MCACOD 000x 0000 1100 xxxx) with and without the filter bit, and codes
+ * that miss it in the MSCOD or the MCACOD.
+ */
+static void walk_skx(struct walk *w)
+{
+	static const struct cpu_id cpus[] = { { 6, 0x55, 3 }, { 6, 0x55, 4 }, { 6, 0x55, 7 },
+					      { 6, 0x56, 4 } };
+	static const unsigned int banks[] = { 12, 13, 18, 19 };
+	static const u64 scodes[] = { 0x001000c0, 0x001010c7, 0x001000d0, 0x002000c0,
+				      0x000000cf };
+	static const u64 miscs[] = { 0x86, 0x46 };
+
+	for (unsigned int c = 0; c < sizeof(cpus) / sizeof(cpus[0]); c++)
+	for (unsigned int bk = 0; bk < sizeof(banks) / sizeof(banks[0]); bk++)
+	for (unsigned int m = 0; m < 1u << 11; m++)
+	for (unsigned int k = 0; k < sizeof(scodes) / sizeof(scodes[0]); k++)
+	for (unsigned int g = 0; g < 8; g++)
+	for (unsigned int ser = 0; ser < 2; ser++)
+	for (unsigned int fx = 0; fx < 3; fx++)
+	for (unsigned int v = 0; v < 2; v++) {
+		const struct cpu_id *id = &cpus[c];
+		struct lx_mce_in x = { .status = status_of(m, scodes[k]), .mcg_status = mcg_of(g),
+				       .ser_p = ser, .fixup_mce_safe = fx == 1,
+				       .fixup_other = fx == 2, .bank = banks[bk] };
+
+		x.skx_quirk_cpu = id->family == 6 && id->model == 0x55 && id->stepping >= 4;
+		compare(w, &x, id, 0x12345678abcULL, miscs[v]);
+	}
+}
+
+static void report_walk(const char *what, const struct walk *w)
+{
+	printf("# mce oracle, %s: %lu inputs tried, %lu agree, %lu deliberate deviations (%lu "
+	       "RIPV clear, %lu uncorrected without SER_P), %lu disagreements\n", what, w->tried,
+	       w->agree, w->dev_no_ripv + w->dev_uc, w->dev_no_ripv, w->dev_uc, w->bad);
+	CHECK(w->bad == 0, "%s: %lu inputs where the image and Linux end differently", what,
+	      w->bad);
 }
 
 static void test_single_bank_walk(void)
@@ -150,10 +224,16 @@ static void test_single_bank_walk(void)
 
 	walk_vendor(&w, false);
 	walk_vendor(&w, true);
-	printf("# mce oracle: %lu inputs tried, %lu agree, %lu deliberate deviations (%lu RIPV "
-	       "clear, %lu uncorrected without SER_P), %lu disagreements\n", w.tried, w.agree,
-	       w.dev_no_ripv + w.dev_uc, w.dev_no_ripv, w.dev_uc, w.bad);
-	CHECK(w.bad == 0, "%lu inputs where the image and Linux end differently", w.bad);
+	report_walk("single bank", &w);
+	CHECK(w.tried > 1000000, "the walk tried %lu inputs", w.tried);
+}
+
+static void test_skx_quirk_walk(void)
+{
+	struct walk w = { 0 };
+
+	walk_skx(&w);
+	report_walk("Skylake-SP patrol scrub", &w);
 	CHECK(w.tried > 1000000, "the walk tried %lu inputs", w.tried);
 }
 
@@ -201,5 +281,5 @@ static void test_two_banks(void)
 
 int main(void)
 {
-	return RUN_TESTS(test_single_bank_walk, test_two_banks);
+	return RUN_TESTS(test_single_bank_walk, test_skx_quirk_walk, test_two_banks);
 }

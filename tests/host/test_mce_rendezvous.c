@@ -35,6 +35,58 @@ static void test_needs_rendezvous(void)
 	CHECK(!mce_rv_needed(false, false, MCG_STATUS_MCIP, 4), "no broadcast model");
 }
 
+/*
+ * Linux's wait (mce_start()/mce_end() around mce_timed_out(), core.c): the budget t starts at
+ * the timeout; each look that finds the wait not over gives up when t < SPINUNIT, else takes
+ * SPINUNIT off t and spins SPINUNIT. Whether a wait that is never done has given up by the
+ * time @elapsed has passed, with one spin of @unit: the model the boundary cases follow.
+ */
+static bool linux_gave_up(u64 budget, u64 unit, u64 elapsed)
+{
+	s64 t = (s64)budget;
+
+	for (u64 spun = 0;; spun += unit) {
+		if (t < (s64)unit)
+			return true;
+		if (spun >= elapsed)
+			return false;
+		t -= (s64)unit;
+	}
+}
+
+/*
+ * The deadline itself: the image's clock ticks in TSC cycles, so one spin is one tick. With
+ * a budget of 1000 ticks from 5000, Linux still waits at 5999 (one tick left) and has given
+ * up at 6000 (none left) and at 6001. A ">=" that slid back to ">" would wait at 6000.
+ */
+static void test_timeout_boundary(void)
+{
+	const u64 start = 5000, budget = 1000, deadline = start + budget;
+	static const struct {
+		u64 now;
+		enum mce_rv_wait want;
+	} c[] = {
+		{ deadline - 1, MCE_RV_WAIT }, { deadline, MCE_RV_TIMEOUT },
+		{ deadline + 1, MCE_RV_TIMEOUT },
+	};
+
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		bool lx = linux_gave_up(budget, 1, c[i].now - start);
+
+		CHECK(lx == (c[i].want == MCE_RV_TIMEOUT), "the model of Linux at %llu: %s",
+		      (unsigned long long)c[i].now, lx ? "gave up" : "waits");
+		CHECK(mce_rv_wait_step(false, c[i].now, deadline) == c[i].want,
+		      "not done at deadline %+lld: %s", (long long)(c[i].now - deadline),
+		      c[i].want == MCE_RV_WAIT ? "wait" : "time out");
+		CHECK(mce_rv_wait_step(true, c[i].now, deadline) == MCE_RV_GO,
+		      "done at deadline %+lld: go (Linux looks at the condition first)",
+		      (long long)(c[i].now - deadline));
+	}
+	/* Coarser spins (Linux's SPINUNIT is 100 ns): never a wait past the budget. */
+	CHECK(linux_gave_up(1000, 100, 950) && !linux_gave_up(1000, 100, 850),
+	      "with 100-tick spins Linux gives up once less than a spin is left");
+}
+
 static void test_stages(void)
 {
 	/* Four CPUs: check-in, then turns in order, then the Monarch, then the release. */
@@ -403,7 +455,8 @@ static void test_one_cpu_is_the_old_path(void)
 
 int main(void)
 {
-	return RUN_TESTS(test_needs_rendezvous, test_stages, test_ordinal_and_lists,
-			 test_cmci_probe, test_ipid_shared, test_summary, test_reign_matches_linux,
-			 test_qemu_broadcast_shapes, test_one_cpu_is_the_old_path);
+	return RUN_TESTS(test_needs_rendezvous, test_stages, test_timeout_boundary,
+			 test_ordinal_and_lists, test_cmci_probe, test_ipid_shared, test_summary,
+			 test_reign_matches_linux, test_qemu_broadcast_shapes,
+			 test_one_cpu_is_the_old_path);
 }

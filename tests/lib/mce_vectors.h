@@ -20,6 +20,9 @@ struct mce_vector {
 	bool handler_reaches;	/* false: the handler skips such banks (VAL clear) */
 	enum mce_vector_end end;
 	bool deviates;		/* Linux ends otherwise; README says why the image differs */
+	/* Model-specific rows: the bank (0: bank 1) and the CPU (family 0: the CPU's own). */
+	u16 bank;
+	u8 family, model, stepping;
 };
 
 extern const struct mce_vector mce_vectors[];

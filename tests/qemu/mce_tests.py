@@ -77,7 +77,7 @@ def t_mce_qemu_idle(b):
     b.status_is(PANIC)
     b.has(r"^PANIC: machine check: data load in unrecoverable area of kernel")
     b.has(r"exception-table entry at RIP: none")
-    b.has(r"machine check at RIP [0-9a-f]+ qemu_injection\+")
+    b.has(r"machine check at RIP [0-9a-f]+ (qemu_injection|qemu_must_stop)\+")
 
 
 def t_mce_qemu_early(b):
