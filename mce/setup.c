@@ -4,6 +4,7 @@
  * left in the banks logged and cleared, CR4.MCE, and the #MC handler installed. The same
  * per-CPU part (mce_cpu_setup) runs on every AP from mce_cpus_init (mce/smp.c).
  */
+#include "kernel/arch/cpuid.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/traps.h"
 #include "kernel/console/printk.h"
@@ -29,15 +30,12 @@ void mce_early_init(void)
 {
 	mce_handler_install();
 	/* Without CR4.MCE a machine check shuts the processor down: take it from here on. */
-	if (cpuid(1).edx & BIT(7))
+	if (cpu_has(X86_FEATURE_MCE)) {
+		printk("cpu: CR4.MCE on (machine checks)\n");
 		write_cr4(read_cr4() | CR4_MCE);
+	}
 }
 
-#define MSR_IA32_FEATURE_CONTROL	0x3a
-#define FEATURE_CONTROL_LOCKED		BIT(0)
-#define FEATURE_CONTROL_LMCE		BIT(20)
-#define MSR_IA32_MCG_EXT_CTL		0x4d0
-#define MCG_EXT_CTL_LMCE_EN		BIT(0)
 
 /* The boot CPU's; the APs' come from mce_cpus_init (mce/smp.c). */
 static struct mce_cpu mce_boot_cpu;

@@ -19,6 +19,7 @@
 #ifndef CK_MCE_SMP_LOGIC_H
 #define CK_MCE_SMP_LOGIC_H
 
+#include "kernel/include/msr-index.h"
 #include "kernel/include/types.h"
 #include "mce/grade.h"
 
@@ -108,11 +109,7 @@ const struct mce_rule *mce_rv_timeout_rule(enum mce_rv_stage s);
 /* "1st", "2nd", "3rd", "4th", ... into @buf. */
 const char *mce_rv_ordinal(unsigned int n, char *buf, size_t size);
 
-/* ---- per-CPU setup verdicts ---- */
-
-#define MCI_CTL2_CMCI_EN	BIT(30)
-#define MSR_MC_CTL2(i)		(0x280 + (i))
-#define MCG_CMCI_P		BIT(10)
+/* ---- per-CPU setup verdicts (MSR names: kernel/include/msr-index.h) ---- */
 
 enum mce_cmci_owner {
 	MCE_CMCI_MINE,		/* CMCI_EN was clear and stuck when set: this CPU owns it */

@@ -176,7 +176,11 @@ void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
 	*tot = (struct ktap_totals){ 0 };
 	for (unsigned int s = 0; s < nr; s++)
 		selected += !!(mask & (1u << s));
-	printk("KTAP version 1\n1..%u\n", selected);
+	/* No suite (tests=none): no KTAP document at all, as "1..0" would report zero tests. */
+	if (selected)
+		printk("KTAP version 1\n1..%u\n", selected);
+	else
+		printk("# tests=none: no suite selected, so no KTAP document\n");
 	for (unsigned int s = 0; s < nr; s++) {
 		const struct ck_suite *suite = suites[s];
 		unsigned int failed = 0, skipped = 0;

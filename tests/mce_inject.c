@@ -278,7 +278,7 @@ void einj_table(struct ck_test *t)
 					 &why);
 	if (err) {
 		/* Firmware's fault, not the kernel's: name it and run on without EINJ. */
-		pr_warn("EINJ: table rejected: entry %d: %s 0x%llx\n", et.bad_entry, why,
+		ck_diag("warning: EINJ: table rejected: entry %d: %s 0x%llx", et.bad_entry, why,
 			(unsigned long long)et.bad_value);
 		ck_skip(t, "EINJ table rejected (entry %d: %s 0x%llx): no EINJ", et.bad_entry,
 			why, (unsigned long long)et.bad_value);
