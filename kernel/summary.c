@@ -144,9 +144,9 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 			    "firmware variable store)");
 		break;
 	}
-	for (int i = 0; i < 6; i++)
+	for (unsigned int i = 0; i < ARRAY_SIZE(lines); i++)
 		lines[i] = l[i];
-	fbcon_summary(verdict_of(status), status == CK_STATUS_PASS, lines, 7, bars, nb,
-		      "quick figures: 1 MiB, cache-warm, median of 5 (GB/s)");
+	fbcon_summary(verdict_of(status), status == CK_STATUS_PASS, lines, ARRAY_SIZE(lines), bars,
+		      nb, "quick figures: 1 MiB, cache-warm, median of 5 (GB/s)");
 	printk("fbcon: summary drawn\n");
 }
