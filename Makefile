@@ -129,7 +129,7 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	mce/einj.c mce/smp_logic.c bench/stats.c \
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
-HOST_PURE += bench/noise.c
+HOST_PURE += bench/noise.c kernel/lib/json.c
 # The host tests link the very objects the image links for copy/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -155,7 +155,7 @@ $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS)
 FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
 	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
 	kernel/platform/numa.c kernel/arch/pmem.c kernel/platform/madt.c kernel/lib/extable.c \
-	kernel/lib/ksyms.c
+	kernel/lib/ksyms.c kernel/lib/json.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE)
 	@mkdir -p $(dir $@)
@@ -174,7 +174,7 @@ qemu-tests: $(B)/copykernel.efi
 BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
 	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c \
 	bench/parallel.c tools/ck-bench-par.c
-BENCH_SRC += bench/noise.c tools/perf_twin.c
+BENCH_SRC += bench/noise.c tools/perf_twin.c kernel/lib/json.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
