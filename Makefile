@@ -43,7 +43,8 @@ BOOT_SRC   := $(wildcard boot/*.c)
 KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm copy mce \
 	bench tests tests/lib kernel
 KERNEL_SRC := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c))
-ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm)
+ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm) \
+	$(wildcard bench/*.asm)
 
 BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
 KERNEL_OBJ := $(patsubst %.c,$(B)/%.o,$(KERNEL_SRC))
@@ -129,9 +130,10 @@ HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap
 	mce/einj.c mce/smp_logic.c bench/stats.c \
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/pmem.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
-HOST_PURE += bench/noise.c kernel/lib/json.c
-# The host tests link the very objects the image links for copy/ (same NASM output).
-HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
+HOST_PURE += bench/noise.c kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
+	bench/data.c
+# The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
+HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
 	tests/oracle/linux_mce.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
@@ -174,7 +176,8 @@ qemu-tests: $(B)/copykernel.efi
 BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
 	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c \
 	bench/parallel.c tools/ck-bench-par.c
-BENCH_SRC += bench/noise.c tools/perf_twin.c kernel/lib/json.c
+BENCH_SRC += bench/noise.c tools/perf_twin.c kernel/lib/json.c bench/probe.c bench/table.c \
+	bench/cases.c bench/prims.c bench/data.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \

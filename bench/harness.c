@@ -7,6 +7,17 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
 
+void bench_outf(const struct bench_env *env, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	ck_vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	env->out(line);
+}
+
 const char *bench_mode_name(enum bench_mode m)
 {
 	return m == BENCH_COLD ? "cache-cold" : "cache-hot";
