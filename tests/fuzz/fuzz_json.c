@@ -187,7 +187,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			size_t want = strtoull(need + 7, NULL, 10);
 			char *again = malloc(want);
 
-			if (want <= bsize || run(data, size, again, want, &misuse) != (long)want - 1)
+			if (want <= bsize ||
+			    run(data, size, again, want, &misuse) != (long)want - 1)
 				abort();
 			free(again);
 		}

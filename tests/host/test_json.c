@@ -131,7 +131,8 @@ static void test_integers(void)
 		json_record(&w, buf, sizeof(buf), NULL);
 		json_u64(&w, "v", uv[i]);
 		json_end(&w);
-		snprintf(want, sizeof(want), "{\"schema\":1,\"v\":%llu}", (unsigned long long)uv[i]);
+		snprintf(want, sizeof(want), "{\"schema\":1,\"v\":%llu}",
+			 (unsigned long long)uv[i]);
 		CHECK(!strcmp(buf, want), "u64: %s, want %s", buf, want);
 	}
 }
@@ -141,7 +142,8 @@ static void test_fixed_point(void)
 	static const struct { s64 v; unsigned int d; const char *out; } t[] = {
 		{ 957, 3, "0.957" }, { 1000, 3, "1.000" }, { 5, 3, "0.005" }, { -5, 2, "-0.05" },
 		{ 1234, 0, "1234" }, { 0, 2, "0.00" }, { 7, 18, "0.000000000000000007" },
-		{ INT64_MIN, 18, "-9.223372036854775808" }, { INT64_MAX, 1, "922337203685477580.7" },
+		{ INT64_MIN, 18, "-9.223372036854775808" },
+		{ INT64_MAX, 1, "922337203685477580.7" },
 	};
 	struct json_writer w;
 	char want[64];
@@ -319,8 +321,9 @@ static void test_overflow(void)
 		} else if (size) {
 			char want[200];
 
-			snprintf(want, sizeof(want), "{\"schema\":1,\"kind\":\"json-error\",\"error\":"
-				 "\"overflow\",\"record_kind\":\"result\",\"need\":%ld,\"size\":%zu}",
+			snprintf(want, sizeof(want), "{\"schema\":1,\"kind\":\"json-error\","
+				 "\"error\":\"overflow\",\"record_kind\":\"result\","
+				 "\"need\":%ld,\"size\":%zu}",
 				 full + 1, size);
 			CHECK(n == -JSON_ENOSPC && (strlen(want) < size ? !strcmp(b, want) : !b[0]),
 			      "size %zu: %ld '%s'", size, n, b);
