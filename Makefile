@@ -177,8 +177,9 @@ BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy
 	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c \
 	bench/parallel.c tools/ck-bench-par.c
 BENCH_SRC += bench/noise.c tools/perf_twin.c kernel/lib/json.c bench/probe.c bench/table.c \
-	bench/cases.c bench/prims.c bench/parallel_out.c bench/data.c
-$(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h)
+	bench/cases.c bench/prims.c bench/parallel_out.c bench/data.c tools/ck-bench-opts.c \
+	tools/ck-bench-host.c
+$(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
