@@ -44,7 +44,8 @@ KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm c
 	bench tests tests/lib tests/soak kernel
 # Generator files (ASM_GEN below) are compiled to assembly only, never linked.
 KERNEL_SRC := $(filter-out %/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
-ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm)
+ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm) \
+	$(wildcard bench/*.asm)
 
 BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
 KERNEL_OBJ := $(patsubst %.c,$(B)/%.o,$(KERNEL_SRC))
@@ -147,8 +148,10 @@ HOST_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
 	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c tests/soak/limit.c \
 	tests/soak/checkpoint.c
-# The host tests link the very objects the image links for copy/ (same NASM output).
-HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm))
+HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
+	bench/parallel_out.c bench/data.c
+# The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
+HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
 	tests/oracle/linux_mce.c
 ORACLE_MODELS := tests/oracle/linux_folio_mc.c tests/oracle/linux_zero_order.c
@@ -188,6 +191,7 @@ FUZZ_PURE += kernel/cmdline_opts.c
 FUZZ_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 FUZZ_PURE += kernel/platform/smbios.c tests/soak/checkpoint.c tests/soak/ledger.c \
 	tests/soak/json.c mce/decode.c tests/soak/pattern.c
+FUZZ_PURE += kernel/lib/json.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE) | $(GEN_H)
 	@mkdir -p $(dir $@)
@@ -207,8 +211,10 @@ BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy
 	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c \
 	kernel/arch/cpuid.c \
 	bench/parallel.c tools/ck-bench-par.c
-BENCH_SRC += bench/noise.c tools/perf_twin.c
-$(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h) | $(GEN_H)
+BENCH_SRC += bench/noise.c tools/perf_twin.c kernel/lib/json.c bench/probe.c bench/table.c \
+	bench/cases.c bench/prims.c bench/parallel_out.c bench/data.c tools/ck-bench-opts.c \
+	tools/ck-bench-host.c
+$(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@

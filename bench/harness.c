@@ -5,6 +5,18 @@
  */
 #include "bench/harness.h"
 #include "kernel/lib/format.h"
+#include "kernel/lib/json.h"
+
+void bench_outf(const struct bench_env *env, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	ck_vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	env->out(line);
+}
 
 const char *bench_mode_name(enum bench_mode m)
 {
@@ -256,25 +268,32 @@ void bench_fmt_noise(const struct bench_result *r, char *buf, size_t size)
 			    (unsigned long long)r->noise.mhz_max);
 }
 
-/* The noise fields of a result's JSON: null where not measured, with the reason. */
-static void json_noise(const struct bench_env *env, const struct bench_result *r, char *buf,
-		       size_t size)
+/* The noise members of a result's record: null where not measured, with the reason. */
+static void json_noise(struct json_writer *w, const struct bench_env *env,
+		       const struct bench_result *r)
 {
 	const struct noise_acct *a = &r->noise;
-	char smi[24] = "null", lo[24] = "null", hi[24] = "null", fc[24] = "null", c0[24] = "null";
+	bool aperf = a->have & NOISE_APERF;
+	char why[80];
 
 	if (a->have & NOISE_SMI)
-		ck_snprintf(smi, sizeof(smi), "%llu", (unsigned long long)a->smis);
-	if (a->have & NOISE_APERF) {
-		ck_snprintf(lo, sizeof(lo), "%llu", (unsigned long long)a->mhz_min);
-		ck_snprintf(hi, sizeof(hi), "%llu", (unsigned long long)a->mhz_max);
-		ck_snprintf(fc, sizeof(fc), "%u", a->freq_changes);
-		ck_snprintf(c0, sizeof(c0), "%u", a->not_c0);
+		json_u64(w, "smi", a->smis);
+	else
+		json_null(w, "smi");
+	if (aperf) {
+		json_u64(w, "eff_mhz_min", a->mhz_min);
+		json_u64(w, "eff_mhz_max", a->mhz_max);
+		json_u64(w, "freq_changes", a->freq_changes);
+		json_u64(w, "not_c0", a->not_c0);
+	} else {
+		json_null(w, "eff_mhz_min");
+		json_null(w, "eff_mhz_max");
+		json_null(w, "freq_changes");
+		json_null(w, "not_c0");
 	}
-	ck_snprintf(buf, size, "\"smi\":%s,\"eff_mhz_min\":%s,\"eff_mhz_max\":%s,"
-		    "\"freq_changes\":%s,\"not_c0\":%s,\"noise\":\"%s%s\"", smi, lo, hi, fc, c0,
-		    a->have ? "measured" : "unavailable: ",
-		    a->have ? "" : env->noise_why ? env->noise_why : "no counters");
+	ck_snprintf(why, sizeof(why), "unavailable: %s",
+		    env->noise_why ? env->noise_why : "no counters");
+	json_str(w, "noise", a->have ? "measured" : why);
 }
 
 void bench_fmt_gbps(const struct bench_result *r, char *buf, size_t size)
@@ -317,28 +336,34 @@ void bench_json(const struct bench_env *env, const struct bench_case *c, enum be
 		const struct bench_result *r, char *buf, size_t size)
 {
 	u64 reps = r->reps ? r->reps : 1;
-	char noise[200];
+	struct json_writer w;
 
-	json_noise(env, r, noise, sizeof(noise));
-	ck_snprintf(buf, size,
-		    "{\"schema\":1,\"kind\":\"result\",\"machine\":\"%s\",\"api\":\"%s\","
-		    "\"primitive\":\"%s\",\"size\":%llu,\"mode\":\"%s\",\"src_node\":\"%s\","
-		    "\"dst_node\":\"%s\",\"runs\":%u,\"median_mbps\":%llu,\"mean_mbps\":%llu,"
-		    "\"stddev_mbps\":%llu,\"min_mbps\":%llu,\"max_mbps\":%llu,\"median_ns\":%llu,"
-		    "\"q1_ns\":%llu,\"q3_ns\":%llu,\"cycles_per_byte_x1000\":%llu,"
-		    "\"cold_method\":\"%s\",\"rounds\":%u,\"k\":%u,\"reps\":%u,"
-		    "\"disturbed\":%u,\"discarded\":%u,\"src_pattern\":\"%s\","
-		    "\"dst_pattern\":\"%s\",%s}",
-		    env->machine ? env->machine : "", c->api, c->primitive,
-		    (unsigned long long)c->bytes, bench_mode_name(m),
-		    c->src_node ? c->src_node : "node0", c->dst_node ? c->dst_node : "node0",
-		    r->runs,
-		    (unsigned long long)r->mbps_median, (unsigned long long)r->mbps_mean,
-		    (unsigned long long)r->mbps_stddev, (unsigned long long)r->mbps_min,
-		    (unsigned long long)r->mbps_max, (unsigned long long)(r->ns.median / reps),
-		    (unsigned long long)(r->ns.q1 / reps), (unsigned long long)(r->ns.q3 / reps),
-		    (unsigned long long)r->mcyc_per_byte, bench_cold_method(env, c, m),
-		    r->rounds, r->k, r->reps, r->disturbed, r->discarded,
-		    c->src_pattern ? c->src_pattern : "none",
-		    c->dst_pattern ? c->dst_pattern : "none", noise);
+	json_record(&w, buf, size, "result");
+	json_str(&w, "machine", env->machine ? env->machine : "");
+	json_str(&w, "api", c->api);
+	json_str(&w, "primitive", c->primitive);
+	json_u64(&w, "size", c->bytes);
+	json_str(&w, "mode", bench_mode_name(m));
+	json_str(&w, "src_node", c->src_node ? c->src_node : "node0");
+	json_str(&w, "dst_node", c->dst_node ? c->dst_node : "node0");
+	json_u64(&w, "runs", r->runs);
+	json_u64(&w, "median_mbps", r->mbps_median);
+	json_u64(&w, "mean_mbps", r->mbps_mean);
+	json_u64(&w, "stddev_mbps", r->mbps_stddev);
+	json_u64(&w, "min_mbps", r->mbps_min);
+	json_u64(&w, "max_mbps", r->mbps_max);
+	json_u64(&w, "median_ns", r->ns.median / reps);
+	json_u64(&w, "q1_ns", r->ns.q1 / reps);
+	json_u64(&w, "q3_ns", r->ns.q3 / reps);
+	json_u64(&w, "cycles_per_byte_x1000", r->mcyc_per_byte);
+	json_str(&w, "cold_method", bench_cold_method(env, c, m));
+	json_u64(&w, "rounds", r->rounds);
+	json_u64(&w, "k", r->k);
+	json_u64(&w, "reps", r->reps);
+	json_u64(&w, "disturbed", r->disturbed);
+	json_u64(&w, "discarded", r->discarded);
+	json_str(&w, "src_pattern", c->src_pattern ? c->src_pattern : "none");
+	json_str(&w, "dst_pattern", c->dst_pattern ? c->dst_pattern : "none");
+	json_noise(&w, env, r);
+	json_end(&w);
 }

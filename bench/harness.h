@@ -99,6 +99,8 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 		   const struct bench_case *b, enum bench_mode m, unsigned int runs,
 		   struct bench_result *ra, struct bench_result *rb, struct ratio *ratio);
 
+/* One line of output through @env->out, printf-style (lines up to 1 KiB). */
+void bench_outf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3);
 /* One JSON object for a result, as a line (schema in README, "Benchmarks"). */
 void bench_json(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 		const struct bench_result *r, char *buf, size_t size);

@@ -18,6 +18,7 @@
 #include "kernel/arch/paging.h"
 #include "kernel/console/printk.h"
 #include "kernel/lib/format.h"
+#include "kernel/lib/json.h"
 #include "kernel/lib/string.h"
 #include "kernel/include/x86.h"
 #include "kernel/platform/cpu.h"
@@ -233,6 +234,36 @@ void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 	plat->caps = *caps;
 }
 
+/* The run's "machine" record: the CPU, its clock and the settings every figure used. */
+static void machine_record(const struct bench_env *env, const struct bench_platform *plat)
+{
+	const struct cpu_ident *c = cpu();
+	struct json_writer w;
+	char line[600], feat[96];
+
+	ck_snprintf(feat, sizeof(feat), "%s%s%s%s%s%s%s%s", c->erms_effective ? "erms," : "",
+		    c->fsrm ? "fsrm," : "", c->rep_good ? "rep_good," : "", c->avx2 ? "avx2," : "",
+		    c->avx512f ? "avx512f," : "", c->clflushopt ? "clflushopt," : "",
+		    c->clzero ? "clzero," : "", c->invtsc ? "invariant_tsc" : "");
+	json_record(&w, line, sizeof(line), "machine");
+	json_str(&w, "machine", c->vendor_str);
+	json_u64(&w, "family", c->family);
+	json_u64(&w, "model", c->model);
+	json_u64(&w, "stepping", c->stepping);
+	json_u64(&w, "microcode", c->ucode_rev);
+	json_str(&w, "features", feat);
+	json_u64(&w, "tsc_hz", tsc_info()->hz);
+	json_bool(&w, "invariant_tsc", tsc_info()->invariant);
+	json_u64(&w, "nodes", plat->nr_nodes);
+	json_str(&w, "page_sizes", pg_gbpages() ? "4K,2M,1G" : "4K,2M");
+	json_u64(&w, "evict_bytes", evict_bytes);
+	json_u64(&w, "runs", plat->runs);
+	json_bool(&w, "hypervisor", c->hypervisor);
+	json_str(&w, "cold_method", env->cold_flush ? "clflushopt" : "evict");
+	json_end(&w);
+	out(line);
+}
+
 void bench_image_run(const struct bench_image_opts *opts)
 {
 	const struct cpu_ident *c = cpu();
@@ -264,18 +295,7 @@ void bench_image_run(const struct bench_image_opts *opts)
 	}
 	/* Each case needs source and destination; leave a quarter of memory alone. */
 	plat.max_bytes = free / 2 > evict_bytes ? (free - evict_bytes) / 3 : 0;
-	printk("{\"schema\":1,\"kind\":\"machine\",\"machine\":\"%s\",\"family\":%u,\"model\":%u,"
-	       "\"stepping\":%u,\"microcode\":%u,\"features\":\"%s%s%s%s%s%s%s%s\",\"tsc_hz\":%llu,"
-	       "\"invariant_tsc\":%s,\"nodes\":%u,\"page_sizes\":\"4K,2M%s\",\"evict_bytes\":%llu,"
-	       "\"runs\":%u,\"hypervisor\":%s,\"cold_method\":\"%s\"}\n", c->vendor_str,
-	       c->family, c->model, c->stepping, c->ucode_rev,
-	       c->erms_effective ? "erms," : "", c->fsrm ? "fsrm," : "",
-	       c->rep_good ? "rep_good," : "", c->avx2 ? "avx2," : "", c->avx512f ? "avx512f," : "",
-	       c->clflushopt ? "clflushopt," : "", c->clzero ? "clzero," : "",
-	       c->invtsc ? "invariant_tsc" : "", (unsigned long long)tsc_info()->hz,
-	       tsc_info()->invariant ? "true" : "false", plat.nr_nodes, pg_gbpages() ? ",1G" : "",
-	       (unsigned long long)evict_bytes, plat.runs, c->hypervisor ? "true" : "false",
-	       env.cold_flush ? "clflushopt" : "evict");
+	machine_record(&env, &plat);
 	printk("bench: %u NUMA node%s%s; %u rounds per case after %d warm-up runs, interrupts off; "
 	       "cache-cold by %s%s\n", plat.nr_nodes, plat.nr_nodes == 1 ? "" : "s",
 	       numa()->from_srat ? " from the SRAT" : " (no SRAT)", plat.runs, BENCH_WARMUP,

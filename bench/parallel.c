@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * parallel.c - the `parallel` preset (see parallel.h): per-CPU buffers, the steps of the
- * scaling curves, their summaries, the table rows, JSON and LAVA lines. Integer arithmetic
- * only (throughputs in MB/s, scaling in parts per thousand); no threads: CPUs are run
- * through the caller's par_ops.
- *
- *   parallel copy_page (copy_page_rep): 64 MiB per CPU ...
- *   group  cpus  aggregate GB/s [min, max]   scaling  skew us start/end  per-CPU GB/s
- *   all    2     9.80 [9.10, 10.21]          0.957    12.4/310.2         4.95 4.90
+ * parallel.c - the `parallel` preset (see parallel.h): per-CPU buffers, the rounds of a
+ * step and its summary, the scaling curves. Integer arithmetic only (throughputs in MB/s,
+ * scaling in parts per thousand); no threads: CPUs are run through the caller's par_ops.
+ * What a step prints (row, record, LAVA line) is bench/parallel_out.c's.
  */
 #include "bench/parallel.h"
+#include "bench/parallel_out.h"
 #include "bench/stats.h"
 #include "copy/ops.h"
 #include "kernel/lib/format.h"
@@ -48,35 +45,6 @@ static char *json_line;
 static size_t json_size;
 static unsigned int nr_pcpu;
 static u64 par_bytes;
-
-static const char *const prim_names[NR_PAR_PRIMS] = {
-	"copy_page", "memcpy", "copy_mc_to_kernel", "clear_page", "clear_pages",
-};
-
-const char *par_prim_name(enum par_prim p)
-{
-	return p < NR_PAR_PRIMS ? prim_names[p] : "?";
-}
-
-/* The routine the primitive resolves to through copy_ops (dispatch or an override). */
-const char *par_prim_routine(enum par_prim p)
-{
-	const struct copy_dispatch *d = &copy_ops.choice;
-
-	switch (p) {
-	case PAR_COPY_PAGE:
-		return copy_page_impl_names[d->copy_page];
-	case PAR_MEMCPY:
-		return memcpy_impl_names[d->memcpy];
-	case PAR_COPY_MC:
-		return copy_mc_impl_names[d->copy_mc];
-	case PAR_CLEAR_PAGE:
-	case PAR_CLEAR_PAGES:
-		return clear_page_impl_names[d->clear_page];
-	default:
-		return "?";
-	}
-}
 
 static bool is_clear(enum par_prim p)
 {
@@ -186,11 +154,6 @@ static u64 ticks_ns(u64 ticks, u64 hz)
 	return ticks * 1000000 / khz;
 }
 
-static unsigned int cpu_id(const struct par_ops *ops, unsigned int cpu)
-{
-	return ops->cpu_id ? ops->cpu_id(ops->ctx, cpu) : cpu;
-}
-
 static unsigned int cpu_node(const struct par_ops *ops, unsigned int cpu)
 {
 	int node = ops->cpu_node ? ops->cpu_node(ops->ctx, cpu) : 0;
@@ -198,26 +161,15 @@ static unsigned int cpu_node(const struct par_ops *ops, unsigned int cpu)
 	return node < 0 || node >= PAR_MAX_NODES ? 0 : (unsigned int)node;
 }
 
-static void outf(const struct par_config *cfg, const char *fmt, ...) __printf(2, 3);
-static void outf(const struct par_config *cfg, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	ck_vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	cfg->out(line);
-}
-
 static void name_failed(const struct par_config *cfg, const char *when, int err,
 			const unsigned int *failed, unsigned int nr_failed)
 {
 	for (unsigned int i = 0; i < nr_failed; i++) {
 		pcpu[failed[i]].ready = false;
-		outf(cfg, "parallel: CPU %u (node %u) did not run its part %s (error %d%s): "
-		     "left out from here on", cpu_id(cfg->ops, failed[i]), pcpu[failed[i]].node,
-		     when, err, err == -PAR_ETIMEDOUT ? ", timed out" : "");
+		par_outf(cfg, "parallel: CPU %u (node %u) did not run its part %s (error %d%s): "
+			 "left out from here on", par_cpu_id(cfg->ops, failed[i]),
+			 pcpu[failed[i]].node, when, err,
+			 err == -PAR_ETIMEDOUT ? ", timed out" : "");
 	}
 }
 
@@ -233,8 +185,8 @@ unsigned int par_setup(const struct par_config *cfg)
 	w.bytes = par_bytes;
 	nr_pcpu = MIN(ops->nr_cpus, (unsigned int)PAR_MAX_CPUS);
 	if (ops->nr_cpus > PAR_MAX_CPUS)
-		outf(cfg, "parallel: %u CPUs, the first %u are used (PAR_MAX_CPUS)", ops->nr_cpus,
-		     PAR_MAX_CPUS);
+		par_outf(cfg, "parallel: %u CPUs, the first %u are used (PAR_MAX_CPUS)",
+			 ops->nr_cpus, PAR_MAX_CPUS);
 	for (unsigned int c = 0; c < nr_pcpu; c++) {
 		struct par_cpu *p = &pcpu[c];
 
@@ -243,9 +195,9 @@ unsigned int par_setup(const struct par_config *cfg)
 		p->dst = p->src ? ops->alloc(ops->ctx, p->node, par_bytes) : NULL;
 		p->ready = p->src && p->dst;
 		if (!p->ready)
-			outf(cfg, "parallel: CPU %u: no memory for 2 x %llu KiB on node %u: "
-			     "left out", cpu_id(ops, c), (unsigned long long)par_bytes >> 10,
-			     p->node);
+			par_outf(cfg, "parallel: CPU %u: no memory for 2 x %llu KiB on node %u: "
+				 "left out", par_cpu_id(ops, c),
+				 (unsigned long long)par_bytes >> 10, p->node);
 		else
 			cpus[n++] = c;
 	}
@@ -256,7 +208,7 @@ unsigned int par_setup(const struct par_config *cfg)
 	slot = ops->alloc(ops->ctx, pcpu[cpus[0]].node, (u64)nr_pcpu * sizeof(*slot) +
 			  (u64)PAR_MAX_ROUNDS * nr_pcpu * sizeof(*round_mbps) + json_size);
 	if (!slot) {
-		outf(cfg, "parallel: no memory for the results of %u CPUs", nr_pcpu);
+		par_outf(cfg, "parallel: no memory for the results of %u CPUs", nr_pcpu);
 		for (unsigned int i = 0; i < n; i++)
 			pcpu[cpus[i]].ready = false;
 		return 0;
@@ -344,115 +296,6 @@ unsigned int par_counts(unsigned int nr, unsigned int *counts, unsigned int max)
 	return k;
 }
 
-/* "12.34" GB/s from MB/s into @buf; returns the length. */
-static int fmt_gbps(u64 mbps, char *buf, size_t size)
-{
-	return ck_snprintf(buf, size, "%llu.%02llu", (unsigned long long)mbps / 1000,
-		    (unsigned long long)(mbps % 1000) / 10);
-}
-
-/* A JSON list of the step's CPU ids or per-CPU medians into @buf at @at; returns the end. */
-static size_t json_list(char *buf, size_t size, size_t at, const char *key, const u64 *vals,
-			const unsigned int *ids, unsigned int n, const struct par_ops *ops)
-{
-	at += ck_snprintf(buf + MIN(at, size), at < size ? size - at : 0, ",\"%s\":[", key);
-	for (unsigned int i = 0; i < n; i++)
-		at += ck_snprintf(buf + MIN(at, size), at < size ? size - at : 0, "%s%llu",
-				  i ? "," : "", vals ? (unsigned long long)vals[i] :
-				  (unsigned long long)cpu_id(ops, ids[i]));
-	at += ck_snprintf(buf + MIN(at, size), at < size ? size - at : 0, "]");
-	return at;
-}
-
-static void emit(const struct par_config *cfg, const struct par_step *st, u64 single)
-{
-	const struct par_ops *ops = cfg->ops;
-	char node[16], agg[16], lo[16], hi[16], col[48], per[96], id[96], prim[32], sc[16];
-	char skews[48];
-	size_t at = 0, size = json_size, k = 0;
-
-	if (st->node < 0)
-		ck_snprintf(node, sizeof(node), "all");
-	else
-		ck_snprintf(node, sizeof(node), "node%d", st->node);
-	ck_slug(prim, sizeof(prim), par_prim_name(st->prim));
-	ck_snprintf(id, sizeof(id), "bench.parallel.%s.%s.n%u", prim, node, st->n);
-	if (st->scaling_pm)
-		ck_snprintf(sc, sizeof(sc), "%u.%03u", st->scaling_pm / 1000,
-			    st->scaling_pm % 1000);
-	else
-		ck_snprintf(sc, sizeof(sc), "null");	/* no single-CPU figure to scale by */
-	if (st->err) {
-		outf(cfg, "%-6s %-5u failed: error %d%s, %u CPU%s did not run (named above)",
-		     node, st->n, st->err, st->err == -PAR_ETIMEDOUT ? " (timed out)" : "",
-		     st->nr_failed, st->nr_failed == 1 ? "" : "s");
-	} else {
-		fmt_gbps(st->agg_mbps, agg, sizeof(agg));
-		fmt_gbps(st->agg_min_mbps, lo, sizeof(lo));
-		fmt_gbps(st->agg_max_mbps, hi, sizeof(hi));
-		ck_snprintf(col, sizeof(col), "%s [%s, %s]", agg, lo, hi);
-		per[0] = 0;
-		for (unsigned int i = 0; i < st->n && k + 12 < sizeof(per); i++) {
-			if (i == 8) {
-				ck_snprintf(per + k, sizeof(per) - k, " ...");
-				break;
-			}
-			if (i)
-				per[k++] = ' ';
-			k += (size_t)fmt_gbps(st->per_cpu_mbps[i], per + k, sizeof(per) - k);
-		}
-		ck_snprintf(skews, sizeof(skews), "%llu.%llu/%llu.%llu",
-			    (unsigned long long)st->skew_ns / 1000,
-			    (unsigned long long)(st->skew_ns % 1000) / 100,
-			    (unsigned long long)st->end_skew_ns / 1000,
-			    (unsigned long long)(st->end_skew_ns % 1000) / 100);
-		outf(cfg, "%-6s %-5u %-27s %-8s %-18s %s", node, st->n, col,
-		     st->scaling_pm ? sc : "-", skews, per);
-	}
-	at += ck_snprintf(json_line, size,
-			  "{\"schema\":1,\"kind\":\"parallel\",\"preset\":\"parallel\","
-			  "\"machine\":\"%s\",\"primitive\":\"%s\",\"routine\":\"%s\","
-			  "\"bytes_per_cpu\":%llu,\"nr_cpus\":%u,",
-			  cfg->machine ? cfg->machine : "",
-			  par_prim_name(st->prim), par_prim_routine(st->prim),
-			  (unsigned long long)st->bytes, st->n);
-	if (st->node < 0)
-		at += ck_snprintf(json_line + MIN(at, size), at < size ? size - at : 0,
-				  "\"node\":\"all\"");
-	else
-		at += ck_snprintf(json_line + MIN(at, size), at < size ? size - at : 0,
-				  "\"node\":%d", st->node);
-	at = json_list(json_line, size, at, "cpus", NULL, st->cpus, st->n, ops);
-	if (st->err) {
-		at = json_list(json_line, size, at, "failed_cpus", NULL, st->failed,
-			       st->nr_failed, ops);
-		at += ck_snprintf(json_line + MIN(at, size), at < size ? size - at : 0,
-				  ",\"error\":%d}", st->err);
-	} else {
-		at = json_list(json_line, size, at, "per_cpu_mbps", st->per_cpu_mbps, NULL,
-			       st->n, ops);
-		at += ck_snprintf(json_line + MIN(at, size), at < size ? size - at : 0,
-				  ",\"aggregate_mbps\":%llu,\"aggregate_min_mbps\":%llu,"
-				  "\"aggregate_max_mbps\":%llu,\"single_cpu_mbps\":%llu,"
-				  "\"scaling\":%s,\"skew_ns\":%llu,\"end_skew_ns\":%llu,"
-				  "\"rounds\":%u,"
-				  "\"clock_hz\":%llu,\"method\":\"union-of-intervals\","
-				  "\"error\":null}", (unsigned long long)st->agg_mbps,
-				  (unsigned long long)st->agg_min_mbps,
-				  (unsigned long long)st->agg_max_mbps, (unsigned long long)single,
-				  sc, (unsigned long long)st->skew_ns,
-				  (unsigned long long)st->end_skew_ns, st->rounds,
-				  (unsigned long long)ops->clock_hz);
-	}
-	cfg->out(json_line);
-	if (!cfg->lava)
-		return;
-	if (st->err)
-		outf(cfg, "# ck-lava <%s fail>", id);
-	else
-		outf(cfg, "# ck-lava <%s pass %llu MB/s>", id, (unsigned long long)st->agg_mbps);
-}
-
 /* Scaling in parts per thousand: @agg / (@n x @single), rounded. */
 static u32 scaling_pm(u64 agg, u64 single, unsigned int n)
 {
@@ -528,7 +371,7 @@ static unsigned int curve(const struct par_config *cfg, enum par_prim p, int nod
 			st.scaling_pm = scaling_pm(st.agg_mbps, single, last);
 			good++;
 		}
-		emit(cfg, &st, single);
+		par_emit(cfg, &st, single, json_line, json_size);
 	}
 }
 
@@ -542,32 +385,33 @@ unsigned int bench_parallel(const struct par_config *cfg)
 		if (pcpu[c].ready && !per_node[pcpu[c].node]++)
 			nodes++;
 	if (!ready) {
-		outf(cfg, "parallel: no CPU could run (memory or no answer): nothing measured");
+		par_outf(cfg, "parallel: no CPU could run (memory or no answer): nothing measured");
 		return 0;
 	}
-	outf(cfg, "parallel: %u CPU%s on %u node%s, 2 x %llu KiB per CPU on its node; %u rounds "
-	     "a step after a warm-up round; clock %llu kHz", ready, ready == 1 ? "" : "s", nodes,
-	     nodes == 1 ? "" : "s", (unsigned long long)par_bytes >> 10,
-	     MIN(cfg->rounds ? cfg->rounds : PAR_DEFAULT_ROUNDS, (unsigned int)PAR_MAX_ROUNDS),
-	     (unsigned long long)ops->clock_hz / 1000);
-	outf(cfg, "parallel: per CPU = bytes / its own interval; aggregate = all bytes / (last "
-	     "stop - first start); medians over the rounds, [min, max] round; scaling = "
-	     "aggregate / (n x 1 CPU's); skew = last start - first start / last stop - first "
-	     "stop (medians)");
+	par_outf(cfg, "parallel: %u CPU%s on %u node%s, 2 x %llu KiB per CPU on its node; %u "
+		 "rounds a step after a warm-up round; clock %llu kHz", ready,
+		 ready == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s",
+		 (unsigned long long)par_bytes >> 10,
+		 MIN(cfg->rounds ? cfg->rounds : PAR_DEFAULT_ROUNDS, (unsigned int)PAR_MAX_ROUNDS),
+		 (unsigned long long)ops->clock_hz / 1000);
+	par_outf(cfg, "parallel: per CPU = bytes / its own interval; aggregate = all bytes / (last "
+		 "stop - first start); medians over the rounds, [min, max] round; scaling = "
+		 "aggregate / (n x 1 CPU's); skew = last start - first start / last stop - first "
+		 "stop (medians)");
 	for (unsigned int nd = 0; nd < PAR_MAX_NODES; nd++)
 		if (per_node[nd])
-			outf(cfg, "parallel: node %u: %u CPU%s", nd, per_node[nd],
-			     per_node[nd] == 1 ? "" : "s");
+			par_outf(cfg, "parallel: node %u: %u CPU%s", nd, per_node[nd],
+				 per_node[nd] == 1 ? "" : "s");
 	if (nodes == 1)
-		outf(cfg, "parallel: one node: the machine-wide curve is the node's");
+		par_outf(cfg, "parallel: one node: the machine-wide curve is the node's");
 	for (int p = 0; p < NR_PAR_PRIMS; p++) {
 		cfg->out("");
-		outf(cfg, "parallel %s (dispatch: %s), GB/s of data %s (10^9 B/s)",
-		     par_prim_name(p), par_prim_routine(p),
-		     is_clear(p) ? "cleared" : "copied (traffic is twice)");
-		outf(cfg, "%-6s %-5s %-27s %-8s %-18s %s", "group", "cpus",
-		     "aggregate GB/s [min, max]", "scaling", "skew us start/end",
-		     "per-CPU GB/s (median)");
+		par_outf(cfg, "parallel %s (dispatch: %s), GB/s of data %s (10^9 B/s)",
+			 par_prim_name(p), par_prim_routine(p),
+			 is_clear(p) ? "cleared" : "copied (traffic is twice)");
+		par_outf(cfg, "%-6s %-5s %-27s %-8s %-18s %s", "group", "cpus",
+			 "aggregate GB/s [min, max]", "scaling", "skew us start/end",
+			 "per-CPU GB/s (median)");
 		good += curve(cfg, (enum par_prim)p, -1);
 		if (nodes > 1)
 			for (unsigned int nd = 0; nd < PAR_MAX_NODES; nd++)

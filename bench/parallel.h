@@ -84,7 +84,8 @@ struct par_config {
 enum par_prim { PAR_COPY_PAGE, PAR_MEMCPY, PAR_COPY_MC, PAR_CLEAR_PAGE, PAR_CLEAR_PAGES,
 		NR_PAR_PRIMS };
 
-/* "copy_page" ... and the routine copy_ops resolves it to now ("copy_page_rep"). */
+/* "copy_page" ... and the routine copy_ops resolves it to now ("copy_page_rep"); both in
+ * bench/parallel_out.c. */
 const char *par_prim_name(enum par_prim p);
 const char *par_prim_routine(enum par_prim p);
 

@@ -15,8 +15,11 @@
  *   big         the bandwidth probe (what one core moves), then rep movsb against the best
  *               non-temporal copy at the probe's size, cache-cold, as % of the probe
  *
- * The bandwidth probe runs once per run, before the first case of 64 MiB or more (the big,
- * primitives and v3 presets): every such figure is also printed as a percentage of it.
+ * The bandwidth probe (bench/probe.h) runs once per run, before the first case of 64 MiB or
+ * more (the big, primitives and v3 presets): every such figure is also printed as a
+ * percentage of it. rfc, v3, clear and uarch are in bench/presets.c, primitives, patterns and
+ * big in bench/prims.c; what they share to build and run cases is bench/cases.h, what they
+ * print bench/table.h.
  *
  * Every case records the data it reads and writes (src_pattern, dst_pattern); sources hold
  * pseudo-random bytes unless a case says otherwise.

@@ -9,6 +9,7 @@
 #include "kernel/include/status.h"
 #include "kernel/include/version.h"
 #include "kernel/include/x86.h"
+#include "kernel/lib/json.h"
 #include "kernel/lib/string.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/smp.h"
@@ -63,41 +64,66 @@ void results_set_tests(const struct ktap_totals *tot, int cmdline_errors)
 	cmdline_errs = cmdline_errors;
 }
 
-#define PUT(...)							\
-	(len += (size_t)ck_snprintf(buf + len, len < size ? size - len : 0, __VA_ARGS__))
-
 /* "cpus": every CPU's start and MCA state (mce_cpus_init), inside the "mce" object. */
-static void results_cpus_json(char *buf, size_t size, size_t *lenp)
+static void results_cpus_json(struct json_writer *w)
 {
 	const struct smp_info *si = smp_info();
-	size_t len = *lenp;
-	bool first = true;
 	char sum[256];
 
 	mce_cpus_summary_text(sum, sizeof(sum));
-	PUT(",\"cpus\":{\"numbered\":%u,\"started\":%u,\"failed\":%u,\"summary\":\"%s\","
-	    "\"per_cpu\":[", smp_nr_cpus(), smp_nr_online(), si->nr_failed, sum);
+	json_obj_begin(w, "cpus");
+	json_u64(w, "numbered", smp_nr_cpus());
+	json_u64(w, "started", smp_nr_online());
+	json_u64(w, "failed", si->nr_failed);
+	json_str(w, "summary", sum);
+	json_arr_begin(w, "per_cpu");
 	for (unsigned int c = 0; c < smp_nr_cpus() && c < 64; c++) {
 		const struct mce_cpu_facts *f = mce_cpu_facts(c);
 
 		if (!f || !f->started)
 			continue;
-		PUT("%s{\"cpu\":%u,\"banks\":%u,\"stale\":%u,\"not_enabled\":%llu,"
-		    "\"shared\":%llu,\"shared_by\":\"%s\",\"lmce\":%s}", first ? "" : ",", c,
-		    f->nbanks, f->stale, (unsigned long long)f->not_enabled,
-		    (unsigned long long)f->shared, f->share == MCE_SHARE_CMCI ? "cmci" :
-		    f->share == MCE_SHARE_IPID ? "ipid" : "unknown", f->lmce ? "true" : "false");
-		first = false;
+		json_obj_begin(w, NULL);
+		json_u64(w, "cpu", c);
+		json_u64(w, "banks", f->nbanks);
+		json_u64(w, "stale", f->stale);
+		json_u64(w, "not_enabled", f->not_enabled);
+		json_u64(w, "shared", f->shared);
+		json_str(w, "shared_by", f->share == MCE_SHARE_CMCI ? "cmci" :
+			 f->share == MCE_SHARE_IPID ? "ipid" : "unknown");
+		json_bool(w, "lmce", f->lmce);
+		json_obj_end(w);
 	}
-	PUT("]}");
-	*lenp = len;
+	json_arr_end(w);
+	json_obj_end(w);
 }
 
-size_t results_json(int status, char *buf, size_t size)
+/* "cpu" (what was found), "tsc_hz" and "dispatch" (what was chosen). */
+static void results_cpu_json(struct json_writer *w)
 {
 	const struct cpu_ident *c = cpu();
+
+	json_obj_begin(w, "cpu");
+	json_str(w, "vendor", c->vendor_str);
+	json_u64(w, "family", c->family);
+	json_u64(w, "model", c->model);
+	json_u64(w, "stepping", c->stepping);
+	json_u64(w, "microcode", c->ucode_rev);
+	json_bool(w, "erms", c->erms);
+	json_bool(w, "fsrm", c->fsrm);
+	json_bool(w, "rep_good", c->rep_good);
+	json_obj_end(w);
+	json_u64(w, "tsc_hz", tsc_info()->hz);
+	json_obj_begin(w, "dispatch");
+	json_str(w, "copy_page", copy_page_impl_names[copy_ops.choice.copy_page]);
+	json_str(w, "memcpy", memcpy_impl_names[copy_ops.choice.memcpy]);
+	json_str(w, "copy_mc", copy_mc_impl_names[copy_ops.choice.copy_mc]);
+	json_str(w, "clear_page", clear_page_impl_names[copy_ops.choice.clear_page]);
+	json_obj_end(w);
+}
+
+static void results_mce_json(struct json_writer *w)
+{
 	const struct mce_caps *m = mce_caps();
-	size_t len = 0;
 	u64 recovered = 0;
 
 	for (u64 i = 0; i < mce_count(); i++) {
@@ -105,39 +131,46 @@ size_t results_json(int status, char *buf, size_t size)
 
 		recovered += r && r->recovered;
 	}
-	PUT("{\"schema\":1,\"version\":\"%s\",\"run_id\":\"%08x\",\"started\":", CK_VERSION,
-	    run_id);
-	if (started[0])
-		PUT("\"%s\"", started);
-	else
-		PUT("null");
-	PUT(",\"status\":%d,\"status_name\":\"%s\"", status,
-	    ck_status_name((enum ck_status)status));
-	PUT(",\"tests\":{\"ran\":%s,\"suites\":%u,\"pass\":%u,\"fail\":%u,\"skip\":%u}",
-	    tests_ran ? "true" : "false", totals.suites, totals.pass, totals.fail, totals.skip);
-	PUT(",\"cmdline\":\"");
-	for (const char *p = boot ? boot->cmdline : ""; *p; p++)
-		if (*p != '"' && *p != '\\')
-			PUT("%c", *p);
-	PUT("\",\"cmdline_errors\":%d", cmdline_errs);
-	PUT(",\"cpu\":{\"vendor\":\"%s\",\"family\":%u,\"model\":%u,\"stepping\":%u,"
-	    "\"microcode\":%u,\"erms\":%s,\"fsrm\":%s,\"rep_good\":%s}", c->vendor_str, c->family,
-	    c->model, c->stepping, c->ucode_rev, c->erms ? "true" : "false",
-	    c->fsrm ? "true" : "false", c->rep_good ? "true" : "false");
-	PUT(",\"tsc_hz\":%llu", (unsigned long long)tsc_info()->hz);
-	PUT(",\"dispatch\":{\"copy_page\":\"%s\",\"memcpy\":\"%s\",\"copy_mc\":\"%s\","
-	    "\"clear_page\":\"%s\"}", copy_page_impl_names[copy_ops.choice.copy_page],
-	    memcpy_impl_names[copy_ops.choice.memcpy], copy_mc_impl_names[copy_ops.choice.copy_mc],
-	    clear_page_impl_names[copy_ops.choice.clear_page]);
-	PUT(",\"mce\":{\"enabled\":%s,\"banks\":%u,\"records\":%llu,\"recovered\":%llu,"
-	    "\"poisoned_pfns\":[", m->enabled ? "true" : "false", m->nbanks,
-	    (unsigned long long)mce_count(), (unsigned long long)recovered);
+	json_obj_begin(w, "mce");
+	json_bool(w, "enabled", m->enabled);
+	json_u64(w, "banks", m->nbanks);
+	json_u64(w, "records", mce_count());
+	json_u64(w, "recovered", recovered);
+	json_arr_begin(w, "poisoned_pfns");
 	for (unsigned int i = 0; i < poison_log.n; i++)
-		PUT("%s%llu", i ? "," : "", (unsigned long long)poison_log.pfn[i]);
-	PUT("]");
-	results_cpus_json(buf, size, &len);
-	PUT("}}");
-	return len;
+		json_u64(w, NULL, poison_log.pfn[i]);
+	json_arr_end(w);
+	results_cpus_json(w);
+	json_obj_end(w);
+}
+
+size_t results_json(int status, char *buf, size_t size)
+{
+	struct json_writer w;
+	char id[12];
+	long n;
+
+	ck_snprintf(id, sizeof(id), "%08x", run_id);
+	json_record(&w, buf, size, NULL);
+	json_str(&w, "version", CK_VERSION);
+	json_str(&w, "run_id", id);
+	json_str(&w, "started", started[0] ? started : NULL);
+	json_s64(&w, "status", status);
+	json_str(&w, "status_name", ck_status_name((enum ck_status)status));
+	json_obj_begin(&w, "tests");
+	json_bool(&w, "ran", tests_ran);
+	json_u64(&w, "suites", totals.suites);
+	json_u64(&w, "pass", totals.pass);
+	json_u64(&w, "fail", totals.fail);
+	json_u64(&w, "skip", totals.skip);
+	json_obj_end(&w);
+	json_str(&w, "cmdline", boot ? boot->cmdline : "");
+	json_s64(&w, "cmdline_errors", cmdline_errs);
+	results_cpu_json(&w);
+	results_mce_json(&w);
+	n = json_end(&w);
+	/* A summary that did not fit is stored as the writer's error record, which says so. */
+	return n < 0 ? strlen(buf) : (size_t)n;
 }
 
 /* One variable: the CKR1 header (results.h) and up to RESULTS_CHUNK bytes of the JSON. */

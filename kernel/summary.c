@@ -17,6 +17,7 @@
 #include "kernel/copy_setup.h"
 #include "kernel/include/version.h"
 #include "kernel/lib/format.h"
+#include "kernel/lib/json.h"
 #include "kernel/names.h"
 #include "kernel/results.h"
 #include "kernel/platform/cpu.h"
@@ -156,6 +157,22 @@ static void summary_lines(struct screen *s, const struct ktap_totals *tot)
 }
 
 /* Time each primitive, print its JSON line, and make its bar; returns the number of bars. */
+/* A quick figure's "quick" record. */
+static void quick_record(const char *name, const struct bench_result *r)
+{
+	struct json_writer w;
+	char line[200];
+
+	json_record(&w, line, sizeof(line), "quick");
+	json_str(&w, "primitive", name);
+	json_u64(&w, "bytes", QB_BYTES);
+	json_u64(&w, "runs", QB_RUNS);
+	json_u64(&w, "median_ns", r->ns.median);
+	json_u64(&w, "mb_per_s", r->mbps_median);
+	json_end(&w);
+	printk("%s\n", line);
+}
+
 static unsigned int quick_figures(struct fb_bar *bars, char (*text)[24])
 {
 	u8 *src = (u8 *)(uintptr_t)bootmem_alloc(QB_BYTES, SZ_2M);
@@ -178,10 +195,7 @@ static unsigned int quick_figures(struct fb_bar *bars, char (*text)[24])
 		ck_snprintf(text[nb], sizeof(text[nb]), "%llu.%02llu GB/s",
 			    (unsigned long long)r.mbps_median / 1000,
 			    (unsigned long long)(r.mbps_median % 1000) / 10);
-		printk("{\"schema\":1,\"kind\":\"quick\",\"primitive\":\"%s\",\"bytes\":%lu,"
-		       "\"runs\":%d,\"median_ns\":%llu,\"mb_per_s\":%llu}\n", qb_names[i], QB_BYTES,
-		       QB_RUNS, (unsigned long long)r.ns.median,
-		       (unsigned long long)r.mbps_median);
+		quick_record(qb_names[i], &r);
 		bars[nb] = (struct fb_bar){ qb_names[i], r.mbps_median, text[nb] };
 		nb++;
 	}

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "bench/harness.h"
+#include "kernel/lib/json.h"
 #include "copy/routines.h"
 #include "tools/perf_twin.h"
 
@@ -89,13 +90,50 @@ static u64 tv_ns(const struct timeval *a, const struct timeval *b)
 	       1000;
 }
 
+/*
+ * The buffers of one twin run as the layout asks (see the top of this file): *@dst, and
+ * *@src for a copy (NULL for memset). False when there is no memory for them.
+ */
+static bool twin_buffers(bool copy, const char *layout, size_t size, u8 **dst, u8 **src)
+{
+	*src = NULL;
+	if (!strcmp(layout, "aligned")) {
+		size_t gap = size >= (2 << 20) ? (size + (2 << 20) - 1) & ~(size_t)((2 << 20) - 1) :
+			     (size + 4095) & ~(size_t)4095;
+		u8 *a = thp_arena(2 * gap);
+
+		if (!a)
+			return false;
+		*src = copy ? a : NULL;
+		*dst = copy ? a + gap : a;
+		memset(a, 0, 2 * gap);		/* fault it in: perf's calloc does not */
+	} else if (size < PERF_HEAP_MAX) {
+		u8 *heap = aligned_alloc(4096, PERF_DST_OFF + 2 * (size + PERF_CHUNK_HDR) + 4096);
+
+		if (!heap)
+			return false;
+		*dst = heap + PERF_DST_OFF;
+		*src = copy ? *dst + size + PERF_CHUNK_HDR : NULL;
+		memset(*dst, 0, size);		/* calloc's zeroing */
+		if (*src)
+			memset(*src, 0, size);
+	} else {
+		*dst = calloc(1, size);
+		if (copy)
+			*src = calloc(1, size);
+		if (!*dst || (copy && !*src))
+			return false;
+	}
+	return true;
+}
+
 int perf_twin_main(int argc, char **argv)
 {
 	struct timeval t0, t1;
-	bool copy, orig, aligned, perfdata;
+	bool copy, orig, perfdata;
 	unsigned long loops;
 	size_t size;
-	u8 *dst, *src = NULL;
+	u8 *dst, *src;
 
 	if (argc != 7) {
 		fprintf(stderr, "usage: %s --perf-twin memcpy|memset movsb|unrolled|stosb SIZE "
@@ -106,39 +144,13 @@ int perf_twin_main(int argc, char **argv)
 	orig = !strcmp(argv[3], "unrolled");
 	size = strtoull(argv[4], NULL, 0);
 	loops = strtoul(argv[5], NULL, 0);
-	aligned = !strcmp(argv[6], "aligned");
 	perfdata = !strcmp(argv[6], "perfdata");
 	if (!size || !loops || (!copy && (size & 4095))) {
 		fprintf(stderr, "perf-twin: bad size or loops\n");
 		return 2;
 	}
-	if (aligned) {
-		size_t gap = size >= (2 << 20) ? (size + (2 << 20) - 1) & ~(size_t)((2 << 20) - 1) :
-			     (size + 4095) & ~(size_t)4095;
-		u8 *a = thp_arena(2 * gap);
-
-		if (!a)
-			return 1;
-		src = copy ? a : NULL;
-		dst = copy ? a + gap : a;
-		memset(a, 0, 2 * gap);		/* fault it in: perf's calloc does not */
-	} else if (size < PERF_HEAP_MAX) {
-		u8 *heap = aligned_alloc(4096, PERF_DST_OFF + 2 * (size + PERF_CHUNK_HDR) + 4096);
-
-		if (!heap)
-			return 1;
-		dst = heap + PERF_DST_OFF;
-		src = copy ? dst + size + PERF_CHUNK_HDR : NULL;
-		memset(dst, 0, size);		/* calloc's zeroing */
-		if (src)
-			memset(src, 0, size);
-	} else {
-		dst = calloc(1, size);
-		if (copy)
-			src = calloc(1, size);
-		if (!dst || (copy && !src))
-			return 1;
-	}
+	if (!twin_buffers(copy, argv[6], size, &dst, &src))
+		return 1;
 	if (copy) {
 		copy_fn volatile fn = orig ? memcpy_orig : memcpy_erms;
 
@@ -232,39 +244,156 @@ static u64 median_ns(const u64 *t, unsigned int n)
 	return st.median;
 }
 
-void perf_twin_compare(const char *self, unsigned int pairs, int cpu, const char *machine,
-		       FILE *json)
+static const struct twin_row {
+	const char *coll, *perf_fn, *arg, *ours;
+} rows[] = {
+	{ "memcpy", "x86-64-movsb", "movsb", "memcpy_erms" },
+	{ "memcpy", "x86-64-unrolled", "unrolled", "memcpy_orig" },
+	{ "memset", "x86-64-stosb", "stosb", "clear_pages_erms" },
+};
+
+static const struct twin_size {
+	const char *name;
+	u64 bytes;
+} sizes[] = {
+	{ "4KB", 4096 }, { "2MB", 2 << 20 }, { "64MB", 64 << 20 },
+};
+
+static const char *const layouts[] = { "perf", "aligned", "perfdata" };
+static const char *const layout_names[] = { "perf's buffers", "aligned buffers",
+					    "perf's bufs+data" };
+
+/* The rounds of one row and size: perf's loop times and each layout's twin's. */
+struct twin_rounds {
+	u64 perf[TWIN_MAX_PAIRS], twin[3][TWIN_MAX_PAIRS];
+	unsigned long off[3][2];	/* each layout's dst/src page offsets */
+	unsigned int n, layouts;	/* good rounds; layouts compared (memset: 3) */
+	unsigned long loops;
+	u64 bytes;			/* moved by the loops of one process */
+};
+
+/*
+ * @pairs rounds of one perf process and one twin per layout, in that order, reversed every
+ * other round; a round with a failed run is left out.
+ */
+static void run_rounds(const char *self, const struct twin_row *row, const struct twin_size *sz,
+		       unsigned int pairs, struct twin_rounds *tr)
 {
-	static const struct { const char *coll, *perf_fn, *arg, *ours; } rows[] = {
-		{ "memcpy", "x86-64-movsb", "movsb", "memcpy_erms" },
-		{ "memcpy", "x86-64-unrolled", "unrolled", "memcpy_orig" },
-		{ "memset", "x86-64-stosb", "stosb", "clear_pages_erms" },
-	};
-	static const struct { const char *name; u64 bytes; } sizes[] = {
-		{ "4KB", 4096 }, { "2MB", 2 << 20 }, { "64MB", 64 << 20 },
-	};
-	static const char *const layouts[] = { "perf", "aligned", "perfdata" };
-	static const char *const layout_names[] = { "perf's buffers", "aligned buffers",
-						    "perf's bufs+data" };
-	static u64 tp[TWIN_MAX_PAIRS], tt[3][TWIN_MAX_PAIRS];
-	char exe[PATH_MAX];
+	unsigned int nl = strcmp(row->coll, "memset") ? 2 : 3;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->layouts = nl;
+	tr->loops = (unsigned long)MAX(TWIN_TRAFFIC / sz->bytes, 2ULL);
+	tr->bytes = sz->bytes * tr->loops;
+	for (unsigned int p = 0; p < pairs; p++) {
+		u64 t[4] = { 0 };
+
+		for (unsigned int j = 0; j <= nl; j++) {
+			unsigned int k = p & 1 ? nl - j : j;
+
+			if (!k)
+				t[0] = perf_run_ns(row->coll, row->perf_fn, sz->name, sz->bytes,
+						   tr->loops);
+			else
+				t[k] = twin_run_ns(self, row->coll, row->arg, sz->bytes, tr->loops,
+						   layouts[k - 1], tr->off[k - 1]);
+		}
+		if (!t[0] || !t[1] || !t[2] || (nl == 3 && !t[3]))
+			continue;	/* a run failed: the round is left out */
+		tr->perf[tr->n] = t[0];
+		for (unsigned int k = 0; k < nl; k++)
+			tr->twin[k][tr->n] = t[k + 1];
+		tr->n++;
+	}
+}
+
+static void twin_record(FILE *json, const char *machine, const struct twin_row *row,
+			const struct twin_size *sz, unsigned int k, const struct twin_rounds *tr,
+			const struct ratio *q)
+{
+	struct json_writer w;
+	char line[512];
+
+	json_record(&w, line, sizeof(line), "perf-twin");
+	json_str(&w, "machine", machine);
+	json_str(&w, "primitive", k == 2 ? "rep stosb of i" : row->ours);
+	json_str(&w, "perf_function", row->perf_fn);
+	json_u64(&w, "size", sz->bytes);
+	json_str(&w, "buffers", layouts[k]);
+	json_u64(&w, "rounds", tr->n);
+	json_double(&w, "twin_gibps", gibps(tr->bytes, median_ns(tr->twin[k], tr->n)), 3);
+	json_double(&w, "perf_gibps", gibps(tr->bytes, median_ns(tr->perf, tr->n)), 3);
+	json_u64(&w, "ratio_x1000", q->ratio_pm);
+	json_u64(&w, "ci_lo_x1000", q->lo_pm);
+	json_u64(&w, "ci_hi_x1000", q->hi_pm);
+	json_bool(&w, "significant", q->significant);
+	json_end(&w);
+	fprintf(json, "%s\n", line);
+}
+
+/* Each layout's row of the table (and its record): twin / perf with its interval. */
+static void report(const char *machine, FILE *json, const struct twin_row *row,
+		   const struct twin_size *sz, const struct twin_rounds *tr)
+{
+	for (unsigned int k = 0; k < tr->layouts; k++) {
+		struct ratio q = { 0 };
+		char rr[64], offs[24];
+
+		if (tr->n < 3) {
+			printf("%-17s %-16s %-5s %-17s only %u good rounds: no figure\n", row->ours,
+			       row->perf_fn, sz->name, layout_names[k], tr->n);
+			continue;
+		}
+		stats_round_ratio(tr->perf, tr->twin[k], tr->n, BENCH_BOOT_ITERS, STATS_SEED, &q);
+		bench_fmt_ratio(&q, rr, sizeof(rr));
+		if (strcmp(row->coll, "memset"))
+			snprintf(offs, sizeof(offs), "%lu/%lu", tr->off[k][1], tr->off[k][0]);
+		else
+			snprintf(offs, sizeof(offs), "-/%lu", tr->off[k][0]);
+		printf("%-17s %-16s %-5s %-17s %-11s %10.2f %10.2f  %s\n",
+		       k == 2 ? "rep stosb of i" : row->ours, row->perf_fn, sz->name,
+		       layout_names[k], offs, gibps(tr->bytes, median_ns(tr->twin[k], tr->n)),
+		       gibps(tr->bytes, median_ns(tr->perf, tr->n)), rr);
+		if (json)
+			twin_record(json, machine, row, sz, k, tr, &q);
+	}
+}
+
+/* perf runs here, and this program's path (for the twins); false after saying why not. */
+static bool can_compare(const char **self, char *exe, size_t size)
+{
 	ssize_t len;
 
 	if (system("perf bench mem memcpy -s 4KB -l 1 >/dev/null 2>&1") != 0) {
 		printf("# perf twin skipped: perf is not installed or cannot run `perf bench mem` "
 		       "(Debian: linux-perf); nothing compared\n");
+		return false;
+	}
+	if (*self)
+		return true;
+	len = readlink("/proc/self/exe", exe, size - 1);
+	if (len <= 0) {
+		printf("# perf twin skipped: cannot find this program's path\n");
+		return false;
+	}
+	exe[len] = 0;
+	*self = exe;
+	return true;
+}
+
+void perf_twin_compare(const char *self, unsigned int pairs, int cpu, const char *machine,
+		       FILE *json)
+{
+	static struct twin_rounds tr;
+	char exe[PATH_MAX];
+	unsigned int asked = pairs;
+
+	if (!can_compare(&self, exe, sizeof(exe)))
 		return;
-	}
-	if (!self) {
-		len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (len <= 0) {
-			printf("# perf twin skipped: cannot find this program's path\n");
-			return;
-		}
-		exe[len] = 0;
-		self = exe;
-	}
 	pairs = MIN(MAX(pairs, 3u), (unsigned int)TWIN_MAX_PAIRS);
+	if (pairs != asked)
+		printf("# perf twin: --perf-pairs %u is outside 3 .. %u: %u rounds\n", asked,
+		       TWIN_MAX_PAIRS, pairs);
 	printf("\nperf twin: the project's routine timed as perf 6.1 times its own (a fresh "
 	       "process, calloc destination then source, memset of the source, one untimed "
 	       "call, gettimeofday around the loops), %u rounds each of one `perf bench mem` "
@@ -273,77 +402,10 @@ void perf_twin_compare(const char *self, unsigned int pairs, int cpu, const char
 	       "ratios, 2000-resample bootstrap 95%% CI\n", pairs, cpu);
 	printf("%-17s %-16s %-5s %-17s %-11s %10s %10s  %s\n", "ours", "perf -f", "size",
 	       "buffers", "src/dst %4K", "twin GiB/s", "perf GiB/s", "twin/perf [95% CI] width");
-	for (size_t r = 0; r < ARRAY_SIZE(rows); r++) {
-		unsigned int nl = strcmp(rows[r].coll, "memset") ? 2 : 3;
-
+	for (size_t r = 0; r < ARRAY_SIZE(rows); r++)
 		for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
-			unsigned long loops = (unsigned long)MAX(TWIN_TRAFFIC / sizes[s].bytes, 2ULL);
-			unsigned long off[3][2] = { { 0 } };
-			unsigned int n = 0;
-			u64 bytes = sizes[s].bytes * loops;
-
-			for (unsigned int p = 0; p < pairs; p++) {
-				u64 t[4] = { 0 };
-
-				/* perf, twins in order; every other round the reverse */
-				for (unsigned int j = 0; j <= nl; j++) {
-					unsigned int k = p & 1 ? nl - j : j;
-
-					if (!k)
-						t[0] = perf_run_ns(rows[r].coll, rows[r].perf_fn,
-								   sizes[s].name, sizes[s].bytes,
-								   loops);
-					else
-						t[k] = twin_run_ns(self, rows[r].coll, rows[r].arg,
-								   sizes[s].bytes, loops,
-								   layouts[k - 1], off[k - 1]);
-				}
-				if (!t[0] || !t[1] || !t[2] || (nl == 3 && !t[3]))
-					continue;	/* a run failed: the round is left out */
-				tp[n] = t[0];
-				for (unsigned int k = 0; k < nl; k++)
-					tt[k][n] = t[k + 1];
-				n++;
-			}
-			for (unsigned int k = 0; k < nl; k++) {
-				struct ratio q = { 0 };
-				char rr[64], offs[24];
-
-				if (n < 3) {
-					printf("%-17s %-16s %-5s %-17s only %u good rounds: no "
-					       "figure\n", rows[r].ours, rows[r].perf_fn,
-					       sizes[s].name, layout_names[k], n);
-					continue;
-				}
-				stats_round_ratio(tp, tt[k], n, BENCH_BOOT_ITERS, STATS_SEED, &q);
-				bench_fmt_ratio(&q, rr, sizeof(rr));
-				if (strcmp(rows[r].coll, "memset"))
-					snprintf(offs, sizeof(offs), "%lu/%lu", off[k][1],
-						 off[k][0]);
-				else
-					snprintf(offs, sizeof(offs), "-/%lu", off[k][0]);
-				printf("%-17s %-16s %-5s %-17s %-11s %10.2f %10.2f  %s\n",
-				       k == 2 ? "rep stosb of i" : rows[r].ours, rows[r].perf_fn,
-				       sizes[s].name,
-				       layout_names[k], offs, gibps(bytes, median_ns(tt[k], n)),
-				       gibps(bytes, median_ns(tp, n)), rr);
-				if (json)
-					fprintf(json, "{\"schema\":1,\"kind\":\"perf-twin\","
-						"\"machine\":\"%s\",\"primitive\":\"%s\","
-						"\"perf_function\":\"%s\",\"size\":%llu,"
-						"\"buffers\":\"%s\",\"rounds\":%u,"
-						"\"twin_gibps\":%.3f,\"perf_gibps\":%.3f,"
-						"\"ratio_x1000\":%u,\"ci_lo_x1000\":%u,"
-						"\"ci_hi_x1000\":%u,\"significant\":%s}\n",
-						machine, k == 2 ? "rep stosb of i" :
-						rows[r].ours, rows[r].perf_fn,
-						(unsigned long long)sizes[s].bytes, layouts[k], n,
-						gibps(bytes, median_ns(tt[k], n)),
-						gibps(bytes, median_ns(tp, n)), q.ratio_pm,
-						q.lo_pm, q.hi_pm,
-						q.significant ? "true" : "false");
-			}
+			run_rounds(self, &rows[r], &sizes[s], pairs, &tr);
+			report(machine, json, &rows[r], &sizes[s], &tr);
 			fflush(stdout);
 		}
-	}
 }

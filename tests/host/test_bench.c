@@ -5,7 +5,9 @@
  * disturbed and discarded rounds, the ratio and the JSON can be checked.
  */
 #include "bench/harness.h"
+#include "bench/probe.h"
 #include "tests/host/host_test.h"
+#include "tests/host/json_check.h"
 
 static u64 fake_now;
 static unsigned long evictions;
@@ -226,6 +228,52 @@ static void test_min_of_k_and_disturbed(void)
 	CHECK(r.disturbed == 1, "a context switch during a round disturbs it: %u", r.disturbed);
 }
 
+/* The result record is one valid JSON object; noise not measured is null, with the reason. */
+static void test_result_record(void)
+{
+	static struct bench_result r;
+	struct fake f = { 20000, 'a' };
+	struct bench_case c = { .api = "api \"quoted\"", .primitive = "p", .bytes = 4096,
+				.fn = run, .ctx = &f };
+	char buf[1024];
+
+	env.noise_why = "under a hypervisor";
+	bench_run(&env, &c, BENCH_HOT, 3, &r);
+	bench_json(&env, &c, BENCH_HOT, &r, buf, sizeof(buf));
+	env.noise_why = NULL;
+	CHECK(jc_valid(buf), "valid JSON: %s", buf);
+	CHECK(strstr(buf, "\"api\":\"api \\\"quoted\\\"\"") != NULL, "quotes escaped: %s", buf);
+	CHECK(strstr(buf, "\"smi\":null,\"eff_mhz_min\":null,\"eff_mhz_max\":null,"
+			  "\"freq_changes\":null,\"not_c0\":null,"
+			  "\"noise\":\"unavailable: under a hypervisor\"}") != NULL,
+	      "noise unavailable: %s", buf);
+	bench_json(&env, &c, BENCH_HOT, &r, buf, 100);
+	CHECK(strstr(buf, "\"kind\":\"json-error\",\"error\":\"overflow\"") != NULL,
+	      "a record too long for its line says so: %s", buf);
+}
+
+/*
+ * probe_nt_write's contract (bench/probe_nt.asm): every 8-byte word of the range holds its
+ * byte offset, a remainder below 8 bytes and everything outside are not written.
+ */
+static void test_nt_write(void)
+{
+	static u64 words[64];
+	unsigned int bad = 0;
+
+	for (u64 bytes = 0; bytes <= 8 * 60; bytes += 4) {
+		memset(words, 0xa5, sizeof(words));
+		probe_nt_write(&words[2], bytes);
+		for (unsigned int i = 0; i < ARRAY_SIZE(words); i++) {
+			u64 want = i >= 2 && (i - 2) * 8 + 8 <= bytes ? (i - 2) * 8 :
+				   0xa5a5a5a5a5a5a5a5ULL;
+
+			bad += words[i] != want;
+		}
+	}
+	CHECK(bad == 0, "%u words wrong", bad);
+}
+
 static void test_patterns_in_json(void)
 {
 	static struct bench_result r;
@@ -243,5 +291,6 @@ static void test_patterns_in_json(void)
 int main(void)
 {
 	return RUN_TESTS(test_run_summary, test_cold_by_flush, test_compare_interleaved,
-			 test_format, test_min_of_k_and_disturbed, test_patterns_in_json);
+			 test_format, test_min_of_k_and_disturbed, test_patterns_in_json,
+			 test_result_record, test_nt_write);
 }

@@ -11,6 +11,7 @@
 
 #include "bench/parallel.h"
 #include "tests/host/host_test.h"
+#include "tests/host/json_check.h"
 
 #define NCPU	6
 #define BYTES	1024000ULL	/* 250 pages: 10000 MB/s is exactly 102400 ns */
@@ -133,6 +134,17 @@ static unsigned int count(const char *s, ...)
 		n += all;
 	}
 	return n;
+}
+
+/* Every captured line that starts a JSON record is one whole, valid JSON object. */
+static unsigned int bad_records(void)
+{
+	unsigned int bad = 0;
+
+	for (unsigned int i = 0; i < nlines; i++)
+		if (lines[i][0] == '{' && !jc_valid(lines[i]) && bad++ < 3)
+			printf("# not JSON: %s\n", lines[i]);
+	return bad;
 }
 
 /* The text lines (not the JSON), after a failed check. */
@@ -292,6 +304,7 @@ static void test_cpu_stops_answering(void)
 	CHECK(count("\"node\":1,", "104", NULL) == 0, "node 1 without it");
 	CHECK(count("\"nr_cpus\":3,\"node\":1,", NULL) == 0, "node 1 has two CPUs left");
 	CHECK(good == 3 + 3 + 2 + (NR_PAR_PRIMS - 1) * (4 + 3 + 2), "good steps %u", good);
+	CHECK(bad_records() == 0, "every record, failed steps' too, is valid JSON");
 	if (ht_case_failed)
 		dump();
 }

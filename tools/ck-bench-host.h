@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ck-bench-host.h - the machine the hosted benchmark runs on (tools/ck-bench-host.c):
+ * CPUID's facts, the microcode, pinning, Linux's dispatch on this CPU and the overrides.
+ */
+#ifndef CK_TOOLS_BENCH_HOST_H
+#define CK_TOOLS_BENCH_HOST_H
+
+#include "copy/dispatch.h"
+#include "tools/ck-bench-opts.h"
+
+struct ck_host {
+	char machine[160];		/* "hosted AuthenticAMD family 0x19 model 0x11" */
+	char features[160];		/* "erms,fsrm,rep_good,avx2,..." */
+	char microcode[32];		/* as /proc/cpuinfo says it; "": not said */
+	struct dispatch_cpu in;		/* Linux's rule inputs on this CPU */
+	struct copy_dispatch dd;	/* the choice in effect (after any override) */
+	struct dispatch_caps caps;	/* the candidates this CPU can run */
+	bool clflushopt, gbpages, hypervisor;
+};
+
+/*
+ * Read CPUID and /proc/cpuinfo, apply Linux's dispatch for this CPU, and print the
+ * "# hosted ...: ERMS ..." and "# dispatch: ..." lines.
+ */
+void ck_host_probe(struct ck_host *h);
+/* Apply @o over Linux's choice; false (and a message) when this CPU cannot run one. */
+bool ck_host_apply_overrides(struct ck_host *h, const struct ck_overrides *o);
+/*
+ * The largest cache this core sees from CPUID's deterministic cache parameters (leaf 4,
+ * or 8000001Dh on AMD with TOPOEXT), and where that came from; 0 when CPUID says none.
+ */
+u64 ck_host_largest_cache(const char **source);
+/* Pin to @cpu, or (-1) the highest-numbered CPU this process may run on; -1: failed. */
+int ck_host_pin(int cpu);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ck-bench-opts.h - the hosted benchmark's command line (tools/ck-bench-opts.c): one table
+ * of options, a parser that refuses what it cannot use, and the usage text made from the
+ * table.
+ *
+ *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel]...
+ *            [--rounds N] [--json FILE] [--tiny] [--cold evict|flush] [--cpu N]
+ *            [--perf-pairs N] [--memcpy erms|orig] [--copy-page rep|unrolled]
+ *            [--copy-mc fragile|erms|memcpy|avx2nt|avx512nt]
+ *            [--clear-page erms|rep|unrolled|nt|clzero]
+ */
+#ifndef CK_TOOLS_BENCH_OPTS_H
+#define CK_TOOLS_BENCH_OPTS_H
+
+#include "kernel/include/types.h"
+
+#define CK_BENCH_MAX_PRESETS	8
+
+/* The image's dispatch overrides (copy_page=, memcpy=, copy_mc=, clear_page=); -1: Linux's. */
+struct ck_overrides {
+	int copy_page, memcpy, copy_mc, clear_page;
+};
+
+struct ck_bench_opts {
+	const char *presets[CK_BENCH_MAX_PRESETS];
+	unsigned int np;		/* none given: rfc and perf */
+	unsigned int rounds;		/* 3..STATS_MAX (out of range: the default, said so) */
+	int cpu;			/* -1: the last CPU the process may run on */
+	unsigned int perf_pairs;
+	const char *json;		/* the JSON-lines file, or NULL */
+	bool tiny, cold_flush;
+	struct ck_overrides ov;
+};
+
+/*
+ * Fill @o from @argv. 0 when the run can go on; 2 (a usage error, already explained on
+ * stderr with the usage) for an unknown option, a missing or bad value, an unknown preset
+ * or too many of them.
+ */
+int ck_bench_parse(int argc, char **argv, struct ck_bench_opts *o);
+
+#endif
