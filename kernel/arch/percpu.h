@@ -22,6 +22,7 @@
 #ifndef CK_PERCPU_H
 #define CK_PERCPU_H
 
+#include "kernel/include/msr-index.h"
 #include "kernel/include/types.h"
 
 /* The most CPUs the kernel numbers (kernel/platform/madt.h's MADT_MAX_CPUS). */
@@ -58,8 +59,6 @@ struct percpu {
 	u64 gdt[5] __aligned(16);
 	struct tss64 tss __aligned(16);
 };
-
-#define MSR_GS_BASE	0xc0000101
 
 static inline struct percpu *this_cpu(void)
 {
