@@ -22,6 +22,7 @@
 #ifndef CK_PERCPU_H
 #define CK_PERCPU_H
 
+#include "kernel/arch/desc.h"
 #include "kernel/include/msr-index.h"
 #include "kernel/include/types.h"
 
@@ -56,7 +57,7 @@ struct percpu {
 	volatile u32 state;		/* enum cpu_state */
 	u64 stack_top;
 	u64 ist_top[3];			/* #DF, NMI, #MC */
-	u64 gdt[5] __aligned(16);
+	u64 gdt[GDT_ENTRIES] __aligned(16);
 	struct tss64 tss __aligned(16);
 };
 
