@@ -150,6 +150,8 @@ HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
 	tests/soak/checkpoint.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
+# The hosted soak twin's pure parts (tools/ck-soak.c's accounting, parsers and pair work).
+HOST_PURE += tools/soak_peer.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -163,7 +165,7 @@ HOST_TESTS += $(B)/host/test_oracle_models
 # The pure sources are compiled once (with the sanitizers) and linked into every host test.
 HOST_LIB_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(HOST_PURE) $(HOST_SUPPORT))
 HOST_HDRS := $(wildcard kernel/*.h kernel/*/*.h copy/*.h mce/*.h bench/*.h tests/*.h \
-	tests/lib/*.h tests/host/*.h tests/oracle/*.h)
+	tests/lib/*.h tests/host/*.h tests/oracle/*.h tools/soak_*.h)
 
 .SECONDARY: $(HOST_LIB_OBJ)
 $(B)/host/obj/%.o: %.c $(HOST_HDRS) | $(GEN_H)
