@@ -14,9 +14,10 @@
  * takes 2 MiB hugetlb pages when vm.nr_hugepages has enough (the twin by MAP_HUGETLB,
  * stressapptest by SysV SHM_HUGETLB), else the twin THP and stressapptest 4 KiB pages; with
  * --hugepages (root) the comparison reserves them for the run and puts the old count back
- * at its end, so both sides stand on the same pages. Every run's output is kept in --log-dir. Each side's rates are as tools/soak_peer.h defines them; the result
- * per metric and peer is the median of the per-round ratios twin / peer with a bootstrap 95%
- * interval (bench/stats.c), and JSON lines. A benchmark, not a test: nothing asserts a speed.
+ * at its end, so both sides stand on the same pages. Every run's output is kept in
+ * --log-dir. Each side's rates are as tools/soak_peer.h defines them; the result per metric
+ * and peer is the median of the per-round ratios twin / peer with a bootstrap 95% interval
+ * (bench/stats.c), and JSON lines. A benchmark, not a test: nothing asserts a speed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
