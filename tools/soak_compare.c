@@ -224,6 +224,7 @@ static void result_json(const struct compare *c, enum side peer, int k, const st
 	json_u64(&w, "ci_lo_x1000", q->lo_pm);
 	json_u64(&w, "ci_hi_x1000", q->hi_pm);
 	json_bool(&w, "significant", q->significant);
+	json_double(&w, "load1_end", load1(), 2);	/* the machine is shared: say how busy */
 	json_end(&w);
 	fprintf(c->json, "%s\n", line);
 }
