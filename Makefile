@@ -57,7 +57,7 @@ PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .re
 	-j .rela.* -j .reloc -j .ksyms
 
 .PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
-	lava-check models
+	lava-check models soak-bench
 all: $(B)/copykernel.efi
 
 deps:
@@ -150,6 +150,8 @@ HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
 	tests/soak/checkpoint.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
+# The hosted soak twin's pure parts (tools/ck-soak.c's accounting, parsers and pair work).
+HOST_PURE += tools/soak_peer.c tools/soak_work.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -163,7 +165,7 @@ HOST_TESTS += $(B)/host/test_oracle_models
 # The pure sources are compiled once (with the sanitizers) and linked into every host test.
 HOST_LIB_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(HOST_PURE) $(HOST_SUPPORT))
 HOST_HDRS := $(wildcard kernel/*.h kernel/*/*.h copy/*.h mce/*.h bench/*.h tests/*.h \
-	tests/lib/*.h tests/host/*.h tests/oracle/*.h)
+	tests/lib/*.h tests/host/*.h tests/oracle/*.h tools/soak_*.h)
 
 .SECONDARY: $(HOST_LIB_OBJ)
 $(B)/host/obj/%.o: %.c $(HOST_HDRS) | $(GEN_H)
@@ -239,6 +241,26 @@ SOAK_SPEED_ARGS ?=
 soak-speed: $(B)/ck-soak-speed
 	$(Q)$(B)/ck-soak-speed $(SOAK_SPEED_ARGS)
 
+# The hosted soak twin (tools/ck-soak.c) and its comparison with stressapptest, interleaved
+# (stressapptest from ensure-deps; --hugepages reserves 2 MiB pages for both sides while it
+# runs, as root; SOAK_BENCH_ARGS='--hugepages --rounds 15 --seconds 10' for a longer run).
+SOAK_SRC := tools/ck-soak.c tools/soak_run.c tools/soak_report.c tools/soak_compare.c \
+	tools/soak_work.c tools/soak_peer.c tools/ck-bench-host.c tests/soak/pattern.c \
+	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c mce/decode.c \
+	kernel/platform/smbios.c kernel/platform/numa.c kernel/platform/acpi.c bench/stats.c \
+	kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \
+	kernel/platform/cpufeat.c kernel/arch/cpuid.c kernel/lib/format.c
+$(B)/ck-soak: $(SOAK_SRC) $(HOST_ASM) $(wildcard tools/*.h tests/soak/*.h copy/*.h) | $(GEN_H)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(SOAK_SRC) $(HOST_ASM) \
+		-Wl,-z,noexecstack -o $@
+SOAK_BENCH_ARGS ?= --hugepages
+soak-bench: $(B)/ck-soak
+	$(Q)tools/ensure-deps.sh soak-bench
+	$(Q)$(B)/ck-soak --compare --log-dir $(B)/soak-bench --json $(B)/soak-bench.jsonl \
+		$(SOAK_BENCH_ARGS)
+	@echo "JSON lines in $(B)/soak-bench.jsonl, every run's output in $(B)/soak-bench/"
+
 ARGS ?=
 CMDLINE ?= $(ARGS)
 NPROC := $(shell nproc 2>/dev/null || echo 2)
@@ -281,6 +303,7 @@ help:
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
 	@echo "make soak-speed the soak's verify/compare/fill against memcmp/memset, hosted"
+	@echo "make soak-bench the hosted soak twin against stressapptest, interleaved (a ratio)"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make models     a default run on every QEMU CPU model, one table row each (MODELS=all)"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ensure-deps.sh build|run|img|check|lava - make sure the Debian packages a target needs are
-# present.
+# ensure-deps.sh build|run|img|check|lava|soak-bench - make sure the Debian packages a target
+# needs are present (soak-bench: stressapptest, the peer the hosted soak twin is compared with).
 # As root, missing ones are installed with apt-get; otherwise the script names them and fails.
 set -eu
 what=${1:-build}
@@ -39,6 +39,9 @@ if [ "$what" = check ]; then
 	need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'
 	need python3-pytest /usr/bin/python3 -c 'import pytest'
 	need python3-hypothesis /usr/bin/python3 -c 'import hypothesis'
+fi
+if [ "$what" = soak-bench ]; then
+	need stressapptest command -v stressapptest
 fi
 if [ "$what" = lava ]; then	# lava-run, with lava-common, python3-yaml and python3-jinja2
 	need lava-dispatcher command -v lava-run
