@@ -29,8 +29,6 @@
 
 struct mce_poll_cpu {
 	struct mce_poll_state s;
-	u64 owned;		/* banks this CPU alone reads */
-	u64 unknown;		/* banks whose sharing nobody knows: read under the poll lock */
 	bool cmci;		/* this CPU takes CMCI for s.cmci.owned */
 };
 
@@ -58,7 +56,7 @@ static u64 now_ms(void)
 	return hz >= 1000 ? rdtsc() / (hz / 1000) : 0;
 }
 
-static bool lock_take(void)
+static bool lock_take(void *ctx)
 {
 	for (unsigned long i = 0; i < POLL_LOCK_SPINS; i++) {
 		if (!__atomic_exchange_n(&poll_lock, 1, __ATOMIC_ACQUIRE))
@@ -68,10 +66,12 @@ static bool lock_take(void)
 	return false;
 }
 
-static void lock_drop(void)
+static void lock_drop(void *ctx)
 {
 	__atomic_store_n(&poll_lock, 0, __ATOMIC_RELEASE);
 }
+
+static const struct mce_poll_lock poll_lock_ops = { .take = lock_take, .drop = lock_drop };
 
 /* This CPU as a scan sees it, through @be (the real MSRs, or the simulated file routed). */
 static void env_of(struct mce_poll_env *e, const struct mce_cpu *mc, struct mce_sim *be)
@@ -121,25 +121,15 @@ static u64 ipid_owned_below(const struct mce_cpu *mc, unsigned int cpu)
 }
 
 /* Which banks this CPU reads alone, and which every CPU reads under the lock. */
-static void ownership(struct mce_poll_cpu *pc, const struct mce_cpu *mc, unsigned int cpu)
+static void ownership(struct mce_poll_state *s, const struct mce_cpu *mc, unsigned int cpu)
 {
-	u64 all = mc->facts.nbanks >= 64 ? ~0ULL : BIT(mc->facts.nbanks) - 1;
+	struct mce_poll_share in = { .share = mc->facts.share, .nbanks = mc->facts.nbanks,
+				     .cmci_mine = mc->cmci_mine,
+				     .cmci_none = mc->facts.cmci_none };
 
-	switch (mc->facts.share) {
-	case MCE_SHARE_CMCI:
-		/* The probe's owner reads a shared bank; banks without CMCI: unknown. */
-		pc->owned = mc->cmci_mine & all;
-		pc->unknown = mc->facts.cmci_none & all & ~pc->owned;
-		break;
-	case MCE_SHARE_IPID:
-		pc->owned = all & ~(mc->facts.shared & ipid_owned_below(mc, cpu));
-		pc->unknown = 0;
-		break;
-	default:
-		pc->owned = 0;
-		pc->unknown = all;
-		break;
-	}
+	if (in.share == MCE_SHARE_IPID)
+		in.ipid_below = mc->facts.shared & ipid_owned_below(mc, cpu);
+	mce_poll_ownership(&in, &s->owned, &s->unknown);
 }
 
 static u32 k_apic_read(void *ctx, u32 reg)
@@ -203,12 +193,12 @@ void mce_poll_init_cpu(unsigned int interval_ms)
 		pc->s.next_ms = MIN(pc->s.next_ms, now + pc->s.iv_ms);
 	} else if (mc && mc->facts.mca && mce_caps()->enabled) {
 		mce_poll_state_init(&pc->s, interval_ms, now);
-		ownership(pc, mc, smp_processor_id());
+		ownership(&pc->s, mc, smp_processor_id());
 		irq_set_cmci_handler(cmci_irq);
 		cmci_start(pc, mc, now);
 		if (mce_caps()->amd)
 			mce_thresh_setup(&pc->s.thr, NULL, mce_caps()->smca,
-					 pc->owned | pc->unknown, MCE_THRESH_MAX);
+					 pc->s.owned | pc->s.unknown, MCE_THRESH_MAX);
 	}
 	irq_restore(f);
 }
@@ -218,21 +208,9 @@ static unsigned int poll_here(struct mce_poll_cpu *pc)
 {
 	struct mce_cpu *mc = mce_cpu_this();
 	struct mce_poll_env e;
-	unsigned int n;
 
 	env_of(&e, mc, mc->backend);
-	pc->s.st.polls++;
-	n = mce_poll_scan(&pc->s, &e, pc->owned, false);
-	if (!pc->unknown)
-		return n;
-	if (!lock_take()) {
-		pc->s.st.lock_skips++;
-		return n;
-	}
-	e.tsc = rdtsc();
-	n += mce_poll_scan(&pc->s, &e, pc->unknown, false);
-	lock_drop();
-	return n;
+	return mce_poll_once(&pc->s, &e, &poll_lock_ops);
 }
 
 void mce_poll_cpu(void)
@@ -307,7 +285,7 @@ static void start_fn(void *arg)
 		return;
 	__atomic_add_fetch(&t->cpus, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&t->cmci_cpus, pc->cmci, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&t->unknown_cpus, pc->unknown != 0, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&t->unknown_cpus, pc->s.unknown != 0, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&t->thresh_banks, mce_hweight64(pc->s.thr.banks),
 			   __ATOMIC_RELAXED);
 }

@@ -160,6 +160,44 @@ static unsigned int scan_bank(struct mce_poll_state *s, const struct mce_poll_en
 	return n;
 }
 
+void mce_poll_ownership(const struct mce_poll_share *in, u64 *owned, u64 *unknown)
+{
+	u64 all = in->nbanks >= 64 ? ~0ULL : BIT(in->nbanks) - 1;
+
+	switch (in->share) {
+	case MCE_SHARE_CMCI:
+		*owned = in->cmci_mine & all;
+		*unknown = in->cmci_none & all & ~*owned;
+		break;
+	case MCE_SHARE_IPID:
+		*owned = all & ~in->ipid_below;
+		*unknown = 0;
+		break;
+	default:
+		*owned = 0;
+		*unknown = all;
+		break;
+	}
+}
+
+unsigned int mce_poll_once(struct mce_poll_state *s, const struct mce_poll_env *e,
+			   const struct mce_poll_lock *lk)
+{
+	unsigned int n;
+
+	s->st.polls++;
+	n = mce_poll_scan(s, e, s->owned, false);
+	if (!s->unknown)
+		return n;
+	if (!lk->take(lk->ctx)) {
+		s->st.lock_skips++;
+		return n;
+	}
+	n += mce_poll_scan(s, e, s->unknown, false);
+	lk->drop(lk->ctx);
+	return n;
+}
+
 unsigned int mce_poll_scan(struct mce_poll_state *s, const struct mce_poll_env *e, u64 banks,
 			   bool from_cmci)
 {

@@ -27,6 +27,7 @@
 #include "mce/amd_thresh.h"
 #include "mce/msr.h"
 #include "mce/poll.h"
+#include "mce/smp_logic.h"
 
 #define MCE_POLL_BANKS		64
 #define MCE_POLL_QUEUE		32
@@ -57,6 +58,8 @@ struct mce_poll_queue {
 };
 
 struct mce_poll_state {
+	u64 owned;		/* banks this CPU alone reads */
+	u64 unknown;		/* banks whose sharing is unknown: read under the poll lock */
 	struct mce_poll_queue q;
 	struct mce_poll_stats st;
 	struct mce_cmci_state cmci;
@@ -99,6 +102,39 @@ static inline unsigned int mce_hweight64(u64 x)
 
 /* The MSR of @reg (enum mce_bank_reg) of @bank: legacy 0x400 + 4i or SMCA 0xc0002000 + 16i. */
 u32 mce_poll_bank_msr(bool smca, unsigned int bank, int reg);
+
+/* What the setup found out about who reads which bank of one CPU (mce/smp.c's map). */
+struct mce_poll_share {
+	enum mce_share_method share;
+	unsigned int nbanks;
+	u64 cmci_mine;		/* CMCI probe: banks whose CMCI_EN this CPU set first */
+	u64 cmci_none;		/* CMCI probe: banks where CMCI_EN does not stick */
+	u64 ipid_below;		/* SMCA: banks whose IPID a lower-numbered CPU also reports */
+};
+
+/*
+ * Which banks of that CPU it reads alone (@owned) and which every CPU reads in turn under the
+ * poll lock (@unknown): with the CMCI probe, the banks it won and, as unknown, those without
+ * CMCI; with SMCA IPIDs, every bank but those a lower-numbered CPU also has (Linux's SMCA
+ * gives a shared bank's registers to one core: the lowest CPU number reads it here); with
+ * neither, every bank is unknown. A bank another CPU owns is in neither.
+ */
+void mce_poll_ownership(const struct mce_poll_share *in, u64 *owned, u64 *unknown);
+
+/* The poll lock, taken with a bound (false: not taken in time). */
+struct mce_poll_lock {
+	bool (*take)(void *ctx);
+	void (*drop)(void *ctx);
+	void *ctx;
+};
+
+/*
+ * One poll of the CPU of @s (Linux's machine_check_poll from the timer): its own banks, then
+ * the unknown ones under @lk (skipped, and counted, when the lock is not had in time). Returns
+ * the events logged.
+ */
+unsigned int mce_poll_once(struct mce_poll_state *s, const struct mce_poll_env *e,
+			   const struct mce_poll_lock *lk);
 
 /* A state ready to run, with @max_ms as its longest interval (0: the default), at @now_ms. */
 void mce_poll_state_init(struct mce_poll_state *s, unsigned int max_ms, u64 now_ms);
