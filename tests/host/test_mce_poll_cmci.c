@@ -83,7 +83,7 @@ static void test_claim(void)
 	mce_sim_set(&sim, CTL2(0), 0x5);			/* firmware left threshold 5 */
 	mce_sim_set(&sim, CTL2(1), CMCI_EN | 1);		/* another CPU's */
 	mce_sim_set(&sim, CTL2(3), 32749);			/* the previous owner stormed */
-	CHECK(mce_cmci_claim(&s, &sim, 0xd, 1000) == 0xd, "banks 0, 2, 3 claimed, not 1");
+	CHECK(mce_cmci_claim(&s, &sim, 0xf, 1000) == 0xd, "banks 0, 2, 3 claimed, not 1");
 	CHECK(mce_sim_get(&sim, CTL2(0)) == (CMCI_EN | 1), "bank 0: CMCI_EN, threshold 1 "
 	      "(0x%llx)", (unsigned long long)mce_sim_get(&sim, CTL2(0)));
 	CHECK(mce_sim_get(&sim, CTL2(2)) == (CMCI_EN | 1), "bank 2: CMCI_EN, threshold 1");
@@ -163,6 +163,16 @@ static void test_storm_begins_at_five(void)
 		cmci_at(&s, &e, &sim, &ops, 1000 + i * 100ULL);
 	cmci_at(&s, &e, &sim, &ops, 1300 + 59000);
 	CHECK(s.cmci.storming == 0x2, "five errors within the history's 64 bits: storm");
+	/* The history's edge: 63 s later the old bit is bit 63; 64 s later it is gone. */
+	cpu_init(&s, &e, &sim);
+	mce_cmci_claim(&s, &sim, 0x2, 0);
+	cmci_at(&s, &e, &sim, &ops, 0);
+	cmci_at(&s, &e, &sim, &ops, 62000);
+	CHECK(s.cmci.bank[1].history == ((1ULL << 63) | 1), "shift 63: 0x%llx",
+	      (unsigned long long)s.cmci.bank[1].history);
+	cmci_at(&s, &e, &sim, &ops, 62000 + 63000);
+	CHECK(s.cmci.bank[1].history == 1, "shift 64: the history is cleared (0x%llx)",
+	      (unsigned long long)s.cmci.bank[1].history);
 }
 
 /* In a storm: every poll shifts by one; 30 clean polls in a row end it. */
