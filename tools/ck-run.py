@@ -151,8 +151,9 @@ def relay_mce_requests(args, data, done, workdir):
 
 
 class LineCommands:
-    """--hmp-when REGEX CMD: once a whole serial line matches REGEX, send CMD to the monitor;
-    pairs with the same REGEX go out in the order given, each pattern once."""
+    """--hmp-when REGEX CMD: once REGEX matches within the serial lines received whole (a line
+    still being written is not looked at), send CMD to the monitor; consecutive pairs with the
+    same REGEX go out together in the order given, each group once."""
 
     def __init__(self, args, workdir):
         self.sock = args.monitor or os.path.join(workdir, "monitor.sock")
@@ -172,6 +173,11 @@ class LineCommands:
                 print("ck-run: sending: %s" % cmd, file=sys.stderr)
                 hmp(self.sock, cmd)
             self.pending.remove(entry)
+
+    def report_unsent(self):
+        for pattern, cmds in self.pending:
+            print("ck-run: --hmp-when %r never matched: not sent: %s" % (pattern, "; ".join(cmds)),
+                  file=sys.stderr)
 
 
 class NmiSender:
@@ -247,6 +253,8 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
     if rc is None:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+    if started:
+        sends.report_unsent()
     errf.seek(0)
     err = errf.read()
     errf.close()

@@ -55,12 +55,12 @@ def t_mce_poll_corrected_two_nodes(b):
              (1, 4, 0x90, 0x00200abc, 0x8c),		# node 0's memory, a whole page
              (2, 3, 0x9f, 0x10000080, 0x86),		# node 0's memory ...
              (2, 3, 0xa0, 0x10001000, 0x86)]		# ... and again before the poll: OVER
-    args = []
+    args = ["--smp", "4"]
     for cpu, bank, code, addr, misc in shots:
         args += ["--hmp-when"] + inject(cpu, bank, CORRECTED | code, addr, misc)
     args += ["--hmp-when", WAIT, "nmi"]
     b.run("exit=qemu tests=cpu mce_poll_wait=60", cpu=INTEL, mem="1G", timeout=200,
-          extra=["-smp 4", TWO_NODES], runner_args=args)
+          extra=[TWO_NODES], runner_args=args)
     b.status_is(PASS)
     b.has(r"^MCE: corrected-error pollers on 4 CPUs; CMCI absent \(MCG_CAP.CMCI_P clear\): "
           r"polling only; banks whose sharing is unknown are polled by every CPU in turn")
