@@ -152,6 +152,7 @@ HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/p
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (tools/ck-soak.c's accounting, parsers and pair work).
 HOST_PURE += tools/soak_peer.c tools/soak_work.c
+HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \

@@ -82,6 +82,8 @@ static const struct cmdline_opt opts[] = {
 	{ .key = "bench_cpu", .kind = OPT_NUMBER, FIELD(bench_cpu), .lo = 0, .hi = 1023,
 	  .bias = 1, .noun = "a CPU number", .def = "0",
 	  .desc = "the CPU that runs the single-thread benchmarks" },
+	NUMBER("mce_poll_wait", mce_poll_wait, 0, 600, "a number of seconds", "0",
+	       "test knob: the final corrected-error poll first waits this long for an NMI"),
 };
 
 _Static_assert(ARRAY_SIZE(opts) <= CMDLINE_OPTS_MAX, "CMDLINE_OPTS_MAX");
