@@ -153,6 +153,7 @@ HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/p
 # The hosted soak twin's pure parts (tools/ck-soak.c's accounting, parsers and pair work).
 HOST_PURE += tools/soak_peer.c tools/soak_work.c
 HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c
+HOST_PURE += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
@@ -217,13 +218,14 @@ BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy
 BENCH_SRC += bench/noise.c tools/perf_twin.c kernel/lib/json.c bench/probe.c bench/table.c \
 	bench/cases.c bench/prims.c bench/parallel_out.c bench/data.c tools/ck-bench-opts.c \
 	tools/ck-bench-host.c
+BENCH_SRC += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
 
 BENCH_ARGS ?= --preset rfc --preset patterns --preset perf --preset primitives --preset big \
-	--preset parallel
+	--preset parallel --preset copy_pages --preset seed003
 bench: $(B)/ck-bench
 	$(Q)$(B)/ck-bench $(BENCH_ARGS) --json $(B)/bench.jsonl
 	@echo "JSON lines in $(B)/bench.jsonl (tools/ck-report.py turns them into tables)"

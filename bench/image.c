@@ -232,6 +232,8 @@ void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 						   .erms = cpu()->erms_effective,
 						   .fsrm = cpu()->fsrm };
 	plat->caps = *caps;
+	plat->llc_bytes = cpu_llc_size();
+	plat->llc_source = cpu_caches()->source;
 }
 
 /* The run's "machine" record: the CPU, its clock and the settings every figure used. */

@@ -6,13 +6,16 @@
  * as a row of the seed's table (bench/table.h).
  */
 #include "bench/cases.h"
+#include "bench/clear_order.h"
+#include "bench/copy_pages.h"
 #include "bench/prims.h"
 #include "bench/probe.h"
 #include "copy/ops.h"
 #include "kernel/lib/format.h"
 
 const char *const bench_preset_names[NR_PRESETS] = { "rfc", "v3", "clear", "primitives",
-						     "patterns", "uarch", "big" };
+						     "patterns", "uarch", "big", "copy_pages",
+						     "seed003" };
 
 /* ---- folio copies ---- */
 
@@ -251,6 +254,8 @@ unsigned int bench_preset_run(enum bench_preset which, const struct bench_env *e
 	case PRESET_PATTERNS:	return preset_patterns(env, plat);
 	case PRESET_UARCH:	return preset_uarch(env, plat);
 	case PRESET_BIG:	return preset_big(env, plat);
+	case PRESET_COPY_PAGES:	return preset_copy_pages(env, plat);
+	case PRESET_SEED003:	return preset_seed003(env, plat);
 	default:		return 0;
 	}
 }

@@ -14,6 +14,11 @@
  *               bulk memcpy is memcpy_orig) and Zen 4/5 or Intel (FSRM: rep movsb)
  *   big         the bandwidth probe (what one core moves), then rep movsb against the best
  *               non-temporal copy at the probe's size, cache-cold, as % of the probe
+ *   copy_pages  the copy_pages() candidates (not Linux) against the per-page loops and the
+ *               RFC's bulk memcpy under each resolution, and the RFC's two questions
+ *               answered row by row (bench/copy_pages.c)
+ *   seed003     seed 003's table of PMD folio clears, target-last against sequential, and
+ *               1 GiB cleared in batches of 4K..32M and whole (bench/clear_order.c)
  *
  * The bandwidth probe (bench/probe.h) runs once per run, before the first case of 64 MiB or
  * more (the big, primitives and v3 presets): every such figure is also printed as a
@@ -52,10 +57,13 @@ struct bench_platform {
 	 */
 	int (*node_cpu)(unsigned int node);
 	void (*run_on)(int cpu, void (*fn)(void *arg), void *arg);
+	/* The largest cache CPUID describes for this core (0: none) and which leaf said so. */
+	u64 llc_bytes;
+	const char *llc_source;
 };
 
 enum bench_preset { PRESET_RFC, PRESET_V3, PRESET_CLEAR, PRESET_PRIMITIVES, PRESET_PATTERNS,
-		    PRESET_UARCH, PRESET_BIG, NR_PRESETS };
+		    PRESET_UARCH, PRESET_BIG, PRESET_COPY_PAGES, PRESET_SEED003, NR_PRESETS };
 extern const char *const bench_preset_names[NR_PRESETS];
 
 /*

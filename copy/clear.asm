@@ -2,8 +2,9 @@
 ;
 ; clear.asm - zero pages and ranges: the bodies Linux chooses between for clear_page()
 ; (rep stosb with ERMS, rep stosq with REP_GOOD, unrolled stores otherwise), the extent forms
-; that clear_pages(addr, n) uses (one string instruction over n pages), and a memset-style
-; zeroing of any byte range.
+; that clear_pages(addr, n) uses (one string instruction over n pages, or on CPUs with
+; neither ERMS nor REP_GOOD the unrolled loop over the whole extent, as Linux 7.0's
+; __clear_pages_unrolled), and a memset-style zeroing of any byte range.
 ;
 ; None of these is machine-check safe; stores do not consume poison.
 
@@ -77,6 +78,32 @@ clear_pages_rep:
 	mov rcx, rsi
 	shl rcx, PAGE_SHIFT - 3	; 8-byte words
 	rep stosq
+	ret
+
+; void clear_pages_unrolled(void *addr, size_t npages)
+; One extent: eight 8-byte stores per 64-byte line, npages * 64 lines in one loop (no call
+; or reload per page). npages 0 clears nothing.
+; In: rdi = first page, rsi = page count.  Clobbers: rax, rcx, rdi
+global clear_pages_unrolled
+	align 16
+clear_pages_unrolled:
+	xor eax, eax
+	mov rcx, rsi
+	shl rcx, PAGE_SHIFT - CACHE_LINE_SHIFT	; lines
+	jz .done
+.line:
+	mov [rdi], rax
+	mov [rdi + 8], rax
+	mov [rdi + 16], rax
+	mov [rdi + 24], rax
+	mov [rdi + 32], rax
+	mov [rdi + 40], rax
+	mov [rdi + 48], rax
+	mov [rdi + 56], rax
+	lea rdi, [rdi + CACHE_LINE_SIZE]
+	dec rcx
+	jnz .line
+.done:
 	ret
 
 ; void clear_bytes(void *addr, size_t len)

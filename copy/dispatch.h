@@ -8,7 +8,21 @@
  *                        enables it, else rep movsb with ERMS, else plain memcpy (which
  *                        does not survive a machine check)
  *   clear_page()         rep stosb with ERMS, else rep stosq with REP_GOOD, else unrolled
- *   clear_pages()        the clear_page() primitive over the whole extent
+ *   clear_pages()        Linux 7.0's ALTERNATIVE_2: rep stosb with ERMS, else rep stosq with
+ *                        REP_GOOD, else the unrolled loop, each over the whole extent (the
+ *                        order of clear_page(), decided on its own)
+ *
+ * CANDIDATES, not Linux (Linux has no copy_pages(); the batching RFC asks for one):
+ *   copy_pages()         written as clear_pages() is: rep movsb with ERMS, else rep movsq
+ *                        with REP_GOOD, else the unrolled loop, over the whole extent
+ *   copy_pages() FSRM    the same keyed on FSRM instead of ERMS (as memcpy() is)
+ *   memcpy() page path   memcpy() with a page-aligned fast path: rep movsb with FSRM (as
+ *                        memcpy()); without FSRM a page-aligned, page-multiple copy takes
+ *                        copy_page()'s body over the extent (rep movsq with REP_GOOD, else
+ *                        the unrolled loop) and anything else memcpy_orig
+ *   copy_mc_pages()      machine-check safe, for a batched folio_mc_copy(): the unrolled
+ *                        word loop when the fragile key is on (no string instruction), else
+ *                        rep movsb with ERMS, else rep movsq with REP_GOOD, else unrolled
  *
  * ERMS and REP_GOOD here are the values after Linux's derivation
  * (kernel/platform/cpufeat.c). Plain C, tested on the host with descriptions of real CPUs.
@@ -26,6 +40,12 @@ enum copy_mc_impl { COPY_MC_FRAGILE, COPY_MC_ERMS, COPY_MC_MEMCPY, COPY_MC_AVX2_
 enum clear_page_impl { CLEAR_PAGE_ERMS, CLEAR_PAGE_REP, CLEAR_PAGE_UNROLLED, CLEAR_PAGE_NT,
 		       CLEAR_PAGE_CLZERO, NR_CLEAR_PAGE_IMPL };
 
+/* Candidates (see above): the body a copy_pages()-style helper runs. */
+enum copy_pages_impl { COPY_PAGES_ERMS, COPY_PAGES_REP, COPY_PAGES_UNROLLED,
+		       NR_COPY_PAGES_IMPL };
+/* Candidate: memcpy() with the page path; _REP and _UNROLLED fall to memcpy_orig off it. */
+enum memcpy_pa_impl { MEMCPY_PA_ERMS, MEMCPY_PA_REP, MEMCPY_PA_UNROLLED, NR_MEMCPY_PA_IMPL };
+
 /* What the rules look at. */
 struct dispatch_cpu {
 	bool rep_good;		/* derived: AMD family >= 0x10, Intel family 6, fast strings */
@@ -39,11 +59,20 @@ struct copy_dispatch {
 	enum memcpy_impl memcpy;
 	enum copy_mc_impl copy_mc;
 	enum clear_page_impl clear_page;
+	enum clear_page_impl clear_pages;	/* Linux 7.0's clear_pages() */
+	/* The candidates (not Linux). */
+	enum copy_pages_impl copy_pages, copy_pages_fsrm, copy_mc_pages;
+	enum memcpy_pa_impl memcpy_pa;
 	/* Why each was chosen, as a short phrase ("REP_GOOD", "no FSRM", "override"). */
 	const char *copy_page_why, *memcpy_why, *copy_mc_why, *clear_page_why;
+	const char *clear_pages_why, *copy_pages_why, *copy_pages_fsrm_why, *copy_mc_pages_why;
+	const char *memcpy_pa_why;
 };
 
 void dispatch_decide(const struct dispatch_cpu *cpu, struct copy_dispatch *d);
+/* A clear_page override: clear_page() and clear_pages() both take @impl, for @why. */
+void dispatch_override_clear(struct copy_dispatch *d, enum clear_page_impl impl,
+			     const char *why);
 
 
 /* What the CPU (and the state the kernel enabled) allows beyond the baseline. */
@@ -59,10 +88,15 @@ extern const char *const copy_page_impl_names[NR_COPY_PAGE_IMPL];
 extern const char *const memcpy_impl_names[NR_MEMCPY_IMPL];
 extern const char *const copy_mc_impl_names[NR_COPY_MC_IMPL];
 extern const char *const clear_page_impl_names[NR_CLEAR_PAGE_IMPL];
+extern const char *const copy_pages_impl_names[NR_COPY_PAGES_IMPL];
+extern const char *const memcpy_pa_impl_names[NR_MEMCPY_PA_IMPL];
 /* What each implementation is, for the table ("rep movsq", "memcpy_orig (movq)", ...). */
 const char *copy_page_impl_desc(enum copy_page_impl i);
 const char *memcpy_impl_desc(enum memcpy_impl i);
 const char *copy_mc_impl_desc(enum copy_mc_impl i);
 const char *clear_page_impl_desc(enum clear_page_impl i);
+/* The candidates' bodies ("rep movsb", ...); @mc: the machine-check-safe one's. */
+const char *copy_pages_impl_desc(enum copy_pages_impl i, bool mc);
+const char *memcpy_pa_impl_desc(enum memcpy_pa_impl i);
 
 #endif

@@ -13,20 +13,41 @@ static size_t copy_mc_memcpy(void *dst, const void *src, size_t len)
 	return 0;
 }
 
-/* clear_pages() without a string instruction: one page at a time. */
-static void clear_pages_unrolled(void *addr, size_t npages)
-{
-	for (size_t i = 0; i < npages; i++)
-		clear_page_unrolled((u8 *)addr + (i << 12));
-}
-
 struct copy_ops copy_ops = {
 	.copy_page = copy_page_rep,
 	.memcpy = memcpy_erms,
 	.copy_mc = copy_mc_fast_string,
 	.clear_page = clear_page_erms,
 	.clear_pages = clear_pages_erms,
+	.copy_pages = copy_pages_erms,
+	.copy_pages_fsrm = copy_pages_erms,
+	.memcpy_pa = memcpy_erms,
+	.copy_mc_pages = copy_mc_pages_erms,
 };
+
+static void (*const copy_pages_fns[NR_COPY_PAGES_IMPL])(void *, const void *, size_t) = {
+	copy_pages_erms, copy_pages_rep, copy_pages_unrolled,
+};
+static size_t (*const copy_mc_pages_fns[NR_COPY_PAGES_IMPL])(void *, const void *, size_t) = {
+	copy_mc_pages_erms, copy_mc_pages_rep, copy_mc_pages_unrolled,
+};
+static void *(*const memcpy_pa_fns[NR_MEMCPY_PA_IMPL])(void *, const void *, size_t) = {
+	memcpy_erms, memcpy_pa_rep, memcpy_pa_unrolled,
+};
+static void (*const clear_pages_fns[NR_CLEAR_PAGE_IMPL])(void *, size_t) = {
+	clear_pages_erms, clear_pages_rep, clear_pages_unrolled, clear_pages_nt,
+	clear_pages_clzero,
+};
+
+/* The copy_pages() candidates and clear_pages(), each by its own decision. */
+static void apply_pages(const struct copy_dispatch *d)
+{
+	copy_ops.clear_pages = clear_pages_fns[d->clear_pages];
+	copy_ops.copy_pages = copy_pages_fns[d->copy_pages];
+	copy_ops.copy_pages_fsrm = copy_pages_fns[d->copy_pages_fsrm];
+	copy_ops.memcpy_pa = memcpy_pa_fns[d->memcpy_pa];
+	copy_ops.copy_mc_pages = copy_mc_pages_fns[d->copy_mc_pages];
+}
 
 void copy_ops_apply(const struct copy_dispatch *d)
 {
@@ -53,25 +74,21 @@ void copy_ops_apply(const struct copy_dispatch *d)
 	switch (d->clear_page) {
 	case CLEAR_PAGE_ERMS:
 		copy_ops.clear_page = clear_page_erms;
-		copy_ops.clear_pages = clear_pages_erms;
 		break;
 	case CLEAR_PAGE_REP:
 		copy_ops.clear_page = clear_page_rep;
-		copy_ops.clear_pages = clear_pages_rep;
 		break;
 	case CLEAR_PAGE_NT:
 		copy_ops.clear_page = clear_page_nt;
-		copy_ops.clear_pages = clear_pages_nt;
 		break;
 	case CLEAR_PAGE_CLZERO:
 		copy_ops.clear_page = clear_page_clzero;
-		copy_ops.clear_pages = clear_pages_clzero;
 		break;
 	default:
 		copy_ops.clear_page = clear_page_unrolled;
-		copy_ops.clear_pages = clear_pages_unrolled;
 		break;
 	}
+	apply_pages(d);
 }
 
 size_t copy_mc_chunked(size_t (*fn)(void *, const void *, size_t), void *dst, const void *src,

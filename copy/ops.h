@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ops.h - the primitives in use, as chosen by dispatch (or overridden), and the kernel-level
- * entry points built on them: copy_page, memcpy, copy_mc_to_kernel, clear_page, clear_pages.
+ * entry points built on them: copy_page, memcpy, copy_mc_to_kernel, clear_page, clear_pages,
+ * and the copy_pages() candidates (not Linux: see copy/dispatch.h).
  */
 #ifndef CK_COPY_OPS_H
 #define CK_COPY_OPS_H
@@ -14,6 +15,11 @@ struct copy_ops {
 	size_t (*copy_mc)(void *dst, const void *src, size_t len);
 	void (*clear_page)(void *addr);
 	void (*clear_pages)(void *addr, size_t npages);
+	/* Candidates: one extent of @npages pages; copy_mc_pages returns bytes not copied. */
+	void (*copy_pages)(void *dst, const void *src, size_t npages);
+	void (*copy_pages_fsrm)(void *dst, const void *src, size_t npages);
+	void *(*memcpy_pa)(void *dst, const void *src, size_t len);
+	size_t (*copy_mc_pages)(void *dst, const void *src, size_t npages);
 	struct copy_dispatch choice;
 };
 

@@ -110,6 +110,78 @@ int folio_mc_copy_batched(struct folio *dst, struct folio *src)
 	return copy_mc_highpages(dst->page, src->page, src->nr);
 }
 
+/* ---- the copy_pages() candidates (not Linux) ---- */
+
+/* @nr pages with @fn, whole when preemptible, else in batches with a reschedule point. */
+static void copy_contig(struct page *to, struct page *from, unsigned long nr,
+			void (*fn)(void *dst, const void *src, size_t npages))
+{
+	unsigned long unit = page_api_cfg.preemptible ? nr : PROCESS_PAGES_NON_PREEMPT_BATCH;
+
+	for (unsigned long i = 0, n; i < nr; i += n) {
+		n = nr - i < unit ? nr - i : unit;
+		if (!page_api_cfg.preemptible)
+			resched();
+		fn(page_address(to + i), page_address(from + i), n);
+	}
+}
+
+/* memcpy with the page path, over whole pages: the length in bytes. */
+static void memcpy_pa_pages(void *dst, const void *src, size_t npages)
+{
+	copy_ops.memcpy_pa(dst, src, npages << PAGE_SHIFT);
+}
+
+void folio_copy_pages(struct folio *dst, struct folio *src)
+{
+	copy_contig(dst->page, src->page, src->nr, copy_ops.copy_pages);
+}
+
+void folio_copy_pages_fsrm(struct folio *dst, struct folio *src)
+{
+	copy_contig(dst->page, src->page, src->nr, copy_ops.copy_pages_fsrm);
+}
+
+void folio_copy_memcpy_pa(struct folio *dst, struct folio *src)
+{
+	copy_contig(dst->page, src->page, src->nr, memcpy_pa_pages);
+}
+
+/* One copy_mc_pages call over [@i, @i + @n): -EHWPOISON after queueing the named pfn. */
+static int copy_mc_pages_call(struct page *to, struct page *from, unsigned long nr,
+			      unsigned long i, unsigned long n)
+{
+	size_t len = (size_t)n << PAGE_SHIFT;
+	size_t left = copy_ops.copy_mc_pages(page_address(to + i), page_address(from + i), n);
+
+	if (!left)
+		return 0;
+	if (left > len)		/* a primitive's count past its own length: name the first */
+		left = len;
+	memory_failure_queue_copy(page_to_pfn(from), nr,
+				  page_to_pfn(from + i) + ((len - left) >> PAGE_SHIFT));
+	return -EHWPOISON;
+}
+
+int copy_mc_highpages_cp(struct page *to, struct page *from, unsigned long nr)
+{
+	if (any_hwpoison(from, nr))
+		return -EHWPOISON;
+	if (page_api_cfg.preemptible)
+		return copy_mc_pages_call(to, from, nr, 0, nr);
+	for (unsigned long i = 0; i < nr; i++) {
+		resched();
+		if (copy_mc_pages_call(to, from, nr, i, 1))
+			return -EHWPOISON;
+	}
+	return 0;
+}
+
+int folio_mc_copy_pages(struct folio *dst, struct folio *src)
+{
+	return copy_mc_highpages_cp(dst->page, src->page, src->nr);
+}
+
 void clear_highpage(struct page *p)
 {
 	clear_page(page_address(p));
@@ -126,6 +198,17 @@ void clear_highpages(struct page *p, unsigned long nr)
 void clear_highpages_batched(struct page *p, unsigned long nr)
 {
 	clear_pages(page_address(p), nr);
+}
+
+void clear_highpages_batch(struct page *p, unsigned long nr, unsigned long batch)
+{
+	unsigned long unit = batch ? batch : nr;
+
+	for (unsigned long i = 0, n; i < nr; i += n) {
+		n = nr - i < unit ? nr - i : unit;
+		resched();
+		clear_pages(page_address(p + i), n);
+	}
 }
 
 void folio_zero_range(struct folio *f, size_t offset, size_t len)
@@ -210,4 +293,28 @@ void folio_copy_huge(struct folio *dst, struct folio *src, unsigned long target,
 	struct huge_ctx h = { dst, src };
 
 	huge_for_each(src->nr, target, order, copy_one, &h);
+}
+
+void folio_zero_user_v617(struct folio *f, unsigned long target)
+{
+	struct huge_ctx h = { f, NULL };
+
+	huge_for_each(f->nr, target, f->nr > MAX_ORDER_NR_PAGES ? HUGE_ORDER_SEQUENTIAL :
+		      HUGE_ORDER_TARGET_LAST, zero_one, &h);
+}
+
+void folio_zero_user_v70(struct folio *f, unsigned long target)
+{
+	unsigned long nr = f->nr, lo, hi;
+	unsigned long batch = page_api_cfg.preemptible ? 0 : PROCESS_PAGES_NON_PREEMPT_BATCH;
+
+	if (nr > MAX_ORDER_NR_PAGES || target >= nr) {
+		clear_highpages_batch(f->page, nr, batch);
+		return;
+	}
+	lo = target > 2 ? target - 2 : 0;
+	hi = target + 2 < nr ? target + 2 : nr - 1;
+	clear_highpages_batch(f->page + hi + 1, nr - 1 - hi, batch);	/* right of it */
+	clear_highpages_batch(f->page, lo, batch);			/* left of it */
+	clear_highpages_batch(f->page + lo, hi - lo + 1, batch);	/* itself, last */
 }

@@ -19,7 +19,8 @@ static const char *const mce_case_names[] = { "recover", "twice", "pcc", "idle",
 static const char *const fb_names[] = { "on", "off" };
 /* Must match enum bench_sel in bench/image.h. */
 static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives",
-					   "patterns", "uarch", "big", "all", "parallel" };
+					   "patterns", "uarch", "big", "copy_pages", "seed003",
+					   "all", "parallel" };
 static const char *const tiny_names[] = { "no", "yes" };
 static const char *const cold_names[] = { "evict", "flush" };
 

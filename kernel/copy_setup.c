@@ -74,6 +74,19 @@ static int apply_override(const char *key, u8 field, const char *(*check)(int im
 	return 0;
 }
 
+/* The copy_pages() candidates (copy/dispatch.h), each line saying it is not Linux's. */
+static void print_candidates(const struct copy_dispatch *d)
+{
+	printk("dispatch: candidate (not Linux) copy_pages=%s: %s (%s); FSRM-keyed=%s: %s (%s)\n",
+	       copy_pages_impl_names[d->copy_pages], copy_pages_impl_desc(d->copy_pages, false),
+	       d->copy_pages_why, copy_pages_impl_names[d->copy_pages_fsrm],
+	       copy_pages_impl_desc(d->copy_pages_fsrm, false), d->copy_pages_fsrm_why);
+	printk("dispatch: candidate (not Linux) memcpy_pa=%s: %s (%s); copy_mc_pages=%s: %s "
+	       "(%s)\n", memcpy_pa_impl_names[d->memcpy_pa], memcpy_pa_impl_desc(d->memcpy_pa),
+	       d->memcpy_pa_why, copy_pages_impl_names[d->copy_mc_pages],
+	       copy_pages_impl_desc(d->copy_mc_pages, true), d->copy_mc_pages_why);
+}
+
 int copy_setup(const struct ck_config *cfg)
 {
 	struct copy_dispatch d;
@@ -97,7 +110,8 @@ int copy_setup(const struct ck_config *cfg)
 	v = (int)d.clear_page;
 	refused += apply_override("clear_page", cfg->clear_page, clear_page_check, &v,
 				  &d.clear_page_why, clear_page_impl_names);
-	d.clear_page = (enum clear_page_impl)v;
+	if (cfg->clear_page)	/* clear_pages() takes the override too */
+		dispatch_override_clear(&d, (enum clear_page_impl)v, d.clear_page_why);
 	copy_ops_apply(&d);
 
 	printk("dispatch: %s family 0x%x model 0x%x: REP_GOOD %s, ERMS %s, FSRM %s, "
@@ -114,7 +128,8 @@ int copy_setup(const struct ck_config *cfg)
 	ck_snprintf(a, sizeof(a), "copy_mc: %s", copy_mc_impl_desc(d.copy_mc));
 	printk("dispatch: %-20s %-34s %-34s %s\n", "copy_mc_highpage(s)", a, a, d.copy_mc_why);
 	ck_snprintf(a, sizeof(a), "clear_page: %s", clear_page_impl_desc(d.clear_page));
-	ck_snprintf(b, sizeof(b), "clear_pages: %s", clear_page_impl_desc(d.clear_page));
+	ck_snprintf(b, sizeof(b), "clear_pages: %s", clear_page_impl_desc(d.clear_pages));
 	printk("dispatch: %-20s %-34s %-34s %s\n", "clear_highpage(s)", a, b, d.clear_page_why);
+	print_candidates(&d);
 	return refused;
 }

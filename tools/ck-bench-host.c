@@ -182,7 +182,7 @@ bool ck_host_apply_overrides(struct ck_host *h, const struct ck_overrides *o)
 		}
 	}
 	if (o->clear_page >= 0) {
-		dd.clear_page = (enum clear_page_impl)o->clear_page;
+		dispatch_override_clear(&dd, (enum clear_page_impl)o->clear_page, "override");
 		why = clear_page_cannot_run(dd.clear_page, caps);
 		if (why) {
 			fprintf(stderr, "ck-bench: --clear-page %s: %s\n",

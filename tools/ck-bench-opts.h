@@ -4,7 +4,8 @@
  * of options, a parser that refuses what it cannot use, and the usage text made from the
  * table.
  *
- *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel]...
+ *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel|
+ *                      copy_pages|seed003]...
  *            [--rounds N] [--json FILE] [--tiny] [--cold evict|flush] [--cpu N]
  *            [--perf-pairs N] [--memcpy erms|orig] [--copy-page rep|unrolled]
  *            [--copy-mc fragile|erms|memcpy|avx2nt|avx512nt]

@@ -3,7 +3,8 @@
  * ck-bench.c - the hosted benchmark (make bench): the same copy/ objects and bench/ harness
  * as the image, in a Linux process.
  *
- *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel]...
+ *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel|
+ *                      copy_pages|seed003]...
  *            [--rounds N] [--json FILE] [--tiny] [--cold evict|flush] [--cpu N] ...
  *
  * (the options: tools/ck-bench-opts.c; the machine, CPUID and dispatch: ck-bench-host.c).
@@ -369,7 +370,8 @@ int main(int argc, char **argv)
 	plat.tiny = opt.tiny;
 	env.cold_flush = opt.cold_flush;
 	for (unsigned int i = 0; i < opt.np; i++)
-		if (!strcmp(opt.presets[i], "v3") || !strcmp(opt.presets[i], "big"))
+		if (!strcmp(opt.presets[i], "v3") || !strcmp(opt.presets[i], "big") ||
+		    !strcmp(opt.presets[i], "copy_pages") || !strcmp(opt.presets[i], "seed003"))
 			plat.max_bytes = 1ULL << 30;
 	if (opt.json && !(json_out = fopen(opt.json, "w"))) {
 		fprintf(stderr, "ck-bench: --json %s: %s\n", opt.json, strerror(errno));
@@ -379,6 +381,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (!setup_buffers(&plat, &cf, &huge))
 		return 1;
+	plat.llc_bytes = cf.bytes;
+	plat.llc_source = cf.source;
 	if (nr_nodes > 1) {
 		plat.alloc_node = alloc_on;
 		plat.nr_nodes = nr_nodes;

@@ -42,15 +42,15 @@ TEST_API = {
     "poison_naming": "how the return value and the bank named a poisoned page, for the test",
     "pg_max_phys": "MAXPHYADDR as paging took it, for the paging suite's top-of-space check",
     "smp_is_guard_page": "the AP blocks' guard pages, which the paging suite skips",
-    "cpu_caches": "the cache geometry the cpu suite checks against CPUID",
     "fbcon_pause": "the mce suite stops the screen's redraw while it injects",
     "ptr_sort": "sorts the suites and crash kinds (tests/ktap.c, tests/crash.c)",
     "strncmp": "the C library's, for the in-image tests (kernel/lib/string.c)",
     # The page APIs of the seeds: what the suites and the host tests exercise.
     "clear_highpages*": "Linux's per-page clear loop, under test (tests/test_pages.c)",
     "folio_copy_huge": "process_huge_page's copy order, under test",
-    "folio_zero_range": "Linux's folio_zero_range, under test",
     "stats_ratio": "the ratio-of-medians interval, tested ahead of its bench users",
+    "clear_quoted*": "the upstream figures seed003 prints, held to the oracle's by a host test",
+    "seed003_avg_x10": "seed 003's averages, recomputed from the seed's runs by a host test",
     # Machine checks: the injection backends are driven by the mce suite (tests/).
     "einj_*": "the EINJ backend (inject=einj) lives in tests/mce_inject.c",
     "mce_emulate_*": "the emulated-poison backend (inject=emulate) of the mce suite",

@@ -3,7 +3,8 @@
  * test_dispatch_oracle.c - the feature rules (cpufeat_apply_rules) and the dispatch rules
  * (dispatch_decide) against tests/oracle/linux_dispatch_facts.h: rows of what Linux v6.17
  * ends up using for given CPUID facts, written from Linux's sources as data by someone who
- * had not read this code. Every row must agree; the test prints how many were compared.
+ * had not read this code, with the clear_pages() column of Linux 7.0 as merged. Every row
+ * must agree, column by column; the test prints how many were compared.
  */
 #include "copy/dispatch.h"
 #include "kernel/dispatch_cpu.h"
@@ -31,6 +32,7 @@ static u32 signature_of(unsigned int fam, unsigned int model, unsigned int step)
 static void test_rows_agree(void)
 {
 	unsigned int n = sizeof(lx_dispatch_facts) / sizeof(lx_dispatch_facts[0]), bad = 0;
+	unsigned int bad_cp = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
 		const struct lx_dispatch_fact *f = &lx_dispatch_facts[i];
@@ -70,8 +72,15 @@ static void test_rows_agree(void)
 		      f->rep_good, f->erms_effective, f->copy_page, f->memcpy, f->clear_page,
 		      f->copy_mc, f->source);
 		bad += !ok;
+		/* Linux 7.0's clear_pages(): decided on its own, compared on its own. */
+		ok = !strcmp(clear_page_impl_names[d.clear_pages], f->clear_pages);
+		CHECK(ok, "%s: clear_pages ours %s (%s), Linux 7.0 %s (%s)", f->cpu,
+		      clear_page_impl_names[d.clear_pages], d.clear_pages_why, f->clear_pages,
+		      f->source);
+		bad_cp += !ok;
 	}
-	printf("# dispatch oracle: %u CPU rows compared, %u disagreements\n", n, bad);
+	printf("# dispatch oracle: %u CPU rows compared, %u disagreements; clear_pages (7.0): "
+	       "%u disagreements\n", n, bad, bad_cp);
 }
 
 int main(void)

@@ -5,7 +5,9 @@
  * pfn from the return value, -EHWPOISON), the review's hwpoison fix, where the reschedule
  * points fall (Linux's loops as the oracle), and both huge-page orders. A PROT_NONE source
  * page stands in for poison: the fault shim resumes the machine-check-safe copy at its fixup
- * as a #MC recovery would.
+ * as a #MC recovery would. folio_zero_user() before and after 7.0 against the independent
+ * model of tests/oracle/linux_zero_order.h, extent by extent; the folio forms over the
+ * copy_pages() candidates (not Linux) against the contract of tests/oracle NOTES.md (C1-C3).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -15,6 +17,7 @@
 #include "copy/pages.h"
 #include "tests/host/fault_shim.h"
 #include "tests/host/host_test.h"
+#include "tests/oracle/linux_zero_order.h"
 
 #define NPAGES	64
 
@@ -202,6 +205,37 @@ static void test_early_stop_names_the_true_page(void)
 	CHECK(r == -EHWPOISON && poison_log.n == 1 && poison_log.pfn[0] == first + 4,
 	      "a bank page outside the copied range is not taken: queued %#llx",
 	      poison_log.n ? (unsigned long long)poison_log.pfn[0] : 0ULL);
+}
+
+/*
+ * folio_mc_copy_pages() over a PROT_NONE source page (C2 of tests/oracle NOTES.md): one call
+ * when preemptible, the pfn from the return value; else page by page, a reschedule point
+ * before each, the page being copied queued. Every body stops at the bad page's first byte
+ * here (a #PF there, where nothing of it could be read).
+ */
+static void poisoned_candidate(const struct copy_dispatch *d, bool preemptible)
+{
+	const unsigned long bad = 29;
+	u64 first = frames_src[0].pfn;
+	int r;
+
+	reset();
+	page_api_cfg.preemptible = preemptible;
+	mprotect(src + bad * 4096, 4096, PROT_NONE);
+	r = folio_mc_copy_pages(&fdst, &fsrc);
+	mprotect(src + bad * 4096, 4096, PROT_READ | PROT_WRITE);
+	CHECK(r == -EHWPOISON && poison_log.n == 1 && poison_log.pfn[0] == first + bad,
+	      "copy_mc_pages=%s %s: %d, queued %u, pfn %#llx, want %#llx",
+	      copy_pages_impl_names[d->copy_mc_pages], preemptible ? "bulk" : "paged", r,
+	      poison_log.n, poison_log.n ? (unsigned long long)poison_log.pfn[0] : 0ULL,
+	      (unsigned long long)(first + bad));
+	CHECK(!memcmp(dst, src, bad * 4096), "copy_mc_pages=%s: the pages before it copied",
+	      copy_pages_impl_names[d->copy_mc_pages]);
+	CHECK(preemptible ? resched_calls == 0 : resched_calls == bad + 1,
+	      "%lu reschedule points (%s)", resched_calls, preemptible ? "bulk" : "paged");
+	r = folio_mc_copy_pages(&fdst, &fsrc);
+	CHECK(r == -EHWPOISON && poison_log.n == 1, "a marked source is refused before a read");
+	page_api_cfg.preemptible = true;
 }
 
 static void test_copy_mc_highpages(void)
@@ -433,6 +467,138 @@ static void test_reschedule_points(void)
 	page_api_cfg.cond_resched = count_resched;
 }
 
+/*
+ * The clear order, extent by extent, against the oracle. Frames of a folio that is never
+ * touched: the clear primitives are replaced by recorders of (first page, pages).
+ */
+#define ORDER_MAX	20000
+
+static struct page order_frames[ORDER_MAX];
+static struct lx_zero_extent got[ORDER_MAX], exp_ext[ORDER_MAX];
+static unsigned long got_n, got_resched;
+static const u64 order_pfn0 = 0x100000;
+
+static void rec_extent(void *addr, size_t npages)
+{
+	if (got_n < ORDER_MAX)
+		got[got_n] = (struct lx_zero_extent){ ((uintptr_t)addr >> PAGE_SHIFT) - order_pfn0,
+						      npages };
+	got_n++;
+}
+
+static void rec_page(void *addr)
+{
+	rec_extent(addr, 1);
+}
+
+static void rec_resched(void)
+{
+	got_resched++;
+}
+
+/* Ours for @npages/@target (v70 when @v70) against the oracle; true when they agree. */
+static bool order_agrees(bool v70, unsigned long npages, unsigned long target, bool preempt)
+{
+	struct folio f = { order_frames, npages };
+	unsigned long n, resched;
+
+	got_n = got_resched = 0;
+	page_api_cfg.preemptible = preempt;
+	if (v70) {
+		folio_zero_user_v70(&f, target);
+		n = lx_folio_zero_user_v70(npages, target, preempt, exp_ext, ORDER_MAX, &resched);
+	} else {
+		folio_zero_user_v617(&f, target);
+		n = lx_folio_zero_user_v617(npages, target, exp_ext, ORDER_MAX, &resched);
+	}
+	page_api_cfg.preemptible = true;
+	if (!n || n != got_n || resched != got_resched) {
+		printf("# %s npages %lu target %lu %s: %lu extents, %lu resched; oracle %lu, %lu\n",
+		       v70 ? "v7.0" : "v6.17", npages, target, preempt ? "preempt" : "none", got_n,
+		       got_resched, n, resched);
+		return false;
+	}
+	for (unsigned long i = 0; i < n; i++)
+		if (got[i].first != exp_ext[i].first || got[i].npages != exp_ext[i].npages) {
+			printf("# %s npages %lu target %lu: extent %lu is %lu+%lu, oracle %lu+%lu\n",
+			       v70 ? "v7.0" : "v6.17", npages, target, i, got[i].first,
+			       got[i].npages, exp_ext[i].first, exp_ext[i].npages);
+			return false;
+		}
+	return true;
+}
+
+static void test_zero_user_orders(void)
+{
+	static const unsigned long sizes[] = { 1, 2, 3, 4, 5, 6, 512, 1024, 1025, 8192, 8193,
+					       16389 };
+	void (*saved_page)(void *) = copy_ops.clear_page;
+	void (*saved_pages)(void *, size_t) = copy_ops.clear_pages;
+	unsigned long bad = 0, runs = 0;
+
+	for (unsigned long i = 0; i < ORDER_MAX; i++)
+		order_frames[i] = (struct page){ .pfn = order_pfn0 + i };
+	copy_ops.clear_page = rec_page;
+	copy_ops.clear_pages = rec_extent;
+	page_api_cfg.cond_resched = rec_resched;
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
+		unsigned long nr = sizes[s];
+		const unsigned long targets[] = { 0, 1, 2, 3, nr / 2, nr / 2 + 1, nr - 3, nr - 2,
+						  nr - 1 };
+
+		for (size_t t = 0; t < ARRAY_SIZE(targets); t++) {
+			if (targets[t] >= nr)
+				continue;
+			bad += !order_agrees(false, nr, targets[t], true);
+			bad += !order_agrees(true, nr, targets[t], true);
+			bad += !order_agrees(true, nr, targets[t], false);
+			runs += 3;
+		}
+	}
+	copy_ops.clear_page = saved_page;
+	copy_ops.clear_pages = saved_pages;
+	page_api_cfg.cond_resched = count_resched;
+	CHECK(bad == 0, "folio_zero_user orders: %lu of %lu disagree with the oracle", bad, runs);
+	printf("# folio_zero_user v6.17 and v7.0: %lu orders compared with the oracle\n", runs);
+}
+
+/* The folio forms over the candidates, under the bodies each resolution picks. */
+static void test_candidate_folio_forms(void)
+{
+	static const struct dispatch_cpu res[] = {
+		{ .rep_good = true }, { .rep_good = true, .erms = true },
+		{ .rep_good = true, .erms = true, .fsrm = true }, { 0 },
+		{ .rep_good = true, .erms = true, .fragile = true },
+	};
+	void (*const forms[])(struct folio *, struct folio *) = {
+		folio_copy_pages, folio_copy_pages_fsrm, folio_copy_memcpy_pa,
+	};
+	struct copy_ops saved = copy_ops;
+
+	for (size_t r = 0; r < ARRAY_SIZE(res); r++) {
+		struct copy_dispatch d;
+
+		dispatch_decide(&res[r], &d);
+		copy_ops_apply(&d);
+		for (size_t f = 0; f < ARRAY_SIZE(forms); f++)
+			for (int pre = 0; pre < 2; pre++) {
+				reset();
+				page_api_cfg.preemptible = pre;
+				forms[f](&fdst, &fsrc);
+				CHECK(!memcmp(dst, src, NPAGES * 4096) && resched_calls == !pre,
+				      "resolution %zu form %zu preemptible %d: copy or %lu resched", r,
+				      f, pre, resched_calls);
+			}
+		reset();
+		CHECK(folio_mc_copy_pages(&fdst, &fsrc) == 0 && !memcmp(dst, src, NPAGES * 4096),
+		      "resolution %zu: folio_mc_copy_pages", r);
+		poisoned_candidate(&d, true);
+		poisoned_candidate(&d, false);
+		page_api_cfg.preemptible = true;
+	}
+	copy_ops = saved;
+}
+
 int main(void)
 {
 	setup();
@@ -440,5 +606,5 @@ int main(void)
 	return RUN_TESTS(test_pgmap, test_folio_copy_forms, test_copy_mc_highpages,
 			 test_early_stop_names_the_true_page,
 			 test_software_poison, test_clears, test_huge_orders, test_huge_apis,
-			 test_reschedule_points);
+			 test_reschedule_points, test_zero_user_orders, test_candidate_folio_forms);
 }

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """bench_tests.py - the QEMU scenarios of the image's benchmark presets at test sizes: every
-preset and its JSON, and the rfc preset over three NUMA nodes (one without CPUs).
+preset and its JSON, the rfc preset over three NUMA nodes (one without CPUs), and the shapes
+of the copy_pages and seed003 tables.
 """
 import json
 import re
@@ -26,7 +27,8 @@ def t_bench_presets_tiny(b):
     # kernel/lib/json.c puts a json-error record where one did not fit or was built wrong.
     b.expect("json-error" not in kinds, "JSON writer errors: %s" %
              [o for o in objs if o.get("kind") == "json-error"][:3])
-    for preset in ("rfc", "v3", "clear", "primitives", "patterns", "uarch", "big"):
+    for preset in ("rfc", "v3", "clear", "primitives", "patterns", "uarch", "big", "copy_pages",
+                   "seed003"):
         b.has(r"^== preset %s ==$" % preset)
     b.has(r"^== uarch: as Linux resolves on Zen 3 \(ERMS, REP_GOOD, no FSRM\): "
           r"copy_page=\w+ memcpy=orig ")
@@ -96,4 +98,117 @@ def t_numa_directions(b):
              "JSON results lack the node2 directions: %s" % sorted(dirs))
 
 
-SCENARIOS = [t_bench_presets_tiny, t_numa_directions]
+def bench_records(b, kind=None):
+    """The JSON lines of the log (each must parse), of one kind when given."""
+    objs = []
+    for line in b.log.splitlines():
+        if line.startswith('{"schema"'):
+            try:
+                objs.append(json.loads(line))
+            except ValueError:
+                b.expect(False, "not JSON: " + line[:120])
+    return [o for o in objs if kind is None or o.get("kind") == kind]
+
+
+def unique_ids(b):
+    ids = re.findall(r"^# ck-lava <(bench\.\S+) pass", b.log, re.M)
+    b.expect(ids and len(ids) == len(set(ids)), "benchmark ids unique: %d ids, %d distinct"
+             % (len(ids), len(set(ids))))
+
+
+CP_RESOLUTIONS = ("zen3-rfc", "zen3", "fsrm", "own")
+# The forms that are Linux's (the baselines, the RFC's memcpy, the v3 patch); all others
+# are the project's copy_pages() candidates and must say so wherever they print.
+CP_LINUX_FORMS = ("per-page", "bulk memcpy (RFC)", "v3 batched copy_mc")
+
+
+def t_bench_copy_pages_tiny(b):
+    """bench=copy_pages tiny: every resolution/form/mode, the answer table, candidates named."""
+    b.run("exit=qemu tests=none bench=copy_pages bench_runs=3 bench_tiny=yes bench_cold=flush")
+    b.status_is(PASS)
+    b.has(r"^== preset copy_pages ==$")
+    b.has(r"^copy_pages: CANDIDATES for a copy_pages\(\) Linux does not have")
+    for res in CP_RESOLUTIONS:
+        b.has(r"^== copy_pages resolution %s: .* candidates \(not Linux\): copy_pages=\w+ "
+              r"copy_pages\(FSRM key\)=\w+ memcpy_pa=\w+ copy_mc_pages=\w+ ==$" % res)
+    b.has(r"^== copy_pages resolution zen3-rfc: .*: copy_page=rep memcpy=orig copy_mc=memcpy;"
+          r" candidates \(not Linux\): copy_pages=rep ")
+    b.has(r"^== copy_pages resolution fsrm: .*: copy_page=rep memcpy=erms copy_mc=erms; "
+          r"candidates \(not Linux\): copy_pages=erms copy_pages\(FSRM key\)=erms ")
+    fns = re.findall(r"^fn=(folio_copy|folio_mc_copy) (.*) \([^()]*\) mode=(cache-cold|cache-hot)"
+                     r" resolution=(\S+)$", b.log, re.M)
+    b.expect(len(fns) == 4 * 6 * 2, "%d form headers, want 4 resolutions x 6 forms x 2 modes"
+             % len(fns))
+    b.expect(all(f[1] in CP_LINUX_FORMS or f[1].startswith("candidate ") for f in fns),
+             "every form not Linux's is labelled a candidate: %s" % sorted({f[1] for f in fns}))
+    b.has(r"^Q1: \"Should we introduce copy_pages\(\) infrastructure")
+    b.has(r"^Q2: \"Should folio_copy\(\) and folio_mc_copy\(\) use symmetric primitive")
+    b.has(r"^resolution folio mode  bulk     cand:cp  cand:cpF cand:pa  \| v3       cand:mcp \|")
+    cell = r"\d+\.\d\dx[*-]? *"
+    rows = re.findall(r"^(%s) +256K +(cold|hot) +(?:%s){4}\| (?:%s){2}\| [^|]+\| \S.*$"
+                      % ("|".join(re.escape(r) for r in CP_RESOLUTIONS), cell, cell),
+                      b.log, re.M)
+    b.expect(sorted(rows) == sorted((r, m) for r in CP_RESOLUTIONS for m in ("cold", "hot")),
+             "answer rows (resolution, mode): %s" % rows)
+    answers = bench_records(b, "copy_pages_answer")
+    b.expect(len(answers) == 8 and
+             {(a["resolution"], a["mode"]) for a in answers} ==
+             {(r, m) for r in CP_RESOLUTIONS for m in ("cache-cold", "cache-hot")},
+             "copy_pages_answer records: %s" % [(a.get("resolution"), a.get("mode"))
+                                                for a in answers])
+    b.expect(all(a["size"] == 262144 and a["q1"] and a["q2"] and
+                 all(a[k]["ratio_x1000"] > 0 for k in
+                     ("bulk", "candidate_copy_pages", "candidate_copy_pages_fsrm",
+                      "candidate_memcpy_pa", "v3", "candidate_copy_mc_pages"))
+                 for a in answers), "every answer has every form's ratio and both answers")
+    prims = {o["primitive"] for o in bench_records(b, "result") if o["api"] in
+             ("folio_copy", "folio_mc_copy")}
+    b.expect(prims and all(p in CP_LINUX_FORMS or p.rsplit(" (", 1)[0] in CP_LINUX_FORMS or
+                           p.startswith("candidate ") for p in prims),
+             "result primitives: %s" % sorted(prims))
+    b.expect(not bench_records(b, "json-error"), "JSON writer errors")
+    unique_ids(b)
+
+
+def t_bench_seed003_tiny(b):
+    """bench=seed003 tiny: seed 003's table in its layout, the order and batch rows, quotes."""
+    b.run("exit=qemu tests=none bench=seed003 bench_runs=3 bench_tiny=yes bench_cold=flush")
+    b.status_is(PASS)
+    b.has(r"^== preset seed003 ==$")
+    us = r" +\d+\.\d"
+    for n in (1, 4, 16):
+        m = re.search(r"^N=%d \(64K folios\), cache-cold, us\n +clear_highpage +"
+                      r"folio_zero_range +folio_zero_user\n((?: +\d%s%s%s\n){5}) +avg%s%s%s\n"
+                      r" +95%% CI +\[" % (n, us, us, us, us, us, us), b.log, re.M)
+        b.expect(m is not None, "seed 003's block for N=%d: five runs, avg, 95%% CI" % n)
+    b.expect("seed003: ERROR" not in b.log, "every clear left the folios zero")
+    recs = bench_records(b, "seed003")
+    b.expect(len(recs) == 9 and all(len(r["runs_ns"]) == 5 and r["zeroed"] and
+                                    r["ci_lo_ns"] <= r["avg_ns"] <= r["ci_hi_ns"] and
+                                    r["seed_avg_us"] is None for r in recs),
+             "nine seed003 records, five runs each, zeroed, no seed figure at test sizes")
+    b.expect({(r["n_folios"], r["fn"]) for r in recs} ==
+             {(n, f) for n in (1, 4, 16) for f in ("clear_highpage", "folio_zero_range",
+                                                 "folio_zero_user")},
+             "seed003 records: %s" % sorted((r["n_folios"], r["fn"]) for r in recs))
+    # the tables without the records and LAVA lines the image puts between their rows
+    text = "\n".join(l for l in b.log.splitlines()
+                     if not l.startswith(('{"schema"', "# ck-lava <")))
+    for what in (r"sequential \(9890ecab6ad9\)", r"as merged \(7.0 folio_zero_user\)"):
+        for n, size in (("1 folio", "64K"), ("16 folios", "1M")):
+            b.expect(re.search(r"^# %s: target-last \(v6.17 folio_zero_user\) against %s:\n"
+                               r"node0->node0 +%s +\d+\.\d\d \+- " % (n, what, size), text,
+                               re.M), "the order row: %s, %s" % (n, what))
+    b.has(r"^largest cache CPUID describes for this core: [1-9]\d* KiB \(CPUID ")
+    for what in ("2M batches", "whole range, one extent"):
+        b.expect(re.search(r"^# 4K batches against %s:\nnode0->node0   4M " % what, text,
+                           re.M), "the batch row: %s" % what)
+    b.expect(len(re.findall(r"^  upstream \S+ .*\(AMD (Genoa|Milan); upstream's figure, not "
+                            r"measured here\)", b.log, re.M)) == 5,
+             "upstream's five figures, labelled as upstream's")
+    b.expect(not bench_records(b, "json-error"), "JSON writer errors")
+    unique_ids(b)
+
+
+SCENARIOS = [t_bench_presets_tiny, t_numa_directions, t_bench_copy_pages_tiny,
+             t_bench_seed003_tiny]
