@@ -27,6 +27,7 @@
 #include "kernel/platform/acpi.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
+#include "kernel/platform/smbios.h"
 #include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "kernel/results.h"
@@ -181,6 +182,7 @@ static bool own_memory(struct boot_info *bi)
 		return false;
 	memmap_report(bi);
 	acpi_init(bi);
+	smbios_fw_init(bi);	/* before boot-services memory is reused */
 	bootmem_init(bi);
 	if (!bootmem_free_bytes()) {
 		pr_err("memory map: no free RAM above 1 MiB outside the image: cannot run\n");
