@@ -52,8 +52,8 @@ static bool take_entry(const struct boot_info *bi, u64 addr, u32 len_field, cons
 	const char *why = NULL;
 
 	if (!n) {
-		pr_warn("SMBIOS: the %s entry point at 0x%llx is outside the firmware's memory map, "
-			"ignored\n", what, (unsigned long long)addr);
+		pr_warn("SMBIOS: the %s entry point at 0x%llx is outside the firmware's memory "
+			"map, ignored\n", what, (unsigned long long)addr);
 		return false;
 	}
 	if (smbios_parse_entry((const void *)(uintptr_t)addr, n, e, &why)) {
@@ -119,8 +119,8 @@ static void report(const struct smbios_entry *e, u64 len)
 		printk("SMBIOS: no DIMM map from firmware: errors are attributed to a node and a "
 		       "range\n");
 	else
-		printk("SMBIOS: DIMM map from firmware: %u device mapped address ranges (type 20)\n",
-		       dimms.nr_maps);
+		printk("SMBIOS: DIMM map from firmware: %u device mapped address ranges "
+		       "(type 20)\n", dimms.nr_maps);
 }
 
 /* The structure table @e names, parsed into the map; false (one warning line) when refused. */
