@@ -22,6 +22,7 @@ static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primit
 					   "patterns", "uarch", "big", "all", "parallel" };
 static const char *const tiny_names[] = { "no", "yes" };
 static const char *const cold_names[] = { "evict", "flush" };
+static const char *const blackbox_test_names[] = { "none", "unfinished" };
 
 const u16 cmdline_com_ports[4] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 const u32 cmdline_bauds[5] = { 9600, 19200, 38400, 57600, 115200 };
@@ -82,6 +83,8 @@ static const struct cmdline_opt opts[] = {
 	{ .key = "bench_cpu", .kind = OPT_NUMBER, FIELD(bench_cpu), .lo = 0, .hi = 1023,
 	  .bias = 1, .noun = "a CPU number", .def = "0",
 	  .desc = "the CPU that runs the single-thread benchmarks" },
+	CHOICE("blackbox_test", blackbox_test, blackbox_test_names, "none",
+	       "test knob: the results suite stores a crafted unfinished soak checkpoint"),
 };
 
 _Static_assert(ARRAY_SIZE(opts) <= CMDLINE_OPTS_MAX, "CMDLINE_OPTS_MAX");
