@@ -84,7 +84,7 @@ static const struct cmdline_opt opts[] = {
 	  .bias = 1, .noun = "a CPU number", .def = "0",
 	  .desc = "the CPU that runs the single-thread benchmarks" },
 	CHOICE("blackbox_test", blackbox_test, blackbox_test_names, "none",
-	       "test knob: the results suite stores a crafted unfinished soak checkpoint"),
+	       "test knob: the blackbox suite stores a crafted unfinished soak checkpoint"),
 };
 
 _Static_assert(ARRAY_SIZE(opts) <= CMDLINE_OPTS_MAX, "CMDLINE_OPTS_MAX");

@@ -122,8 +122,9 @@ static void checkpoint_said(int ret)
 
 	if (!ret) {
 		bb_duration(ckpt.last_elapsed_ns, at, sizeof(at));
-		printk("# blackbox: soak checkpoint %u stored in %s (%s into the soak%s)\n",
-		       ckpt.h.seq, BOOT_CKPT_VAR, at, ckpt.final ? ", final" : "");
+		printk("# blackbox: soak checkpoint %u of run %08x stored in %s (%s into the "
+		       "soak%s)\n", ckpt.h.seq, run_id, BOOT_CKPT_VAR, at,
+		       ckpt.final ? ", final" : "");
 	} else if (ret == -EINVAL && !said_bad) {
 		said_bad = true;
 		printk("# warning: blackbox: a checkpoint that is not a well-formed soak record "

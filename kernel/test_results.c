@@ -6,10 +6,12 @@
  * an older, longer result must delete the chunks it no longer uses. The run's own store, and
  * what the summary line says of it, are left alone: the run stores after the tests.
  *
- * The soak's black box: the checkpoint writer (kernel/blackbox.c) over a stand-in store and a
- * stand-in clock takes a crafted record, refuses it again too soon and refuses a damaged one;
- * with the test knob blackbox_test=unfinished the same record goes through the run's own sink
- * into the firmware, as a soak reset in mid-run would leave it (the next boot reports it).
+ * The suite "blackbox", the soak's black box: the checkpoint writer (kernel/blackbox.c) over a
+ * stand-in store and a stand-in clock takes a crafted record, refuses it again too soon and
+ * refuses a damaged one; with the test knob blackbox_test=unfinished the same record goes
+ * through the run's own sink into the firmware, as a soak reset in mid-run would leave it
+ * (tests/qemu/blackbox_tests.py resets the run in a later suite, boots again and reads it
+ * back).
  */
 #include "kernel/blackbox.h"
 #include "kernel/include/errno.h"
@@ -94,6 +96,7 @@ static void stale_chunks_deleted(struct ck_test *t)
 
 /*
  * The crafted checkpoint: a soak three hours in, failing on an uncorrected error in one DIMM.
+ * tests/qemu/blackbox_tests.py (CRAFTED) states the same values.
  */
 static size_t crafted(u8 *buf, size_t size)
 {
@@ -185,6 +188,9 @@ static void crafted_checkpoint_to_firmware(struct ck_test *t)
 
 CK_SUITE(results, 95,
 	 CK_CASE(store_refused_is_reported),
-	 CK_CASE(stale_chunks_deleted),
+	 CK_CASE(stale_chunks_deleted));
+
+/* Early in the run, so that a reset during the suites after it lands before the summary. */
+CK_SUITE(blackbox, 15,
 	 CK_CASE(checkpoint_through_stand_in),
 	 CK_CASE(crafted_checkpoint_to_firmware));
