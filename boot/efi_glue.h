@@ -18,5 +18,10 @@ BOOLEAN efi_read_file_beside_image(EFI_LOADED_IMAGE *li, const CHAR16 *name, cha
 
 /* Keep the runtime-services table and fill in boot_info's firmware callbacks. */
 void efi_runtime_init(EFI_RUNTIME_SERVICES *rt, struct boot_info *bi);
+/*
+ * Copy the soak checkpoint variable (BOOT_CKPT_VAR) into bi->prev_ckpt, with what GetVariable
+ * said. Called before ExitBootServices, after efi_runtime_init().
+ */
+void efi_read_checkpoint(struct boot_info *bi);
 
 #endif

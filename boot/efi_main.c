@@ -3,9 +3,10 @@
  * efi_main.c - UEFI entry: gather what the kernel needs, leave boot services, hand over.
  *
  * This file and the rest of boot/ are the only code that knows UEFI. efi_main collects the
- * memory map, the ACPI RSDP, the GOP framebuffer, and the command line (LoadOptions, else the
- * file copykernel.cmdline beside the image), calls ExitBootServices (fetching the map again
- * when the key went stale) and calls kernel_start() with one struct boot_info.
+ * memory map, the ACPI RSDP, the SMBIOS entry points, the GOP framebuffer, the command line
+ * (LoadOptions, else the file copykernel.cmdline beside the image) and the previous run's soak
+ * checkpoint variable, calls ExitBootServices (fetching the map again when the key went stale)
+ * and calls kernel_start() with one struct boot_info.
  *
  * Before ExitBootServices, messages go to the firmware console (OVMF mirrors it to COM1).
  */
@@ -22,6 +23,8 @@
 
 static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
 static EFI_GUID acpi10_guid = ACPI_TABLE_GUID;
+static EFI_GUID smbios3_guid = SMBIOS3_TABLE_GUID;
+static EFI_GUID smbios_guid = SMBIOS_TABLE_GUID;
 static EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
 
 static void fail(const CHAR16 *what, EFI_STATUS st)
@@ -133,17 +136,30 @@ static void get_cmdline(EFI_LOADED_IMAGE *li, struct boot_info *bi)
 	}
 }
 
-static void get_acpi(struct boot_info *bi)
+/*
+ * The ACPI RSDPs and the SMBIOS entry points of the configuration table. Of an entry point
+ * only its length field is read here (byte 6 of "_SM3_", byte 5 of "_SM_", DSP0134 5.2); the
+ * kernel checks anchors, checksums and the table (kernel/platform/smbios_fw.c).
+ */
+static void get_tables(struct boot_info *bi)
 {
 	UINTN i;
 
 	for (i = 0; i < ST->NumberOfTableEntries; i++) {
 		EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
+		const u8 *p = t->VendorTable;
 
-		if (!CompareGuid(&t->VendorGuid, &acpi20_guid))
-			bi->rsdp = (u64)(UINTN)t->VendorTable;
-		else if (!CompareGuid(&t->VendorGuid, &acpi10_guid))
-			bi->rsdp1 = (u64)(UINTN)t->VendorTable;
+		if (!CompareGuid(&t->VendorGuid, &acpi20_guid)) {
+			bi->rsdp = (u64)(UINTN)p;
+		} else if (!CompareGuid(&t->VendorGuid, &acpi10_guid)) {
+			bi->rsdp1 = (u64)(UINTN)p;
+		} else if (!CompareGuid(&t->VendorGuid, &smbios3_guid) && p) {
+			bi->smbios3 = (u64)(UINTN)p;
+			bi->smbios3_len = p[6];
+		} else if (!CompareGuid(&t->VendorGuid, &smbios_guid) && p) {
+			bi->smbios = (u64)(UINTN)p;
+			bi->smbios_len = p[5];
+		}
 	}
 }
 
@@ -278,9 +294,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	get_cmdline(li, bi);
 	/* Test knob: spoil the first ExitBootServices key to exercise the retry. */
 	stale_once = has_word(bi->cmdline, "ebs=stale");
-	get_acpi(bi);
+	get_tables(bi);
 	get_framebuffer(bi);
 	efi_runtime_init(ST->RuntimeServices, bi);
+	efi_read_checkpoint(bi);
 	Print(L"copykernel: boot: image at 0x%lx, command line from %a: '%a'\n",
 	      bi->image_base, bi->cmdline_source, bi->cmdline);
 	Print(L"copykernel: boot: leaving boot services; output continues on the serial port\n");

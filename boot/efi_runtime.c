@@ -3,6 +3,10 @@
  * efi_runtime.c - the UEFI runtime services the kernel may use after ExitBootServices,
  * behind the neutral callbacks of struct boot_info. No SetVirtualAddressMap is ever called:
  * the kernel's page tables map runtime regions 1:1, so the physical pointers stay valid.
+ *
+ * The one variable the kernel reads, the soak's checkpoint, is read here while boot services
+ * are still up (efi_read_checkpoint): the kernel gets bytes in boot_info and needs no
+ * GetVariable of its own, so after the takeover the firmware is entered only to store.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -17,15 +21,23 @@ static EFI_GUID ck_vendor_guid = {
 	0x6c6b6b63, 0x7970, 0x4b65, { 0x8e, 0x72, 0x6e, 0x65, 0x6c, 0x72, 0x75, 0x73 }
 };
 
-static int efi_set_var(const char *name, const void *data, size_t size)
-{
-	CHAR16 wname[64];
-	UINTN i;
-	EFI_STATUS st;
+#define VAR_NAME_MAX	64
 
-	for (i = 0; name[i] && i + 1 < 64; i++)
+static void var_name(const char *name, CHAR16 *wname)
+{
+	UINTN i;
+
+	for (i = 0; name[i] && i + 1 < VAR_NAME_MAX; i++)
 		wname[i] = (CHAR16)name[i];
 	wname[i] = 0;
+}
+
+static int efi_set_var(const char *name, const void *data, size_t size)
+{
+	CHAR16 wname[VAR_NAME_MAX];
+	EFI_STATUS st;
+
+	var_name(name, wname);
 	/* Size 0 deletes the variable; one that does not exist is not an error then. */
 	st = uefi_call_wrapper(runtime->SetVariable, 5, wname, &ck_vendor_guid,
 			       EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
@@ -60,6 +72,35 @@ static void efi_reset(enum fw_reset_kind kind)
 	EFI_RESET_TYPE type = kind == FW_RESET_SHUTDOWN ? EfiResetShutdown : EfiResetCold;
 
 	uefi_call_wrapper(runtime->ResetSystem, 4, type, EFI_SUCCESS, 0, NULL);
+}
+
+void efi_read_checkpoint(struct boot_info *bi)
+{
+	struct boot_var *v = &bi->prev_ckpt;
+	CHAR16 wname[VAR_NAME_MAX];
+	UINTN size = sizeof(v->data);
+	UINT32 attrs = 0;
+	EFI_STATUS st;
+
+	v->state = BOOT_VAR_NOT_READ;
+	if (!runtime || !runtime->GetVariable)
+		return;
+	var_name(BOOT_CKPT_VAR, wname);
+	st = uefi_call_wrapper(runtime->GetVariable, 5, wname, &ck_vendor_guid, &attrs, &size,
+			       v->data);
+	v->len = (u32)size;
+	if (st == EFI_SUCCESS) {
+		v->state = BOOT_VAR_READ;
+	} else if (st == EFI_NOT_FOUND) {
+		v->state = BOOT_VAR_ABSENT;
+		v->len = 0;
+	} else if (st == EFI_BUFFER_TOO_SMALL) {
+		v->state = BOOT_VAR_TOO_BIG;	/* size is what it needs */
+	} else {
+		v->state = BOOT_VAR_ERROR;
+		v->err = (u32)(st & 0xff);
+		v->len = 0;
+	}
 }
 
 void efi_runtime_init(EFI_RUNTIME_SERVICES *rt, struct boot_info *bi)

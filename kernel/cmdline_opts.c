@@ -23,6 +23,7 @@ static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primit
 					   "all", "parallel" };
 static const char *const tiny_names[] = { "no", "yes" };
 static const char *const cold_names[] = { "evict", "flush" };
+static const char *const blackbox_test_names[] = { "none", "unfinished" };
 
 const u16 cmdline_com_ports[4] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 const u32 cmdline_bauds[5] = { 9600, 19200, 38400, 57600, 115200 };
@@ -85,6 +86,8 @@ static const struct cmdline_opt opts[] = {
 	  .desc = "the CPU that runs the single-thread benchmarks" },
 	NUMBER("mce_poll_wait", mce_poll_wait, 0, 600, "a number of seconds", "0",
 	       "test knob: the final corrected-error poll first waits this long for an NMI"),
+	CHOICE("blackbox_test", blackbox_test, blackbox_test_names, "none",
+	       "test knob: the blackbox suite stores a crafted unfinished soak checkpoint"),
 };
 
 _Static_assert(ARRAY_SIZE(opts) <= CMDLINE_OPTS_MAX, "CMDLINE_OPTS_MAX");

@@ -27,6 +27,7 @@
 #include "kernel/platform/acpi.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
+#include "kernel/platform/smbios.h"
 #include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "kernel/results.h"
@@ -136,6 +137,7 @@ static bool take_machine(struct boot_info *bi)
 	printk("firmware: %s rev 0x%x; image at 0x%llx, %llu KiB\n", bi->fw_vendor,
 	       bi->fw_revision, (unsigned long long)bi->image_base,
 	       (unsigned long long)bi->image_size >> 10);
+	results_report_previous();	/* before anything else can go wrong */
 	return true;
 }
 
@@ -182,6 +184,7 @@ static bool own_memory(struct boot_info *bi)
 		return false;
 	memmap_report(bi);
 	acpi_init(bi);
+	smbios_fw_init(bi);	/* before boot-services memory is reused */
 	bootmem_init(bi);
 	if (!bootmem_free_bytes()) {
 		pr_err("memory map: no free RAM above 1 MiB outside the image: cannot run\n");
@@ -232,7 +235,8 @@ static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cf
 	struct ck_ctx ctx;
 	char stored[32];
 
-	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg->inject, .mce_case = cfg->mce_case };
+	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg->inject, .mce_case = cfg->mce_case,
+			       .blackbox_write = cfg->blackbox_test };
 	copy_caps(&ctx.caps);
 	copy_linux_choice(&ctx.linux_choice);
 	nr_suites = ck_suites_get(&suites);

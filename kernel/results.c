@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * results.c - build the run summary and leave it in UEFI variables (see results.h).
+ * results.c - build the run summary and leave it in UEFI variables, and keep the soak's black
+ * box there (see results.h).
  */
 #include "copy/ops.h"
 #include "copy/pages.h"
 #include "kernel/arch/exit.h"
+#include "kernel/blackbox.h"
 #include "kernel/console/printk.h"
+#include "kernel/include/errno.h"
 #include "kernel/include/status.h"
 #include "kernel/include/version.h"
 #include "kernel/include/x86.h"
@@ -26,6 +29,47 @@ static u32 run_id;
 static char started[40];
 static struct results_outcome last;	/* of the last store through the firmware */
 static int stored_status = -1;
+static struct bb_writer ckpt;		/* this run's soak checkpoints */
+static struct bb_prev prev;		/* what the previous run left in CopykernelSoak */
+static bool prev_marked;		/* marked as reported by this run */
+static int fw_busy;			/* a CPU is in the firmware's variable services */
+
+#define FW_WAIT_MS	500		/* how long the summary waits for a checkpoint write */
+
+static bool fw_trylock(void)
+{
+	int idle = 0;
+
+	return __atomic_compare_exchange_n(&fw_busy, &idle, 1, false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+static void fw_unlock(void)
+{
+	__atomic_store_n(&fw_busy, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * The firmware's variable services are entered by one CPU at a time. The summary waits
+ * FW_WAIT_MS for a checkpoint write in flight (the firmware may be stopped inside it when
+ * another CPU panicked); false when it is still there.
+ */
+static bool fw_lock_wait(void)
+{
+	u64 hz = tsc_info()->hz, t0 = rdtsc();
+
+	while (!fw_trylock()) {
+		if (!hz || rdtsc() - t0 > hz / 1000 * FW_WAIT_MS)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+static u64 now_ns(void)
+{
+	return tsc_to_ns(rdtsc());
+}
 
 enum results_state results_state(int *err)
 {
@@ -54,7 +98,85 @@ void results_init(const struct boot_info *bi)
 	run_id = (u32)rdtsc();
 	if (!bi->fw_get_time || bi->fw_get_time(started, sizeof(started)))
 		started[0] = '\0';
+	bb_writer_init(&ckpt, bi->fw_set_var, now_ns, run_id, started);
+	bb_prev_from(&prev, &bi->prev_ckpt);
 	register_exit_notifier(&results_notifier);
+}
+
+void results_report_previous(void)
+{
+	char text[512];
+
+	bb_prev_text(&prev, text, sizeof(text));
+	if (prev.state == BB_PREV_UNREAD || prev.state == BB_PREV_DAMAGED)
+		pr_warn("blackbox: %s\n", text);
+	else
+		printk("blackbox: %s\n", text);
+}
+
+/* What one checkpoint write did, on the console: each one stored, the first of each failure. */
+static void checkpoint_said(int ret)
+{
+	static bool said_bad, said_failed;
+	char at[32];
+
+	if (!ret) {
+		bb_duration(ckpt.last_elapsed_ns, at, sizeof(at));
+		printk("# blackbox: soak checkpoint %u of run %08x stored in %s (%s into the "
+		       "soak%s)\n", ckpt.h.seq, run_id, BOOT_CKPT_VAR, at,
+		       ckpt.final ? ", final" : "");
+	} else if (ret == -EINVAL && !said_bad) {
+		said_bad = true;
+		printk("# warning: blackbox: a checkpoint that is not a well-formed soak record "
+		       "was not stored\n");
+	} else if (ret == -EIO && !said_failed && !ckpt.set_var) {
+		said_failed = true;
+		printk("# warning: blackbox: no firmware variable store (no runtime services): "
+		       "soak checkpoints are not kept\n");
+	} else if (ret == -EIO && !said_failed) {
+		said_failed = true;
+		printk("# warning: blackbox: the firmware refused the soak checkpoint (error %d): "
+		       "%s\n", ckpt.last_err, ckpt.h.seq ? "the last one stored stays" :
+		       "none is stored");
+	}
+}
+
+int results_checkpoint_write(const void *rec, size_t len)
+{
+	int ret;
+
+	if (!fw_trylock())
+		return -EBUSY;
+	ret = bb_write(&ckpt, rec, len);
+	fw_unlock();
+	checkpoint_said(ret);
+	return ret;
+}
+
+/*
+ * Once a summary that holds the previous run's unfinished checkpoint is stored (and this run
+ * has written none over it), the variable says who reported it: one more write, once.
+ */
+static void mark_previous_reported(void)
+{
+	static u8 buf[BB_MAX];
+	struct bb_header h = prev.v.h;
+	size_t len;
+	int err;
+
+	if (prev.state != BB_PREV_UNFINISHED || h.reported_by || prev_marked || ckpt.h.seq ||
+	    last.state != RESULTS_STORED)
+		return;
+	prev_marked = true;
+	h.reported_by = run_id;
+	len = bb_encode(&h, prev.v.rec, prev.v.rec_len, buf, sizeof(buf));
+	err = boot->fw_set_var(BOOT_CKPT_VAR, buf, len);
+	if (err)
+		pr_warn("blackbox: could not mark run %08x's checkpoint as reported (error %d): "
+			"the next boot reports it again\n", h.run_id, err);
+	else
+		printk("blackbox: run %08x's checkpoint is in this run's summary: marked as "
+		       "reported\n", h.run_id);
 }
 
 void results_set_tests(const struct ktap_totals *tot, int cmdline_errors)
@@ -168,6 +290,8 @@ size_t results_json(int status, char *buf, size_t size)
 	json_s64(&w, "cmdline_errors", cmdline_errs);
 	results_cpu_json(&w);
 	results_mce_json(&w);
+	bb_prev_json(&w, "previous_soak", &prev);
+	bb_writer_json(&w, "soak_checkpoints", &ckpt);
 	n = json_end(&w);
 	/* A summary that did not fit is stored as the writer's error record, which says so. */
 	return n < 0 ? strlen(buf) : (size_t)n;
@@ -265,9 +389,19 @@ void results_store(int status)
 	if (storing)
 		return;
 	storing = true;		/* a fault in the firmware must not bring us back here */
+	if (!fw_lock_wait()) {
+		last.state = RESULTS_FAILED;
+		last.err = EBUSY;
+		printk("results: NOT STORED: another CPU is still inside the firmware's variable "
+		       "services (a soak checkpoint write): the summary is only on this console\n");
+		storing = false;
+		return;
+	}
 	len = results_json(status, json, sizeof(json));
 	results_write(boot->fw_set_var, json, len, run_id, &last);
 	stored_status = status;
+	mark_previous_reported();
+	fw_unlock();
 	results_outcome_text(&last, text, sizeof(text));
 	printk("%s\n", text);
 	storing = false;

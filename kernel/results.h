@@ -7,6 +7,13 @@
  * 6c6b6b63-7970-4b65-8e72-6e656c727573, each holding a 12-byte header then a piece of the
  * JSON text: "CKR1", u16 chunk index, u16 chunk count, u32 run id (little endian). A reader
  * joins the chunks of one run id in index order (tools/ck-results.py).
+ *
+ * The soak's black box is one more variable, "CopykernelSoak" (kernel/blackbox.h: who wrote
+ * it, then the soak's checkpoint record). The soak calls results_checkpoint_write() through
+ * the sink the run registers; the next boot finds the bytes in boot_info (boot/ read them),
+ * says what the previous run left (results_report_previous()) and keeps that in its summary
+ * as "previous_soak". Once a summary holding an unfinished checkpoint is stored, the variable
+ * is marked as reported by this run, so later boots say it was reported before.
  */
 #ifndef CK_RESULTS_H
 #define CK_RESULTS_H
@@ -68,5 +75,16 @@ void results_store(int status);
 enum results_state results_state(int *err);
 /* The summary line's word for the last store. */
 void results_state_word(char *buf, size_t size);
+
+/*
+ * The soak's checkpoint sink: store @len bytes of the soak's record @rec in CopykernelSoak
+ * through the firmware, at the pace kernel/blackbox.h states. Returns 0, -EINVAL (not a soak
+ * checkpoint), -EAGAIN (sooner than the pacing allows: not written), -EBUSY (the firmware is
+ * storing the summary on another CPU), or -EIO (no store, or the firmware refused it). Its
+ * time is one SetVariable call; each write stored is one line on the console.
+ */
+int results_checkpoint_write(const void *rec, size_t len);
+/* One line: what the previous run left in CopykernelSoak (results_init() read it). */
+void results_report_previous(void);
 
 #endif

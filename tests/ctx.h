@@ -26,6 +26,8 @@ struct ck_ctx {
 	struct copy_dispatch linux_choice;	/* Linux's rules on this CPU, before overrides */
 	enum mce_inject inject;
 	enum mce_case mce_case;
+	/* blackbox_test=unfinished: the blackbox suite stores a crafted soak checkpoint */
+	bool blackbox_write;
 };
 
 #endif

@@ -11,6 +11,15 @@ older, longer summary whose tail was never deleted) are ignored and named on std
     ck-results.py                         # on Linux, from /sys/firmware/efi/efivars
     ck-results.py --efivars DIR           # another efivarfs (or a copy of one)
     ck-results.py --ovmf-vars vars.fd     # from an OVMF variable store file (QEMU pflash)
+    ck-results.py --checkpoint ...        # only the soak's black box, decoded, as JSON
+
+The soak's black box is one more variable of that GUID, CopykernelSoak: the last checkpoint a
+soak wrote (kernel/blackbox.h, decoded by tools/cklib/blackbox.py). When one is there, the
+summary printed gains "soak_checkpoint" (its decoded fields and the line the image's next
+boot prints), and a soak that ended without its summary (a reset, a hang, a panic in hour
+three) is said on stderr: "ck-results: SOURCE: the soak ended without a summary: previous run
+1a2b3c4d ended without a summary after 3h02m05s; its last checkpoint (19 written): ...". A
+damaged checkpoint is named on stderr and does not hide the summary.
 
 In an OVMF vars file a variable can be present more than once. As EDK2's variable driver
 does, the copy in state VAR_ADDED (0x3f) is the live one; a copy in state VAR_ADDED &
@@ -28,12 +37,14 @@ import uuid
 from collections import namedtuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cklib import blackbox  # noqa: E402
 from cklib.common import (EXIT_OK, BadInput, NoResult, loads_strict,  # noqa: E402
                           os_problem, run_main)
 
 TOOL = "ck-results"
 GUID = uuid.UUID("6c6b6b63-7970-4b65-8e72-6e656c727573")
 PREFIX = "CopykernelResult"
+NAMES = (PREFIX, blackbox.VAR_NAME)         # the variables read: the summary's, the soak's
 CHUNK_NAME = re.compile(r"CopykernelResult(0|[1-9][0-9]{0,5})\Z")
 HEADER = struct.Struct("<4sHHI")            # "CKR1", chunk index, chunk count, run id
 AUTH_STORE = uuid.UUID("aaf32c78-947b-439a-a180-2e144ec37792")
@@ -48,12 +59,15 @@ VAR_ADDED = 0x3f
 VAR_ADDED_IN_TRANSITION = VAR_ADDED & VAR_IN_DELETED_TRANSITION     # 0x3e
 
 EPILOG = """exit status:
-  0  the summary is on stdout (notes about ignored stale chunks on stderr)
+  0  the summary is on stdout (notes about ignored stale chunks and the soak's checkpoint on
+     stderr); with --checkpoint: the decoded checkpoint is on stdout
   1  no summary: no CopykernelResult0 variable, or a chunk of its run is missing or belongs
-     to another run (an incomplete store is not an error in the file)
+     to another run (an incomplete store is not an error in the file); with --checkpoint:
+     no CopykernelSoak variable
   2  usage error (bad options)
   3  bad input: the directory or file is missing or unreadable, the OVMF file is truncated
-     or corrupt, a chunk the summary needs is damaged, or the joined text is not UTF-8 JSON
+     or corrupt, a chunk the summary needs is damaged, or the joined text is not UTF-8 JSON;
+     with --checkpoint: the CopykernelSoak variable is damaged
 every failure is one line on stderr: "ck-results: FILE: what is wrong (where)"."""
 
 # One variable as read: its data (None when unreadable), where it came from, and why it
@@ -64,7 +78,7 @@ Var = namedtuple("Var", "data file where problem")
 def read_efivars(path):
     """efivarfs files are named NAME-GUID and hold a u32 of attributes, then the data.
 
-    Returns {name: Var} for the CopykernelResult* variables."""
+    Returns {name: Var} for the CopykernelResult* and CopykernelSoak variables."""
     try:
         names = sorted(os.listdir(path))
     except OSError as e:
@@ -72,7 +86,7 @@ def read_efivars(path):
     out = {}
     suffix = "-" + str(GUID)
     for n in names:
-        if not (n.startswith(PREFIX) and n.lower().endswith(suffix)):
+        if not (n.startswith(NAMES) and n.lower().endswith(suffix)):
             continue
         full = os.path.join(path, n)
         try:
@@ -210,7 +224,7 @@ def read_ovmf(path):
             guid = uuid.UUID(bytes_le=d[pos + sizes_at + 8:pos + sizes_at + 24])
             raw_name = d[name_at:data_at]
             name = raw_name.decode("utf-16-le", "replace").rstrip("\0")
-            if guid == GUID and name.startswith(PREFIX):
+            if guid == GUID and name.startswith(NAMES):
                 v = Var(d[data_at:data_at + data_size], path, "variable %s at offset %#x" %
                         (name, pos), None)
                 if state == VAR_ADDED:
@@ -229,7 +243,8 @@ def read_ovmf(path):
 
 
 def from_ovmf_vars(path):
-    """{name: data} of the live CopykernelResult* variables in an OVMF vars file."""
+    """{name: data} of the live CopykernelResult* (and CopykernelSoak) variables in an OVMF
+    vars file."""
     return {n: v.data for n, v in read_ovmf(path)[0].items()}
 
 
@@ -333,6 +348,42 @@ def decode_summary(r, source):
     return text, obj
 
 
+def checkpoint_of(variables):
+    """(Checkpoint, None) of the CopykernelSoak variable, (None, BadInput) when it is
+    damaged, (None, None) when there is none."""
+    v = variables.get(blackbox.VAR_NAME)
+    if v is None:
+        return None, None
+    where = "%s (%s)" % (v.where, blackbox.VAR_NAME) if blackbox.VAR_NAME not in v.where \
+        else v.where
+    if v.problem:
+        return None, BadInput(v.file, "damaged soak checkpoint: " + v.problem, where)
+    try:
+        return blackbox.decode(v.data), None
+    except blackbox.Damaged as e:
+        return None, BadInput(v.file, "damaged soak checkpoint: %s" % e, where)
+
+
+def say_checkpoint(ck, damage, source):
+    """The stderr line for what the soak's black box holds (nothing for a finished soak)."""
+    if damage is not None:
+        print(damage.line(TOOL), file=sys.stderr)
+    elif ck is not None and ck.state == "unfinished":
+        print("%s: %s: the soak ended without a summary: %s" % (TOOL, source, ck.text()),
+              file=sys.stderr)
+
+
+def main_checkpoint(variables, source):
+    """--checkpoint: the decoded black box alone."""
+    ck, damage = checkpoint_of(variables)
+    if damage is not None:
+        raise damage
+    if ck is None:
+        raise NoResult(source, "no soak checkpoint: no %s variable" % blackbox.VAR_NAME)
+    say_checkpoint(ck, None, source)
+    return json.dumps(ck.json(), indent=2, sort_keys=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -340,30 +391,43 @@ def main(argv=None):
                     help="efivarfs directory (default: %(default)s)")
     ap.add_argument("--ovmf-vars", metavar="FILE", help="OVMF variable store file instead")
     ap.add_argument("--raw", action="store_true", help="print the JSON as stored")
+    ap.add_argument("--checkpoint", action="store_true",
+                    help="print only the soak's last checkpoint (CopykernelSoak), decoded")
     args = ap.parse_args(argv)
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     source = args.efivars if args.ovmf_vars is None else args.ovmf_vars
     main.source = source
-    notes = []
+    notes, variables = [], {}
     try:
         if args.ovmf_vars is not None:
             variables, notes = read_ovmf(args.ovmf_vars)
         else:
             variables = read_efivars(args.efivars)
-        r = pick_run(variables, source)
-        text, obj = decode_summary(r, source)
-        try:
-            out = text if args.raw else json.dumps(obj, indent=2, sort_keys=True)
-        except RecursionError:
-            raise BadInput(source, "the stored summary is nested too deeply to print",
-                           "run %08x" % r.run)
+        if args.checkpoint:
+            out = main_checkpoint(variables, source)
+            r = None
+        else:
+            r = pick_run(variables, source)
+            text, obj = decode_summary(r, source)
+            ck, damage = checkpoint_of(variables)
+            if ck is not None or damage is not None:
+                obj["soak_checkpoint"] = ck.json() if ck else {"state": "damaged",
+                                                               "why": damage.what}
+            try:
+                out = text if args.raw else json.dumps(obj, indent=2, sort_keys=True)
+            except RecursionError:
+                raise BadInput(source, "the stored summary is nested too deeply to print",
+                               "run %08x" % r.run)
+            say_checkpoint(ck, damage, source)
     except BadInput as e:
+        if isinstance(e, NoResult) and not args.checkpoint:
+            say_checkpoint(*checkpoint_of(variables), source)
         print(e.line(TOOL), file=sys.stderr)
         return e.status
     for n in notes:
         print(n, file=sys.stderr)
-    if r.stale:
+    if r is not None and r.stale:
         print("%s: %s: ignored stale chunks of another run: %s (run %08x is %s)" % (
             TOOL, source, ", ".join(r.stale), r.run, ", ".join(r.chunks)), file=sys.stderr)
     sys.stdout.write(out + "\n")

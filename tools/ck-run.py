@@ -109,7 +109,7 @@ def qemu_argv(args, accel, esp, log, workdir):
         argv += ["-drive", "file=fat:rw:%s,format=raw" % esp, "-nic", "none"]
     if args.monitor:
         argv += ["-monitor", "unix:%s,server,nowait" % args.monitor]
-    elif args.inject_mce or args.screendump or args.nmi or args.hmp_when:
+    elif args.inject_mce or args.screendump or args.nmi or args.hmp_when or args.reset_on:
         argv += ["-monitor", "unix:%s,server,nowait" % os.path.join(workdir, "monitor.sock")]
     for extra in args.qemu_arg:
         argv += extra.split()
@@ -219,6 +219,7 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
         sys.exit("ck-run: qemu-system-x86_64 not found; install 'qemu-system-x86'")
     t0 = time.monotonic()
     pos, data, rc, started, injected, dumped = 0, b"", None, False, 0, False
+    reset = False
     nmis = NmiSender(args, workdir)
     sends = LineCommands(args, workdir)
     with open(log, "rb") as f:
@@ -235,6 +236,11 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
             nmis.poll(data)
             if chunk:
                 sends.poll(data)
+            if args.reset_on and not reset and args.reset_on.encode() in data:
+                hmp(args.monitor or os.path.join(workdir, "monitor.sock"), "system_reset")
+                reset = True
+                print("ck-run: sent system_reset (%r is on the console)" % args.reset_on,
+                      file=sys.stderr)
             if args.screendump and not dumped and SUMMARY_DRAWN in data:
                 hmp(args.monitor or os.path.join(workdir, "monitor.sock"),
                     "screendump " + os.path.abspath(args.screendump))
@@ -280,6 +286,9 @@ def main():
                     help="save the screen (PPM) when the image says its summary is drawn; "
                     "give the image exit_delay=N so it is still there")
     ap.add_argument("--monitor", help="unix socket path for the HMP monitor")
+    ap.add_argument("--reset-on", metavar="TEXT",
+                    help="send system_reset on the monitor once TEXT is on the console "
+                         "(with -no-reboot QEMU then exits: a reset in mid-run)")
     ap.add_argument("--inject-mce", action="store_true",
                     help="relay the image's 'mce-inject: request' lines to QEMU's mce command")
     ap.add_argument("--nmi", type=int, default=0, metavar="N",

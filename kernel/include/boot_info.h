@@ -6,6 +6,11 @@
  * framebuffer and command line into the neutral types below; the kernel never sees an
  * EFI type. The firmware callbacks at the end are the runtime services the kernel may use
  * after boot services are gone, wrapped by boot/.
+ *
+ * Two things boot/ only finds and copies, for the kernel to check and decode: where the
+ * SMBIOS entry points are (the configuration table's SMBIOS3 and SMBIOS entries), and the
+ * bytes of the soak's checkpoint variable as the previous run left them (read with
+ * GetVariable while boot services are up, so the kernel never has to read a variable).
  */
 #ifndef CK_BOOT_INFO_H
 #define CK_BOOT_INFO_H
@@ -71,10 +76,39 @@ struct boot_notes {
 #define BOOT_MEMMAP_MAX		512
 #define BOOT_MEMMAP_DESC_MIN	40	/* sizeof(EFI_MEMORY_DESCRIPTOR) */
 
+/*
+ * The soak checkpoint variable (kernel/results.h, "CopykernelSoak" under the project's
+ * vendor GUID) as boot/ found it before ExitBootServices.
+ */
+#define BOOT_CKPT_VAR		"CopykernelSoak"
+#define BOOT_CKPT_MAX		1024
+
+enum boot_var_state {
+	BOOT_VAR_NOT_READ,	/* boot/ did not look (no runtime services) */
+	BOOT_VAR_ABSENT,	/* the firmware has no such variable */
+	BOOT_VAR_READ,		/* data[0..len) holds it */
+	BOOT_VAR_TOO_BIG,	/* longer than BOOT_CKPT_MAX: len is its size, nothing copied */
+	BOOT_VAR_ERROR,		/* GetVariable failed: err is the firmware's code (low bits) */
+};
+
+struct boot_var {
+	u32 state;		/* enum boot_var_state */
+	u32 len;
+	u32 err;
+	u8 data[BOOT_CKPT_MAX];
+};
+
 struct boot_info {
 	u64 image_base, image_size;
 	u64 rsdp;		/* physical address of the ACPI 2.0+ RSDP, 0 if none */
 	u64 rsdp1;		/* ACPI 1.0 RSDP, 0 if none */
+	/*
+	 * SMBIOS entry point structures (physical addresses, 0 if none) and their own length
+	 * fields as boot/ read them: the 64-bit "_SM3_" one and the 32-bit "_SM_" one.
+	 */
+	u64 smbios3, smbios;
+	u32 smbios3_len, smbios_len;
+	struct boot_var prev_ckpt;	/* the previous run's soak checkpoint */
 	struct framebuffer_info fb;
 	char cmdline[BOOT_CMDLINE_MAX];
 	const char *cmdline_source;	/* "LoadOptions", a file name, or "none" */

@@ -3,8 +3,8 @@
  * smbios.h - the DIMM map from SMBIOS (DMTF DSP0134): which memory device (type 17: locator,
  * bank locator, size) holds a physical address, through the memory device mapped address
  * ranges (type 20), with the array ranges (type 19) for the record. Plain C over a byte
- * range: boot/ finds the entry point (a UEFI configuration table) later; these parse it and
- * the structure table it points to. Host-tested and fuzzed.
+ * range: boot/ finds the entry point (a UEFI configuration table), smbios_fw.c reads it; these
+ * parse it and the structure table it points to. Host-tested and fuzzed.
  *
  * An address maps to a DIMM only through a type 20 range. Without any (QEMU builds types 16,
  * 17 and 19 but no 20; so do many servers), every lookup says "no DIMM map from firmware":
@@ -104,5 +104,15 @@ enum smbios_where smbios_dimm_of(const struct smbios_dimms *d, u64 pa, u16 *idx,
 void smbios_dimm_name(const struct smbios_dimms *d, unsigned int idx, char *buf, size_t size);
 /* The words for a lookup that found no single DIMM ("no DIMM map from firmware", ...). */
 const char *smbios_where_text(enum smbios_where w);
+
+/*
+ * The firmware's table (image only, kernel/platform/smbios_fw.c): smbios_fw_init() finds,
+ * checks, parses and reports it once, early in the run; smbios_dimms_get() is the map it
+ * parsed, or NULL when the firmware gave no usable table (the soak then attributes errors to
+ * a node and a range).
+ */
+struct boot_info;
+void smbios_fw_init(const struct boot_info *bi);
+const struct smbios_dimms *smbios_dimms_get(void);
 
 #endif

@@ -2,7 +2,7 @@
 """boot_tests.py - the QEMU boot scenarios of `make check`: this file's own (memory sizes and
 paging, command lines, the ways out, deliberate crashes) and SCENARIOS, every topic file's list
 (dispatch_tests, mce_tests, mce_poll_tests, firmware_tests, bench_tests, smp_tests, status_tests,
-model_tests) in the order they run.
+model_tests, blackbox_tests) in the order they run.
 
 Each scenario boots build/copykernel.efi once through tools/ck-run.py (the same runner as
 `make run`) and checks the exit status and what the image printed on the serial console.
@@ -14,6 +14,7 @@ import tempfile
 
 from qemu_boot import CMDLINE, PANIC, PASS, RESET, TIMEOUT, Boot, check_ktap  # noqa: F401
 import bench_tests
+import blackbox_tests
 import dispatch_tests
 import firmware_tests
 import mce_poll_tests
@@ -271,7 +272,7 @@ SCENARIOS = smp_tests.SLOW + [
     dispatch_tests.SCENARIOS + mce_tests.SCENARIOS + mce_poll_tests.SCENARIOS + \
     firmware_tests.SCENARIOS + \
     bench_tests.SCENARIOS + smp_tests.SCENARIOS + [make_crash_test(k) for k in CRASHES] + \
-    status_tests.SCENARIOS + model_tests.SCENARIOS
+    status_tests.SCENARIOS + model_tests.SCENARIOS + blackbox_tests.SCENARIOS
 
 
 def scenario_name(fn):

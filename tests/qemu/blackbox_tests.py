@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""blackbox_tests.py - the QEMU scenarios of the soak's black box and of the firmware's DIMM
+map (issue 19): a run reset in mid-run by `system_reset` on the monitor (QEMU exits with
+-no-reboot: REFERENCE.md section 9) leaves its last soak checkpoint in a writable OVMF
+variable store; the next boot with the same store reports it, and tools/ck-results.py reads
+the same from the file. The DIMM map: QEMU given type 17 and 20 structures made by
+tools/mk-smbios-dimms.py prints each DIMM and says a type 20 map exists; plain QEMU (types 16,
+17, 19 only) says there is none.
+
+The checkpoint is the crafted one of kernel/test_results.c, written through the run's own
+sink (results_checkpoint_write) by the blackbox suite under blackbox_test=unfinished, until
+the soak engine drives the sink itself. CRAFTED below is that record's content as the issue
+words it, written out here, not read from the code.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from qemu_boot import PASS, RESET, ROOT, check_ktap
+
+VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+CKPT_LINE = "# blackbox: soak checkpoint 1 of run "
+# What the next boot says of the crafted checkpoint, after "previous run RUNID".
+CRAFTED = (" ended without a summary after 3h02m05s; its last checkpoint (1 written): passes "
+           "2, bytes 1610612736, CE 3, UE 1, deferred 0, miscompares 0, stuck CPUs 0, retired "
+           "pages 1, failing so far; worst: DIMM P0_CH_A/DIMM_A0 (CE 2, UE 1, deferred 0, "
+           "miscompares 0)")
+
+
+def ck_results(*args):
+    return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "ck-results.py")] +
+                          list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def t_blackbox_reset_mid_run(b):
+    """A run reset after its soak checkpoint: the next boot and ck-results report it."""
+    with tempfile.TemporaryDirectory(prefix="ck-vars-") as tmp:
+        vars_fd = os.path.join(tmp, "vars.fd")
+        shutil.copy(VARS, vars_fd)
+        # The copy suite after it runs for tens of seconds: the reset lands in mid-run.
+        b.run("exit=qemu tests=blackbox,copy blackbox_test=unfinished",
+              runner_args=["--vars", vars_fd, "--reset-on", CKPT_LINE])
+        b.status_is(RESET)
+        b.expect("ck-run: sent system_reset" in b.runner_err,
+                 "ck-run did not send system_reset: %r" % b.runner_err[-300:])
+        b.has(r"^blackbox: no soak checkpoint from an earlier run$")
+        m = b.has(r"^# blackbox: soak checkpoint 1 of run ([0-9a-f]{8}) stored in "
+                  r"CopykernelSoak \(3h02m05s into the soak\)$")
+        b.has(r"^    # Subtest: copy$")
+        b.lacks(r"^ok 2 copy", "the copy suite ended before the reset")
+        b.lacks(r"^results: summary stored", "the run stored its summary before the reset")
+        b.lacks(r"^# copykernel-summary:", "the run ended before the reset")
+        if not m:
+            return
+        run = m.group(1)
+        b.run("exit=qemu tests=cpu", runner_args=["--vars", vars_fd])
+        b.status_is(PASS)
+        want = "blackbox: previous run %s%s" % (run, CRAFTED)
+        b.expect(want in b.log.splitlines(), "the second boot does not say %r" % want)
+        b.has(r"^blackbox: run %s's checkpoint is in this run's summary: marked as reported$"
+              % run)
+        check_ktap(b)
+        p = ck_results("--ovmf-vars", vars_fd)
+        if not b.expect(p.returncode == 0, "ck-results: %d %s" % (p.returncode, p.stderr)):
+            return
+        obj = json.loads(p.stdout)
+        prev = obj.get("previous_soak", {})
+        b.expect(prev.get("state") == "unfinished" and prev.get("run_id") == run and
+                 prev.get("counts", {}).get("uncorrected") == 1,
+                 "the stored summary's previous_soak: %r" % prev)
+        said = "previous run %s (already reported by run %s)%s" % (run, obj.get("run_id"),
+                                                                    CRAFTED)
+        b.expect(obj.get("soak_checkpoint", {}).get("text") == said,
+                 "ck-results' soak_checkpoint: %r" % obj.get("soak_checkpoint"))
+        b.expect("the soak ended without a summary: " + said in p.stderr,
+                 "ck-results' stderr: %r" % p.stderr)
+        # A third boot says the checkpoint was reported before.
+        b.run("exit=qemu tests=cpu", runner_args=["--vars", vars_fd])
+        b.status_is(PASS)
+        b.has(r"^blackbox: previous run %s \(already reported by run %s\) ended without a "
+              r"summary after 3h02m05s;" % (run, obj.get("run_id")))
+        b.lacks(r"marked as reported", "a checkpoint reported before is marked again")
+
+
+def t_blackbox_dimm_map(b):
+    """SMBIOS types 17 and 20 from mk-smbios-dimms.py: one line per DIMM, a type 20 map."""
+    with tempfile.TemporaryDirectory(prefix="ck-smbios-") as tmp:
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mk-smbios-dimms.py"),
+                            "--map", "0:256M=DIMM_A0", "--map", "256M:256M=DIMM_B0",
+                            "--out-dir", tmp], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if not b.expect(p.returncode == 0, "mk-smbios-dimms: " + p.stderr.strip()):
+            return
+        files = sorted(f for f in os.listdir(tmp))
+        b.run("exit=qemu tests=cpu", extra=["-smbios file=" + os.path.join(tmp, f)
+                                            for f in files])
+        b.status_is(PASS)
+        b.has(r'^SMBIOS: DIMM "DIMM_A0": 256 MiB')
+        b.has(r'^SMBIOS: DIMM "DIMM_B0": 256 MiB')
+        b.has(r"^SMBIOS: DIMM map from firmware: 2 device mapped address ranges")
+        b.lacks(r"^SMBIOS: no DIMM map from firmware")
+        b.lacks(r"^warning: SMBIOS")
+
+
+def t_blackbox_no_dimm_map(b):
+    """Plain QEMU (no type 20): the run says errors are attributed to a node and a range."""
+    b.run("exit=qemu tests=cpu")
+    b.status_is(PASS)
+    b.has(r"^SMBIOS: \d\.\d+ entry point \(")
+    b.has(r"^SMBIOS: no DIMM map from firmware: errors are attributed to a node and a range")
+    b.lacks(r"^warning: SMBIOS")
+
+
+SCENARIOS = [t_blackbox_reset_mid_run, t_blackbox_dimm_map, t_blackbox_no_dimm_map]

@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The soak's black box as the host reads it: tools/cklib/blackbox.py and ck-results.py over
+the CopykernelSoak variable (issue 19).
+
+Oracles: the variable is built here from the byte layouts written in kernel/blackbox.h (the
+CKB1 wrapper) and tests/soak/checkpoint.h (the CKSK record) with struct and zlib, not with
+the decoder; the next boot's line is the issue's wording written out whole (the same text
+tests/host/test_blackbox.c holds the image to); the count of verdict rules is read from
+tests/soak/ledger.c's table. Properties: a well-formed variable decodes to what was built;
+every single-bit flip and every truncation of one is refused as Damaged (never another
+exception); ck-results.py ends with its documented statuses.
+"""
+import json
+import os
+import re
+import struct
+import tempfile
+import uuid
+import zlib
+
+from hypothesis import given, strategies as st
+
+from conftest import ROOT, examples, load_tool, run_tool
+
+GUID = uuid.UUID("6c6b6b63-7970-4b65-8e72-6e656c727573")
+NONE = 0xff
+bb = load_tool("ck-results").blackbox
+
+
+def crc(b):
+    return zlib.crc32(b) & 0xffffffff
+
+
+def bucket(typ=0, node=0, dimm=0, base=0, size=0, counts=(0,) * 6, name=b""):
+    return struct.pack("<BBHIQQ6I24s", typ, node, dimm, 0, base, size, *counts, name)
+
+
+def record(flags=0, seed=0, elapsed=0, verified=0, per_pass=0, passes=0, cpus=1, rule=NONE,
+           counts=(0,) * 6, not_stored=0, first=None, buckets=()):
+    """The CKSK record of tests/soak/checkpoint.h, laid out from its table."""
+    n = len(buckets)
+    length = 104 + 72 * n + 4
+    head = b"CKSK" + struct.pack("<BBH", 1, flags, length)
+    head += struct.pack("<QQQQIHBB", seed, elapsed, verified, per_pass, passes, cpus, n, rule)
+    head += struct.pack("<6IIi", *counts, not_stored, 0)
+    kind, cpu, phys, t_ns = first if first else (NONE, 0, 0, 0)
+    head += struct.pack("<BBHIQQ", kind, 0, cpu, 0, phys, t_ns)
+    assert len(head) == 104
+    body = head + b"".join(buckets)
+    return body + struct.pack("<I", crc(body))
+
+
+def wrapper(rec, run_id=0x1a2b3c4d, seq=19, reported_by=0, started=b"2026-12-01T10:00:00"):
+    """The CKB1 variable of kernel/blackbox.h around @rec."""
+    head = b"CKB1" + struct.pack("<III24s", run_id, seq, reported_by, started)
+    return head + struct.pack("<I", crc(head)) + rec
+
+
+def sample(**kw):
+    """The issue's example: a failing soak three hours in, its worst bucket a DIMM."""
+    rec = record(flags=2, seed=0x5eed5eed, elapsed=10925250000000, verified=1610612736,
+                 per_pass=805306368, passes=2, cpus=4, rule=0, counts=(3, 0, 1, 0, 0, 1),
+                 first=(2, 2, 0x12345000, 9000 * 10**9),
+                 buckets=[bucket(0, counts=(2, 0, 1, 0, 0, 0), name=b"P0_CH_A/DIMM_A0"),
+                          bucket(1, 1, base=1 << 30, size=1 << 30, counts=(1, 0, 0, 0, 0, 0))])
+    return wrapper(rec, **kw)
+
+
+SAMPLE_TEXT = ("previous run 1a2b3c4d ended without a summary after 3h02m05s; its last "
+               "checkpoint (19 written): passes 2, bytes 1610612736, CE 3, UE 1, deferred 0, "
+               "miscompares 0, stuck CPUs 0, retired pages 1, failing so far; worst: DIMM "
+               "P0_CH_A/DIMM_A0 (CE 2, UE 1, deferred 0, miscompares 0)")
+
+
+def test_the_issue_line():
+    ck = bb.decode(sample())
+    assert ck.state == "unfinished"
+    assert ck.text() == SAMPLE_TEXT
+    j = ck.json()
+    assert j["run_id"] == "1a2b3c4d" and j["checkpoints"] == 19 and j["reported_by"] is None
+    assert j["counts"]["uncorrected"] == 1 and j["worst"][0]["dimm"] == "P0_CH_A/DIMM_A0"
+    assert j["first"] == {"event": "uncorrected", "cpu": 2, "phys": "0x12345000",
+                          "t_ns": 9000 * 10**9}
+    again = bb.decode(sample(reported_by=0x55667788)).text()
+    assert again.startswith("previous run 1a2b3c4d (already reported by run 55667788) ended "
+                            "without a summary after 3h02m05s")
+
+
+def test_rule_count_is_ledgers():
+    with open(os.path.join(ROOT, "tests", "soak", "ledger.c")) as f:
+        text = f.read()
+    table = re.search(r"soak_rules\[\] = \{(.*?)\n\};", text, re.S).group(1)
+    assert bb.NR_RULES == len(re.findall(r"^\t\{ \"", table, re.M))
+
+
+def test_final_and_empty():
+    ck = bb.decode(wrapper(record(flags=1, elapsed=240 * 10**9, passes=5), seq=3))
+    assert ck.state == "finished"
+    assert ck.text() == ("previous run 1a2b3c4d ended with its soak summary after 4m00s; its "
+                         "last checkpoint (3 written): passes 5, bytes 0, CE 0, UE 0, "
+                         "deferred 0, miscompares 0, stuck CPUs 0, retired pages 0, passing "
+                         "so far; worst: none (no error so far)")
+
+
+def test_each_damage_named():
+    good = sample()
+    cases = [(b"XXXX" + good[4:], "no CKB1 magic"), (good[:43], "44-byte header"),
+             (good[:40] + b"\0\0\0\0" + good[44:], "bad header CRC"),
+             (wrapper(record(), run_id=0), "run id or checkpoint count 0"),
+             (wrapper(record(), started=b"\x01"), "printable ASCII"),
+             (wrapper(record()[:-1]), "its length"),
+             (wrapper(record(rule=6)), "out of range"),
+             (wrapper(record()[:-4] + b"\0\0\0\0"), "bad CRC")]
+    for data, why in cases:
+        try:
+            bb.decode(data)
+        except bb.Damaged as e:
+            assert why in str(e), (why, str(e))
+        else:
+            raise AssertionError("decoded: " + why)
+
+
+def test_every_flip_and_cut_refused():
+    good = sample()
+    for i in range(len(good)):
+        for bit in range(8):
+            bad = bytearray(good)
+            bad[i] ^= 1 << bit
+            try:
+                bb.decode(bytes(bad))
+            except bb.Damaged:
+                continue
+            raise AssertionError("a flip of bit %d of byte %d decoded" % (bit, i))
+    for n in range(len(good)):
+        try:
+            bb.decode(good[:n])
+        except bb.Damaged:
+            continue
+        raise AssertionError("a cut to %d bytes decoded" % n)
+
+
+u32 = st.integers(0, 2**32 - 1)
+u64 = st.integers(0, 2**64 - 1)
+name = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7e), max_size=24)
+
+
+@st.composite
+def records(draw):
+    bs = draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 255), u64, u64,
+                                 st.lists(u32, min_size=6, max_size=6), name), max_size=8))
+    first = draw(st.none() | st.tuples(st.integers(0, 5), st.integers(0, 65535), u64, u64))
+    fields = dict(flags=draw(st.integers(0, 7)), seed=draw(u64), elapsed=draw(u64),
+                  verified=draw(u64), per_pass=draw(u64), passes=draw(u32),
+                  cpus=draw(st.integers(0, 65535)),
+                  rule=draw(st.sampled_from([NONE, 0, 1, 2, 3, 4, 5])),
+                  counts=tuple(draw(st.lists(u32, min_size=6, max_size=6))),
+                  not_stored=draw(u32), first=first)
+    rec = record(buckets=[bucket(t, nd, 0, b, s, c, n.encode()) for t, nd, b, s, c, n in bs],
+                 **fields)
+    return rec, fields, bs
+
+
+@examples(200)
+@given(records(), st.integers(1, 2**32 - 1), st.integers(1, 2**32 - 1), u32)
+def test_what_is_built_decodes(built, run_id, seq, by):
+    rec, f, bs = built
+    ck = bb.decode(wrapper(rec, run_id, seq, by))
+    r = ck.rec
+    assert (ck.run_id, ck.seq, ck.reported_by) == (run_id, seq, by)
+    assert ck.state == ("finished" if f["flags"] & 1 else "unfinished")
+    assert (r["passes"], r["elapsed_ns"], r["bytes_verified"], r["seed"]) == (
+        f["passes"], f["elapsed"], f["verified"], f["seed"])
+    assert tuple(r["counts"][k] for k in bb.KINDS) == f["counts"]
+    assert r["rule"] == (None if f["rule"] == NONE else f["rule"])
+    assert [(b["type"], b["node"], b["base"], b["size"], b["name"]) for b in r["buckets"]] == \
+        [(bb.BUCKET_TYPES[t], nd, b, s, n) for t, nd, b, s, _, n in bs]
+    json.dumps(ck.json())
+    assert ck.text().startswith("previous run %08x" % run_id)
+
+
+@examples(200)
+@given(records(), st.integers(0, 10**4), st.integers(0, 7), st.binary(max_size=8))
+def test_damage_never_crashes(built, at, bit, junk):
+    data = bytearray(wrapper(built[0]))
+    data[at % len(data)] ^= 1 << bit
+    for d in (bytes(data), bytes(data[:at % len(data)]) + junk):
+        try:
+            bb.decode(d)
+        except bb.Damaged:
+            pass
+
+
+# ---- ck-results.py over an efivarfs directory -------------------------------------------
+
+def efivars(d, variables):
+    for n, data in variables.items():
+        with open(os.path.join(d, "%s-%s" % (n, GUID)), "wb") as f:
+            f.write(struct.pack("<I", 7) + data)
+
+
+def summary(text, run=7):
+    return {"CopykernelResult0": b"CKR1" + struct.pack("<HHI", 0, 1, run) + text.encode()}
+
+
+def test_tool_says_unfinished_soak():
+    with tempfile.TemporaryDirectory() as d:
+        efivars(d, dict(summary('{"status": 0}'), CopykernelSoak=sample()))
+        r = run_tool("ck-results", "--efivars", d)
+        assert r.status == 0, r
+        assert json.loads(r.out)["soak_checkpoint"]["text"] == SAMPLE_TEXT
+        assert "ck-results: %s: the soak ended without a summary: %s" % (d, SAMPLE_TEXT) \
+            in r.err_text
+        r = run_tool("ck-results", "--efivars", d, "--checkpoint")
+        assert r.status == 0 and json.loads(r.out)["state"] == "unfinished", r
+
+
+def test_tool_without_summary_still_says_checkpoint():
+    with tempfile.TemporaryDirectory() as d:
+        efivars(d, {"CopykernelSoak": sample()})
+        r = run_tool("ck-results", "--efivars", d)
+        assert r.status == 1 and "the soak ended without a summary" in r.err_text, r
+
+
+def test_tool_damaged_checkpoint():
+    bad = bytearray(sample())
+    bad[60] ^= 4
+    with tempfile.TemporaryDirectory() as d:
+        efivars(d, dict(summary('{"status": 0}'), CopykernelSoak=bytes(bad)))
+        r = run_tool("ck-results", "--efivars", d)
+        assert r.status == 0 and json.loads(r.out)["soak_checkpoint"]["state"] == "damaged", r
+        assert "damaged soak checkpoint" in r.err_text, r
+        r = run_tool("ck-results", "--efivars", d, "--checkpoint")
+        assert r.status == 3 and "damaged soak checkpoint: soak checkpoint: bad CRC" in \
+            r.err_text and "Traceback" not in r.err_text, r
+
+
+def test_tool_no_checkpoint():
+    with tempfile.TemporaryDirectory() as d:
+        efivars(d, summary('{"status": 0}'))
+        r = run_tool("ck-results", "--efivars", d)
+        assert r.status == 0 and "soak_checkpoint" not in json.loads(r.out), r
+        assert r.err_text == "", r
+        r = run_tool("ck-results", "--efivars", d, "--checkpoint")
+        assert r.status == 1 and "no CopykernelSoak variable" in r.err_text, r
