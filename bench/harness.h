@@ -109,10 +109,19 @@ void bench_json(const struct bench_env *env, const struct bench_case *c, enum be
  * (the run says once why).
  */
 void bench_fmt_noise(const struct bench_result *r, char *buf, size_t size);
-/* "12.34 +- 0.56" (GB/s, median +- stddev) into @buf. */
+/*
+ * @v / @scale with @dec decimals (@scale a power of ten, at least 10^@dec), rounded half away
+ * from zero ("0.985" of 985 / 1000 at 2 decimals is "0.99"), into @buf; returns its length.
+ * Every figure the tables print goes through it: nothing is truncated.
+ */
+int bench_fmt_fixed(char *buf, size_t size, u64 v, u64 scale, unsigned int dec);
+/* "12.34 +- 0.56" (GB/s, median +- stddev, rounded) into @buf. */
 void bench_fmt_gbps(const struct bench_result *r, char *buf, size_t size);
-/* "1.97x [1.90, 2.05] w=7.6%" or "1.01x [0.97, 1.05] w=7.9% n.s." (w: the interval's width
- * relative to the ratio) into @buf. */
+/*
+ * "1.97x [1.90, 2.05] w=7.6%" or "1.01x [0.97, 1.05] w=7.9% n.s." (w: the interval's width
+ * relative to the ratio) into @buf, each figure rounded half away from zero from the parts
+ * per million (from the parts per thousand when those are not known).
+ */
 void bench_fmt_ratio(const struct ratio *q, char *buf, size_t size);
 /* "256K", "2M", "1G". */
 void bench_fmt_size(u64 bytes, char *buf, size_t size);

@@ -136,12 +136,55 @@ static void test_compare_interleaved(void)
 	      "b twice as fast: %u [%u, %u]", q.ratio_pm, q.lo_pm, q.hi_pm);
 	bench_fmt_ratio(&q, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "2.00x [2.00, 2.00] w=0.0%"), "format: %s", buf);
-	q = (struct ratio){ 1000, 990, 1010, false };
+	q = (struct ratio){ .ratio_pm = 1000, .lo_pm = 990, .hi_pm = 1010 };
 	bench_fmt_ratio(&q, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "1.00x [0.99, 1.01] w=2.0% n.s."), "width beside the ratio: %s", buf);
 	q.significant = false;
 	bench_fmt_ratio(&q, buf, sizeof(buf));
 	CHECK(strstr(buf, " n.s.") != NULL, "not significant is marked: %s", buf);
+}
+
+/*
+ * Printed figures are rounded half away from zero, never truncated (issue 20: 0.987 printed
+ * as 0.98x, [0.990, 1.019] as [0.99, 1.01]). The expected strings are the decimal values
+ * rounded by hand.
+ */
+static void test_rounding(void)
+{
+	static const struct { u32 v, lo, hi; const char *want; } pm[] = {
+		{ 987, 990, 1019, "0.99x [0.99, 1.02] w=2.9% n.s." },
+		{ 985, 984, 995, "0.99x [0.98, 1.00] w=1.1% n.s." },
+		{ 1994, 1995, 2005, "1.99x [2.00, 2.01] w=0.5%" },
+		{ 999, 994, 1004, "1.00x [0.99, 1.00] w=1.0% n.s." },
+	};
+	static struct bench_result r;
+	struct ratio q;
+	char buf[80];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(pm); i++) {
+		q = (struct ratio){ .ratio_pm = pm[i].v, .lo_pm = pm[i].lo, .hi_pm = pm[i].hi,
+				    .significant = pm[i].lo > 1000 };
+		bench_fmt_ratio(&q, buf, sizeof(buf));
+		CHECK(!strcmp(buf, pm[i].want), "%u [%u, %u]: %s, want %s", pm[i].v, pm[i].lo,
+		      pm[i].hi, buf, pm[i].want);
+	}
+	/* From parts per million: 0.98449 is 0.98 (not 0.985 rounded again to 0.99). */
+	q = (struct ratio){ .ratio_pm = 984, .lo_pm = 980, .hi_pm = 990, .ratio_ppm = 984490,
+			    .lo_ppm = 979500, .hi_ppm = 989999 };
+	bench_fmt_ratio(&q, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "0.98x [0.98, 0.99] w=1.1% n.s."), "from ppm: %s", buf);
+	r.mbps_median = 12345;
+	r.mbps_stddev = 4994;
+	bench_fmt_gbps(&r, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "12.35 +- 4.99"), "GB/s rounded: %s", buf);
+	bench_fmt_fixed(buf, sizeof(buf), 995, 1000, 2);
+	CHECK(!strcmp(buf, "1.00"), "0.995 at 2 decimals: %s", buf);
+	bench_fmt_fixed(buf, sizeof(buf), 49, 100, 0);
+	CHECK(!strcmp(buf, "0"), "0.49 at no decimals: %s", buf);
+	bench_fmt_fixed(buf, sizeof(buf), 150, 100, 0);
+	CHECK(!strcmp(buf, "2"), "1.5 at no decimals: %s", buf);
+	bench_fmt_fixed(buf, sizeof(buf), 7, 1000, 3);
+	CHECK(!strcmp(buf, "0.007"), "leading zeros kept: %s", buf);
 }
 
 static void test_format(void)
@@ -291,6 +334,6 @@ static void test_patterns_in_json(void)
 int main(void)
 {
 	return RUN_TESTS(test_run_summary, test_cold_by_flush, test_compare_interleaved,
-			 test_format, test_min_of_k_and_disturbed, test_patterns_in_json,
+			 test_rounding, test_format, test_min_of_k_and_disturbed, test_patterns_in_json,
 			 test_result_record, test_nt_write);
 }
