@@ -46,14 +46,15 @@ void bench_flush_lines(const void *addr, u64 bytes, bool clflushopt)
 	__asm__ volatile("mfence" ::: "memory");
 }
 
-static u64 disturbances(const struct bench_env *env)
+static u64 off_cpu(const struct bench_env *env)
 {
-	return env->disturbances ? env->disturbances() : 0;
+	return env->off_cpu_ns ? env->off_cpu_ns() : 0;
 }
 
 /*
  * One timing: the cold-making step (untimed), then @reps back-to-back operations. Sets
- * *@disturbed when the environment saw a disturbance during the timed part.
+ * *@disturbed when the noise counters saw a disturbance during the timed part, or the
+ * thread lost more than BENCH_OFF_CPU_PM per mille of it off its CPU.
  */
 static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 		     enum bench_mode m, unsigned int reps, bool *disturbed,
@@ -61,7 +62,7 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 {
 	struct noise_snap n0, n1;
 	bool noise = acct && env->noise_have && env->noise_read;
-	u64 t0, t1, d0;
+	u64 t0, t1, o0, lost;
 
 	if (m == BENCH_COLD && env->cold_flush && env->flush && c->flush_bytes) {
 		env->flush(c->flush_a, c->flush_bytes);
@@ -70,7 +71,7 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 	} else if (m == BENCH_COLD && env->evict) {
 		env->evict(env->evict_ctx);
 	}
-	d0 = disturbances(env);
+	o0 = off_cpu(env);
 	if (noise)
 		env->noise_read(&n0);
 	t0 = env->now_ns();
@@ -82,7 +83,8 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 		if (noise_account(acct, &n0, &n1))
 			*disturbed = true;
 	}
-	if (disturbances(env) != d0)
+	lost = off_cpu(env) - o0;
+	if (lost && lost * 1000 > (t1 > t0 ? t1 - t0 : 0) * BENCH_OFF_CPU_PM)
 		*disturbed = true;
 	return t1 > t0 ? t1 - t0 : 0;
 }

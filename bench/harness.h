@@ -15,8 +15,11 @@
  *   - bench_compare runs @rounds rounds, A then B, then B then A, alternating, and reports
  *     the median of the per-round ratios with a 2000-resample bootstrap interval;
  *   - a round is "disturbed" when a timing took more than twice the fastest of its sample
- *     or the environment saw a disturbance (hosted: an involuntary context switch); it is
- *     "discarded" when a timing read 0 ns (the clock did not advance). Both are counted;
+ *     or the thread was off its CPU for more than BENCH_OFF_CPU_PM per mille of a timing
+ *     (hosted: another task ran instead; a 1 GiB timing is preempted now and then by the
+ *     scheduler without losing anything that shows, so a context switch alone says nothing;
+ *     the share of the timing it cost does, at every size); it is "discarded" when a timing
+ *     read 0 ns (the clock did not advance). Both are counted;
  *   - where the environment reads the noise counters (bare metal: SMI count, APERF/MPERF;
  *     bench/noise.h), a timing with an SMI, a clock change or a C-state also disturbs its
  *     round, and each result records the SMIs and the effective clock of its timings.
@@ -48,8 +51,12 @@ struct bench_env {
 	/* Optional: called with every result after its JSON line (the image's LAVA line). */
 	void (*result)(const struct bench_env *env, const struct bench_case *c,
 		       enum bench_mode m, const struct bench_result *r);
-	/* A counter that moves when the run was disturbed (NULL: none known). */
-	u64 (*disturbances)(void);
+	/*
+	 * Nanoseconds this thread has spent off its CPU so far (hosted: wall time less the
+	 * thread's CPU time); NULL: nothing else runs here (the image, interrupts off). A
+	 * timing that lost more than BENCH_OFF_CPU_PM per mille of itself disturbs its round.
+	 */
+	u64 (*off_cpu_ns)(void);
 	/*
 	 * The noise counters (bench/noise.h): which this machine has (0: none), a reader for
 	 * them, and when there are none, why ("under a hypervisor"), for the output and JSON.
@@ -92,6 +99,7 @@ struct bench_result {
 #define BENCH_MIN_SAMPLE_NS	10000
 #define BENCH_MAX_REPS		65536
 #define BENCH_BOOT_ITERS	2000
+#define BENCH_OFF_CPU_PM	10	/* off the CPU for 1% of a timing: disturbed */
 
 void bench_run(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 	       unsigned int runs, struct bench_result *r);

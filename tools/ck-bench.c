@@ -10,7 +10,7 @@
  * The dispatch overrides take the image's names (copy_page=, memcpy=, ...); the uarch
  * preset runs rfc as Linux resolves on Zen 3 (no FSRM) and on Zen 4/5 or Intel (FSRM).
  * The process pins itself to one CPU (the last one it may run on, or --cpu N) and says so;
- * an involuntary context switch during a round marks the round disturbed. Buffers come from
+ * a timing that lost more than 1% of itself off the CPU marks its round disturbed. Buffers come from
  * one arena (hugetlb pages when the system has them, else THP; 1 GiB aligned for 1 GiB
  * cases when the system has 1 GiB pages), given page frames so the folio APIs work; with
  * libnuma installed, also one arena per NUMA node. Cache-cold runs stream an eviction buffer
@@ -30,7 +30,6 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <x86intrin.h>
@@ -90,14 +89,20 @@ static void flush(const void *addr, u64 bytes)
 	bench_flush_lines(addr, bytes, host.clflushopt);
 }
 
-/* Involuntary context switches of this thread: a round with one is disturbed. */
-static u64 nivcsw(void)
+/*
+ * The time this thread has not been running: wall time less its CPU time (both unslewed
+ * clocks). A timing that lost more than 1% of itself this way disturbs its round; a VM's
+ * steal time is not seen (the guest counts it as running).
+ */
+static u64 off_cpu_ns(void)
 {
-	struct rusage ru;
+	struct timespec ts;
+	u64 cpu;
 
-	if (getrusage(RUSAGE_THREAD, &ru))
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		return 0;
-	return (u64)ru.ru_nivcsw;
+	cpu = (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+	return now_ns() - cpu;
 }
 
 static void *map_big(size_t bytes, bool *huge)
@@ -352,7 +357,7 @@ int main(int argc, char **argv)
 {
 	struct bench_env env = { .now_ns = now_ns, .cycles = cycles, .evict = evict,
 				 .out = out, .machine = host.machine, .flush = flush,
-				 .disturbances = nivcsw };
+				 .off_cpu_ns = off_cpu_ns };
 	struct bench_platform plat = { .alloc = arena_alloc, .folio = make_folio,
 				       .runs = BENCH_DEFAULT_RUNS, .max_bytes = 64ULL << 20 };
 	struct cache_facts cf;

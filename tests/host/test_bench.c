@@ -222,19 +222,20 @@ static void run_scripted(void *p)
 	fake_now += s->ns[s->i++ % s->n];
 }
 
-static u64 fake_switches;
+/* Time off the CPU: @fake_lost ns are lost inside the call that starts round 2. */
+static u64 fake_off_cpu, fake_lost;
 
-static u64 switches(void)
+static u64 off_cpu(void)
 {
-	return fake_switches;
+	return fake_off_cpu;
 }
 
-static void switch_on_call(void *p)
+static void lose_on_call(void *p)
 {
 	struct scripted *s = p;
 
 	if (s->i == 2 + 3 + 5 * 2)	/* during round 2 (after warm-up and calibration) */
-		fake_switches++;
+		fake_off_cpu += fake_lost;
 	run_scripted(p);
 }
 
@@ -263,12 +264,23 @@ static void test_min_of_k_and_disturbed(void)
 	bench_run(&env, &c, BENCH_HOT, 6, &r);
 	CHECK(r.discarded == 5 && r.runs == 1, "a timing of 0 ns discards its round: %u kept, %u "
 	      "discarded", r.runs, r.discarded);
+	/*
+	 * Off the CPU: what disturbs a round is the share of a 20 us timing lost, not that the
+	 * thread was switched out at all (a 1 GiB timing always is, now and then).
+	 */
+	c.fn = lose_on_call;
+	env.off_cpu_ns = off_cpu;
 	sc = (struct scripted){ spike, 1, 0 };
-	c.fn = switch_on_call;
-	env.disturbances = switches;
+	fake_lost = 100;	/* 0.5% */
 	bench_run(&env, &c, BENCH_HOT, 4, &r);
-	env.disturbances = NULL;
-	CHECK(r.disturbed == 1, "a context switch during a round disturbs it: %u", r.disturbed);
+	CHECK(r.disturbed == 0, "0.5%% of a timing off the CPU does not disturb it: %u",
+	      r.disturbed);
+	sc = (struct scripted){ spike, 1, 0 };
+	fake_lost = 400;	/* 2% */
+	bench_run(&env, &c, BENCH_HOT, 4, &r);
+	env.off_cpu_ns = NULL;
+	CHECK(r.disturbed == 1, "2%% of a timing off the CPU disturbs its round: %u",
+	      r.disturbed);
 }
 
 /* The result record is one valid JSON object; noise not measured is null, with the reason. */
