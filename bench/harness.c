@@ -18,6 +18,25 @@ void bench_outf(const struct bench_env *env, const char *fmt, ...)
 	env->out(line);
 }
 
+static unsigned int failures;
+
+void bench_failf(const struct bench_env *env, const char *fmt, ...)
+{
+	char why[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	ck_vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	failures++;
+	bench_outf(env, "bench: FAILED: %s", why);
+}
+
+unsigned int bench_failures(void)
+{
+	return failures;
+}
+
 const char *bench_mode_name(enum bench_mode m)
 {
 	return m == BENCH_COLD ? "cache-cold" : "cache-hot";
@@ -83,7 +102,8 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 		if (noise_account(acct, &n0, &n1))
 			*disturbed = true;
 	}
-	lost = off_cpu(env) - o0;
+	lost = off_cpu(env);
+	lost = lost > o0 ? lost - o0 : 0;	/* two clocks: a few ns of skew either way */
 	if (lost && lost * 1000 > (t1 > t0 ? t1 - t0 : 0) * BENCH_OFF_CPU_PM)
 		*disturbed = true;
 	return t1 > t0 ? t1 - t0 : 0;

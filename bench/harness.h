@@ -79,6 +79,8 @@ struct bench_case {
 	u64 flush_bytes;
 	/* The data read and written: "zero", "constant", "random" or "none" (NULL: "none"). */
 	const char *src_pattern, *dst_pattern;
+	/* A clear: 1 + the enum clear_page_impl whose stores it uses (0: a copy, or not said). */
+	u8 clear_store;
 };
 
 struct bench_result {
@@ -109,6 +111,13 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 
 /* One line of output through @env->out, printf-style (lines up to 1 KiB). */
 void bench_outf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3);
+/*
+ * A case a preset promises and cannot measure (no memory for it): "bench: FAILED: " and the
+ * reason as a line, counted. The run's status must say so: bench_failures() is the count
+ * over the whole run.
+ */
+void bench_failf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3);
+unsigned int bench_failures(void);
 /* One JSON object for a result, as a line (schema in README, "Benchmarks"). */
 void bench_json(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 		const struct bench_result *r, char *buf, size_t size);

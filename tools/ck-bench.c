@@ -10,10 +10,12 @@
  * The dispatch overrides take the image's names (copy_page=, memcpy=, ...); the uarch
  * preset runs rfc as Linux resolves on Zen 3 (no FSRM) and on Zen 4/5 or Intel (FSRM).
  * The process pins itself to one CPU (the last one it may run on, or --cpu N) and says so;
- * a timing that lost more than 1% of itself off the CPU marks its round disturbed. Buffers come from
- * one arena (hugetlb pages when the system has them, else THP; 1 GiB aligned for 1 GiB
- * cases when the system has 1 GiB pages), given page frames so the folio APIs work; with
- * libnuma installed, also one arena per NUMA node. Cache-cold runs stream an eviction buffer
+ * a timing that lost more than 1% of itself off the CPU marks its round disturbed.
+ * Buffers come from one arena reset between presets (hugetlb pages when the system has them,
+ * else THP), given page frames so the folio APIs work; with libnuma installed, also one arena
+ * per NUMA node. The run's two large buffers (the bandwidth probe's, which big and v3's
+ * 1 GiB extent then use; bench/probe.h) are a THP mapping of their own, kept the whole run
+ * and 1 GiB aligned when the CPU has 1 GiB pages. Cache-cold runs stream an eviction buffer
  * three times the largest cache CPUID describes for this core (leaf 4, or 8000001Dh on AMD;
  * 128 MiB when CPUID says nothing), or with --cold flush CLFLUSHOPT (CLFLUSH where CPUID
  * lacks it) the case's source and destination.
@@ -21,6 +23,8 @@
  * (movsb, unrolled) and memset (stosb) at 4 KiB, 2 MiB and 64 MiB, interleaved in
  * --perf-pairs rounds (15) with `ck-bench --perf-twin`, a fresh process timing the project's
  * routine perf's way, with perf's buffers and with aligned ones.
+ * Exit status: 0 every case measured; 1 the buffers cannot be mapped; 2 a usage error; 3 a
+ * case a preset promises could not be measured (a "bench: FAILED" line says why).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -47,6 +51,8 @@ struct arena {
 	u8 *base;
 	size_t size, used;
 };
+
+#define ARENA_LARGEST	(64u << 20)	/* the largest case the arena holds */
 
 static struct arena arena;
 static u8 *evict_buf;
@@ -145,6 +151,33 @@ static void *arena_take(struct arena *a, size_t bytes)
 static void *arena_alloc(size_t bytes)
 {
 	return arena_take(&arena, bytes);
+}
+
+/*
+ * Memory kept the whole run (the probe's two large buffers, bench/probe.h): a mapping of
+ * its own, THP, 1 GiB aligned for 1 GiB when the CPU has 1 GiB pages (else 2 MiB), faulted
+ * in and given page frames. NULL when the system has not got it.
+ */
+static void *alloc_run(size_t bytes)
+{
+	size_t align = bytes >= (1u << 30) && host.gbpages ? 1u << 30 : 2u << 20;
+	u8 *q = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		     -1, 0);
+	struct page *frames;
+	u8 *p;
+
+	if (q == MAP_FAILED)
+		return NULL;
+	p = (u8 *)(((uintptr_t)q + align - 1) & ~(uintptr_t)(align - 1));
+	madvise(p, bytes, MADV_HUGEPAGE);
+	memset(p, 0x5a, bytes);		/* fault everything in before timing */
+	frames = calloc(bytes >> PAGE_SHIFT, sizeof(*frames));
+	if (!frames || pgmap_add((uintptr_t)p >> PAGE_SHIFT, bytes >> PAGE_SHIFT, frames, 0)) {
+		free(frames);
+		munmap(q, bytes + align);
+		return NULL;
+	}
+	return p;
 }
 
 /*
@@ -248,9 +281,11 @@ static bool setup_buffers(const struct bench_platform *plat, struct cache_facts 
 	evict_size = cf->bytes ? (size_t)((3 * cf->bytes + (2 << 20) - 1) &
 					  ~(u64)((2 << 20) - 1)) : 128u << 20;
 	evict_buf = map_big(evict_size, huge);
-	arena.size = (size_t)(2 * plat->max_bytes + (256u << 20));
-	if (plat->max_bytes >= (1u << 30) && host.gbpages)
-		arena.size += 1u << 30;		/* room to align 1 GiB cases to 1 GiB */
+	/*
+	 * A preset's own buffers: two of the largest (64 MiB) and room for the small ones. The
+	 * 1 GiB cases run on the run's two large buffers (alloc_run), not from here.
+	 */
+	arena.size = (size_t)(2 * ARENA_LARGEST + (256u << 20));
 	arena.base = map_big(arena.size, huge);
 	if (!arena.base || !evict_buf) {
 		fprintf(stderr, "ck-bench: cannot map %zu MiB of buffers\n", arena.size >> 20);
@@ -359,7 +394,8 @@ int main(int argc, char **argv)
 				 .out = out, .machine = host.machine, .flush = flush,
 				 .off_cpu_ns = off_cpu_ns };
 	struct bench_platform plat = { .alloc = arena_alloc, .folio = make_folio,
-				       .runs = BENCH_DEFAULT_RUNS, .max_bytes = 64ULL << 20 };
+				       .alloc_run = alloc_run, .runs = BENCH_DEFAULT_RUNS,
+				       .max_bytes = 1ULL << 30 };
 	struct cache_facts cf;
 	bool huge;
 	int err;
@@ -373,9 +409,6 @@ int main(int argc, char **argv)
 	plat.runs = opt.rounds;
 	plat.tiny = opt.tiny;
 	env.cold_flush = opt.cold_flush;
-	for (unsigned int i = 0; i < opt.np; i++)
-		if (!strcmp(opt.presets[i], "v3") || !strcmp(opt.presets[i], "big"))
-			plat.max_bytes = 1ULL << 30;
 	if (opt.json && !(json_out = fopen(opt.json, "w"))) {
 		fprintf(stderr, "ck-bench: --json %s: %s\n", opt.json, strerror(errno));
 		return 2;
@@ -395,5 +428,11 @@ int main(int argc, char **argv)
 		run_preset(opt.presets[i], &env, &plat);
 	if (json_out)
 		fclose(json_out);
+	if (bench_failures()) {
+		fprintf(stderr, "ck-bench: %u case%s could not be measured (the 'bench: FAILED' "
+			"lines say why): status 3\n", bench_failures(),
+			bench_failures() == 1 ? "" : "s");
+		return 3;
+	}
 	return 0;
 }

@@ -2,9 +2,11 @@
 /*
  * test_bench.c - the benchmark harness with a fake clock: cases whose durations are known
  * exactly, so the summaries, the repetitions, the minimum of k, the AB/BA interleaving, the
- * disturbed and discarded rounds, the ratio and the JSON can be checked.
+ * disturbed and discarded rounds, the ratio and the JSON can be checked; the probe's own
+ * stores; and a preset on a machine without memory for its cases, which must fail, not skip.
  */
 #include "bench/harness.h"
+#include "bench/presets.h"
 #include "bench/probe.h"
 #include "tests/host/host_test.h"
 #include "tests/host/json_check.h"
@@ -223,7 +225,7 @@ static void run_scripted(void *p)
 }
 
 /* Time off the CPU: @fake_lost ns are lost inside the call that starts round 2. */
-static u64 fake_off_cpu, fake_lost;
+static u64 fake_off_cpu = 1000, fake_lost;
 
 static u64 off_cpu(void)
 {
@@ -274,6 +276,11 @@ static void test_min_of_k_and_disturbed(void)
 	fake_lost = 100;	/* 0.5% */
 	bench_run(&env, &c, BENCH_HOT, 4, &r);
 	CHECK(r.disturbed == 0, "0.5%% of a timing off the CPU does not disturb it: %u",
+	      r.disturbed);
+	sc = (struct scripted){ spike, 1, 0 };
+	fake_lost = -5ULL;	/* wall and CPU clocks skewed: 5 ns "back" */
+	bench_run(&env, &c, BENCH_HOT, 4, &r);
+	CHECK(r.disturbed == 0, "off-CPU time running back a little does not disturb: %u",
 	      r.disturbed);
 	sc = (struct scripted){ spike, 1, 0 };
 	fake_lost = 400;	/* 2% */
@@ -343,9 +350,63 @@ static void test_patterns_in_json(void)
 	      "patterns recorded: %s", buf);
 }
 
+static void test_stosb_write(void)
+{
+	static u8 bytes[300];
+	unsigned int bad = 0;
+
+	for (u64 n = 0; n <= 256; n += 7) {
+		memset(bytes, 0xa5, sizeof(bytes));
+		probe_stosb_write(&bytes[16], n, 0x15a);	/* only the low byte is stored */
+		for (unsigned int i = 0; i < ARRAY_SIZE(bytes); i++)
+			bad += bytes[i] != (i >= 16 && i < 16 + n ? 0x5a : 0xa5);
+	}
+	CHECK(bad == 0, "%u bytes wrong", bad);
+}
+
+static unsigned int failed_lines, quiet_skips;
+
+/* A line that says a case was not measured is a failed line, never a remark. */
+static void count_failed(const char *l)
+{
+	bool failed = !strncmp(l, "bench: FAILED: ", 15);
+
+	failed_lines += failed;
+	quiet_skips += !failed && (strstr(l, "no memory") || strstr(l, "no room") ||
+				   strstr(l, "skipped") || strstr(l, "not run"));
+}
+
+static void *no_memory(size_t bytes)
+{
+	(void)bytes;
+	return NULL;
+}
+
+/* Every preset that needs memory, on a machine that has none: a failed line each, no skip. */
+static void test_no_memory_fails(void)
+{
+	static const enum bench_preset need[] = { PRESET_RFC, PRESET_V3, PRESET_CLEAR,
+						  PRESET_PRIMITIVES, PRESET_PATTERNS, PRESET_BIG };
+	struct bench_platform p = { .alloc = no_memory, .runs = 3, .max_bytes = 1ULL << 30 };
+	struct bench_env e = env;
+
+	e.out = count_failed;
+	for (unsigned int i = 0; i < ARRAY_SIZE(need); i++) {
+		unsigned int f0 = bench_failures(), l0 = failed_lines;
+		unsigned int n = bench_preset_run(need[i], &e, &p);
+
+		CHECK(n == 0, "%s ran %u cases without memory", bench_preset_names[need[i]], n);
+		CHECK(bench_failures() > f0 && failed_lines - l0 == bench_failures() - f0,
+		      "%s: %u failures counted, %u 'bench: FAILED' lines", bench_preset_names[need[i]],
+		      bench_failures() - f0, failed_lines - l0);
+	}
+	CHECK(quiet_skips == 0, "%u lines say a case was not measured without failing it",
+	      quiet_skips);
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_run_summary, test_cold_by_flush, test_compare_interleaved,
 			 test_rounding, test_format, test_min_of_k_and_disturbed, test_patterns_in_json,
-			 test_result_record, test_nt_write);
+			 test_result_record, test_nt_write, test_stosb_write, test_no_memory_fails);
 }
