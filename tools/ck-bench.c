@@ -340,6 +340,8 @@ static void header(const struct bench_env *env, const struct bench_platform *pla
 	       "each after its own eviction) timings, hot cases repeated to >= %d us a timing; "
 	       "ratio = median of per-round ratios, %d-resample bootstrap 95%% CI\n", plat->runs,
 	       BENCH_K_HOT, BENCH_K_COLD, BENCH_MIN_SAMPLE_NS / 1000, BENCH_BOOT_ITERS);
+	printf("# the CI is over this process's rounds, one placement of the buffers: it does not "
+	       "hold the change from one process to the next (tools/bench-coverage.py counts it)\n");
 	machine_record(env, plat, huge);
 }
 
