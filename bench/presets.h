@@ -45,6 +45,8 @@ struct bench_platform {
 	void *(*alloc_run)(size_t bytes);
 	/* The same on NUMA node @node (NULL: one node only). */
 	void *(*alloc_node)(size_t bytes, unsigned int node);
+	/* Whether node @node has any memory at all (NULL: every node has). */
+	bool (*node_has_memory)(unsigned int node);
 	unsigned int nr_nodes;			/* nodes with memory, 0 or 1: a single node */
 	bool (*folio)(void *addr, unsigned long nr, struct folio *f);
 	struct dispatch_caps caps;		/* which candidates can run */
