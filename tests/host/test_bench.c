@@ -8,6 +8,7 @@
 #include "bench/harness.h"
 #include "bench/presets.h"
 #include "bench/probe.h"
+#include "bench/stats.h"
 #include "tests/host/host_test.h"
 #include "tests/host/json_check.h"
 
@@ -404,9 +405,76 @@ static void test_no_memory_fails(void)
 	      quiet_skips);
 }
 
+/*
+ * The probe's clock: the s-th stream it runs (best of PROBE_BEST_OF) takes s + 1 ms a time,
+ * in the order the probe runs them on a CPU without AVX2 or CLZERO: read, zeros by rep
+ * stosb, rep stosq, mov, movnti, then 0x5a by rep stosb, non-zero movnti, rep movsb copy.
+ */
+static u64 tick_ns;
+static unsigned int ticks;
+
+static u64 probe_clock(void)
+{
+	unsigned int pair = ticks++ / 2;
+
+	if (ticks & 1)
+		return tick_ns;			/* a stream starts */
+	tick_ns += (pair / PROBE_BEST_OF + 1) * 1000000ULL;
+	return tick_ns;
+}
+
+static char bw_lines[2048];
+
+static void keep_bw(const char *l)
+{
+	if (strstr(l, "\"bandwidth\"") && strlen(bw_lines) + strlen(l) < sizeof(bw_lines))
+		strcat(bw_lines, l);
+}
+
+static void *page_alloc(size_t bytes)
+{
+	return aligned_alloc(4096, bytes);
+}
+
+/* Each clear against the zero write of its own store (copy/clear_page*.asm), a copy the copy. */
+static void test_like_for_like_limit(void)
+{
+	struct bench_platform p = { .alloc = page_alloc, .runs = 3, .max_bytes = 64ULL << 20,
+				    .tiny = true };
+	static const struct { unsigned int impl, ms; const char *store; } want[] = {
+		{ CLEAR_PAGE_ERMS, 2, "rep stosb" }, { CLEAR_PAGE_REP, 3, "rep stosq" },
+		{ CLEAR_PAGE_UNROLLED, 4, "mov" }, { CLEAR_PAGE_NT, 5, "movnti" } };
+	struct bench_case copy = { .bytes = 4096, .src_pattern = "random" };
+	struct bench_result r = { .mbps_median = 0 };
+	struct bench_env e = env;
+	const char *what;
+
+	e.now_ns = probe_clock;
+	e.out = keep_bw;
+	CHECK(probe_ensure(&e, &p), "the probe ran");
+	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++) {
+		struct bench_case c = { .bytes = 4096, .src_pattern = "none",
+					.clear_store = (u8)(1 + want[i].impl) };
+		u64 lim = probe_limit(&c, &what);
+
+		CHECK(lim == stats_mbps(PROBE_TINY, want[i].ms * 1000000ULL) &&
+		      !strcmp(what, want[i].store), "clear %u: limit %llu MB/s of %s", want[i].impl,
+		      (unsigned long long)lim, what);
+	}
+	/* rep movsb: twice 4 MiB of traffic in 8 ms (no NT copy without AVX2). */
+	CHECK(probe_limit(&copy, &what) == stats_mbps(2 * PROBE_TINY, 8000000) &&
+	      !strcmp(what, "copy"), "copy limit %llu", (unsigned long long)probe_limit(&copy, &what));
+	/* A copy at half the limit's data rate is 50% of it: its traffic is twice its MB/s. */
+	r.mbps_median = stats_mbps(PROBE_TINY, 16000000);
+	CHECK(probe_share(&copy, &r) == 50, "share %llu", (unsigned long long)probe_share(&copy, &r));
+	CHECK(strstr(bw_lines, "\"probe\":\"movnti write, zeros\",\"store\":\"movnti\","
+			       "\"data\":\"zero\"") != NULL, "records: %s", bw_lines);
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_run_summary, test_cold_by_flush, test_compare_interleaved,
 			 test_rounding, test_format, test_min_of_k_and_disturbed, test_patterns_in_json,
-			 test_result_record, test_nt_write, test_stosb_write, test_no_memory_fails);
+			 test_result_record, test_nt_write, test_stosb_write, test_no_memory_fails,
+			 test_like_for_like_limit);
 }
