@@ -436,7 +436,7 @@ static void *page_alloc(size_t bytes)
 	return aligned_alloc(4096, bytes);
 }
 
-/* Each clear against the zero write of its own store (copy/clear_page*.asm), a copy the copy. */
+/* Each clear against the zero write of its own store (copy/clear.asm, nt.asm), a copy the copy. */
 static void test_like_for_like_limit(void)
 {
 	struct bench_platform p = { .alloc = page_alloc, .runs = 3, .max_bytes = 64ULL << 20,
