@@ -280,7 +280,7 @@ run:
 
 check:
 	$(Q)tools/ensure-deps.sh check
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img $(B)/ck-bench
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
 # A default run on every CPU model QEMU lists (MODELS=all: every versioned name too, or a

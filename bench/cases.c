@@ -16,10 +16,14 @@ bool case_folios_on(const struct bench_platform *p, u64 bytes, unsigned int sn,
 	void *a = numa ? p->alloc_node(bytes, sn) : p->alloc(bytes);
 	void *b = numa ? p->alloc_node(bytes, dn) : p->alloc(bytes);
 
-	if (!a || !b)
-		return false;
-	data_fill(a, bytes, PAT_RANDOM);
-	return p->folio(b, bytes >> PAGE_SHIFT, d) && p->folio(a, bytes >> PAGE_SHIFT, s);
+	return a && b && case_folios_at(p, bytes, a, b, d, s);
+}
+
+bool case_folios_at(const struct bench_platform *p, u64 bytes, void *src, void *dst,
+		    struct folio *d, struct folio *s)
+{
+	data_fill(src, bytes, PAT_RANDOM);
+	return p->folio(dst, bytes >> PAGE_SHIFT, d) && p->folio(src, bytes >> PAGE_SHIFT, s);
 }
 
 /* The seeds' DRAM0->DRAM1, DRAM->CXL and CXL->DRAM are among the pairs. */

@@ -20,6 +20,9 @@ extern const char *const case_node_names[BENCH_MAX_NODES];
 /* Folios of @bytes: the source (random data) on node @sn, the destination on @dn. */
 bool case_folios_on(const struct bench_platform *p, u64 bytes, unsigned int sn,
 		    unsigned int dn, struct folio *d, struct folio *s);
+/* The same over buffers the caller has (the run's large ones): @src gets random data. */
+bool case_folios_at(const struct bench_platform *p, u64 bytes, void *src, void *dst,
+		    struct folio *d, struct folio *s);
 /* Every ordered node pair into @dir, node0->node0 first; returns how many. */
 unsigned int case_directions(const struct bench_platform *p, unsigned int dir[][2]);
 

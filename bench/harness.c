@@ -18,6 +18,25 @@ void bench_outf(const struct bench_env *env, const char *fmt, ...)
 	env->out(line);
 }
 
+static unsigned int failures;
+
+void bench_failf(const struct bench_env *env, const char *fmt, ...)
+{
+	char why[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	ck_vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	failures++;
+	bench_outf(env, "bench: FAILED: %s", why);
+}
+
+unsigned int bench_failures(void)
+{
+	return failures;
+}
+
 const char *bench_mode_name(enum bench_mode m)
 {
 	return m == BENCH_COLD ? "cache-cold" : "cache-hot";
@@ -46,14 +65,15 @@ void bench_flush_lines(const void *addr, u64 bytes, bool clflushopt)
 	__asm__ volatile("mfence" ::: "memory");
 }
 
-static u64 disturbances(const struct bench_env *env)
+static u64 off_cpu(const struct bench_env *env)
 {
-	return env->disturbances ? env->disturbances() : 0;
+	return env->off_cpu_ns ? env->off_cpu_ns() : 0;
 }
 
 /*
  * One timing: the cold-making step (untimed), then @reps back-to-back operations. Sets
- * *@disturbed when the environment saw a disturbance during the timed part.
+ * *@disturbed when the noise counters saw a disturbance during the timed part, or the
+ * thread lost more than BENCH_OFF_CPU_PM per mille of it off its CPU.
  */
 static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 		     enum bench_mode m, unsigned int reps, bool *disturbed,
@@ -61,7 +81,7 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 {
 	struct noise_snap n0, n1;
 	bool noise = acct && env->noise_have && env->noise_read;
-	u64 t0, t1, d0;
+	u64 t0, t1, o0, lost;
 
 	if (m == BENCH_COLD && env->cold_flush && env->flush && c->flush_bytes) {
 		env->flush(c->flush_a, c->flush_bytes);
@@ -70,7 +90,7 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 	} else if (m == BENCH_COLD && env->evict) {
 		env->evict(env->evict_ctx);
 	}
-	d0 = disturbances(env);
+	o0 = off_cpu(env);
 	if (noise)
 		env->noise_read(&n0);
 	t0 = env->now_ns();
@@ -82,7 +102,9 @@ static u64 time_once(const struct bench_env *env, const struct bench_case *c,
 		if (noise_account(acct, &n0, &n1))
 			*disturbed = true;
 	}
-	if (disturbances(env) != d0)
+	lost = off_cpu(env);
+	lost = lost > o0 ? lost - o0 : 0;	/* two clocks: a few ns of skew either way */
+	if (lost && lost * 1000 > (t1 > t0 ? t1 - t0 : 0) * BENCH_OFF_CPU_PM)
 		*disturbed = true;
 	return t1 > t0 ? t1 - t0 : 0;
 }
@@ -249,12 +271,6 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 		*ratio = (struct ratio){ 0 };
 }
 
-/* The interval's width relative to the ratio, in tenths of a percent. */
-static unsigned int width_permille(const struct ratio *q)
-{
-	return q->ratio_pm ? (unsigned int)(((u64)q->hi_pm - q->lo_pm) * 1000 / q->ratio_pm) : 0;
-}
-
 void bench_fmt_noise(const struct bench_result *r, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -296,22 +312,56 @@ static void json_noise(struct json_writer *w, const struct bench_env *env,
 	json_str(w, "noise", a->have ? "measured" : why);
 }
 
+int bench_fmt_fixed(char *buf, size_t size, u64 v, u64 scale, unsigned int dec)
+{
+	u64 unit = scale, ten = 1;
+
+	for (unsigned int i = 0; i < dec; i++) {
+		unit /= 10;
+		ten *= 10;
+	}
+	if (!unit)
+		unit = 1;
+	v = v / unit + (v % unit >= (unit + 1) / 2 && unit > 1);	/* units of 10^-dec */
+	if (!dec)
+		return ck_snprintf(buf, size, "%llu", (unsigned long long)v);
+	return ck_snprintf(buf, size, "%llu.%0*llu", (unsigned long long)(v / ten), (int)dec,
+			   (unsigned long long)(v % ten));
+}
+
 void bench_fmt_gbps(const struct bench_result *r, char *buf, size_t size)
 {
-	ck_snprintf(buf, size, "%llu.%02llu +- %llu.%02llu",
-		    (unsigned long long)r->mbps_median / 1000,
-		    (unsigned long long)(r->mbps_median % 1000) / 10,
-		    (unsigned long long)r->mbps_stddev / 1000,
-		    (unsigned long long)(r->mbps_stddev % 1000) / 10);
+	int n = bench_fmt_fixed(buf, size, r->mbps_median, 1000, 2);
+
+	if (n >= 0 && (size_t)n < size)
+		n += ck_snprintf(buf + n, size - (size_t)n, " +- ");
+	if (n >= 0 && (size_t)n < size)
+		bench_fmt_fixed(buf + n, size - (size_t)n, r->mbps_stddev, 1000, 2);
+}
+
+/* @q's ratio, low and high end in ppm: its own, or its parts per thousand. */
+static void ratio_ppm_of(const struct ratio *q, u64 *v, u64 *lo, u64 *hi)
+{
+	bool ppm = q->ratio_ppm;
+
+	*v = ppm ? q->ratio_ppm : (u64)q->ratio_pm * 1000;
+	*lo = ppm ? q->lo_ppm : (u64)q->lo_pm * 1000;
+	*hi = ppm ? q->hi_ppm : (u64)q->hi_pm * 1000;
 }
 
 void bench_fmt_ratio(const struct ratio *q, char *buf, size_t size)
 {
-	unsigned int w = width_permille(q);
+	char v[24], l[24], h[24], w[24];
+	u64 pv, plo, phi;
 
-	ck_snprintf(buf, size, "%u.%02ux [%u.%02u, %u.%02u] w=%u.%u%%%s", q->ratio_pm / 1000,
-		    (q->ratio_pm % 1000) / 10, q->lo_pm / 1000, (q->lo_pm % 1000) / 10,
-		    q->hi_pm / 1000, (q->hi_pm % 1000) / 10, w / 10, w % 10,
+	ratio_ppm_of(q, &pv, &plo, &phi);
+	bench_fmt_fixed(v, sizeof(v), pv, 1000000, 2);
+	bench_fmt_fixed(l, sizeof(l), plo, 1000000, 2);
+	bench_fmt_fixed(h, sizeof(h), phi, 1000000, 2);
+	/* the width relative to the ratio, in ppm, as a percentage with one decimal */
+	bench_fmt_fixed(w, sizeof(w), pv && phi > plo ? (phi - plo) * 1000000 / pv : 0, 10000,
+			1);
+	ck_snprintf(buf, size, "%sx [%s, %s] w=%s%%%s", v, l, h, w,
 		    q->significant ? "" : " n.s.");
 }
 

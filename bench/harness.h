@@ -15,8 +15,11 @@
  *   - bench_compare runs @rounds rounds, A then B, then B then A, alternating, and reports
  *     the median of the per-round ratios with a 2000-resample bootstrap interval;
  *   - a round is "disturbed" when a timing took more than twice the fastest of its sample
- *     or the environment saw a disturbance (hosted: an involuntary context switch); it is
- *     "discarded" when a timing read 0 ns (the clock did not advance). Both are counted;
+ *     or the thread was off its CPU for more than BENCH_OFF_CPU_PM per mille of a timing
+ *     (hosted: another task ran instead; a 1 GiB timing is preempted now and then by the
+ *     scheduler without losing anything that shows, so a context switch alone says nothing;
+ *     the share of the timing it cost does, at every size); it is "discarded" when a timing
+ *     read 0 ns (the clock did not advance). Both are counted;
  *   - where the environment reads the noise counters (bare metal: SMI count, APERF/MPERF;
  *     bench/noise.h), a timing with an SMI, a clock change or a C-state also disturbs its
  *     round, and each result records the SMIs and the effective clock of its timings.
@@ -48,8 +51,12 @@ struct bench_env {
 	/* Optional: called with every result after its JSON line (the image's LAVA line). */
 	void (*result)(const struct bench_env *env, const struct bench_case *c,
 		       enum bench_mode m, const struct bench_result *r);
-	/* A counter that moves when the run was disturbed (NULL: none known). */
-	u64 (*disturbances)(void);
+	/*
+	 * Nanoseconds this thread has spent off its CPU so far (hosted: wall time less the
+	 * thread's CPU time); NULL: nothing else runs here (the image, interrupts off). A
+	 * timing that lost more than BENCH_OFF_CPU_PM per mille of itself disturbs its round.
+	 */
+	u64 (*off_cpu_ns)(void);
 	/*
 	 * The noise counters (bench/noise.h): which this machine has (0: none), a reader for
 	 * them, and when there are none, why ("under a hypervisor"), for the output and JSON.
@@ -72,6 +79,8 @@ struct bench_case {
 	u64 flush_bytes;
 	/* The data read and written: "zero", "constant", "random" or "none" (NULL: "none"). */
 	const char *src_pattern, *dst_pattern;
+	/* A clear: 1 + the enum clear_page_impl whose stores it uses (0: a copy, or not said). */
+	u8 clear_store;
 };
 
 struct bench_result {
@@ -92,6 +101,7 @@ struct bench_result {
 #define BENCH_MIN_SAMPLE_NS	10000
 #define BENCH_MAX_REPS		65536
 #define BENCH_BOOT_ITERS	2000
+#define BENCH_OFF_CPU_PM	10	/* off the CPU for 1% of a timing: disturbed */
 
 void bench_run(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 	       unsigned int runs, struct bench_result *r);
@@ -101,6 +111,13 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 
 /* One line of output through @env->out, printf-style (lines up to 1 KiB). */
 void bench_outf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3);
+/*
+ * A case a preset promises and cannot measure (no memory for it): "bench: FAILED: " and the
+ * reason as a line, counted. The run's status must say so: bench_failures() is the count
+ * over the whole run.
+ */
+void bench_failf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3);
+unsigned int bench_failures(void);
 /* One JSON object for a result, as a line (schema in README, "Benchmarks"). */
 void bench_json(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 		const struct bench_result *r, char *buf, size_t size);
@@ -109,10 +126,19 @@ void bench_json(const struct bench_env *env, const struct bench_case *c, enum be
  * (the run says once why).
  */
 void bench_fmt_noise(const struct bench_result *r, char *buf, size_t size);
-/* "12.34 +- 0.56" (GB/s, median +- stddev) into @buf. */
+/*
+ * @v / @scale with @dec decimals (@scale a power of ten, at least 10^@dec), rounded half away
+ * from zero ("0.985" of 985 / 1000 at 2 decimals is "0.99"), into @buf; returns its length.
+ * Every figure the tables print goes through it: nothing is truncated.
+ */
+int bench_fmt_fixed(char *buf, size_t size, u64 v, u64 scale, unsigned int dec);
+/* "12.34 +- 0.56" (GB/s, median +- stddev, rounded) into @buf. */
 void bench_fmt_gbps(const struct bench_result *r, char *buf, size_t size);
-/* "1.97x [1.90, 2.05] w=7.6%" or "1.01x [0.97, 1.05] w=7.9% n.s." (w: the interval's width
- * relative to the ratio) into @buf. */
+/*
+ * "1.97x [1.90, 2.05] w=7.6%" or "1.01x [0.97, 1.05] w=7.9% n.s." (w: the interval's width
+ * relative to the ratio) into @buf, each figure rounded half away from zero from the parts
+ * per million (from the parts per thousand when those are not known).
+ */
 void bench_fmt_ratio(const struct ratio *q, char *buf, size_t size);
 /* "256K", "2M", "1G". */
 void bench_fmt_size(u64 bytes, char *buf, size_t size);

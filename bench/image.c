@@ -216,6 +216,17 @@ static void run_on(int cpu, void (*fn)(void *arg), void *arg)
 		printk("bench: CPU %d did not run its row within an hour\n", cpu);
 }
 
+/* A node the SRAT names whose ranges hold no RAM of the memory map has none. */
+static bool node_has_memory(unsigned int node)
+{
+	const struct numa_info *n = numa();
+
+	for (unsigned int i = 0; i < n->nr_ranges; i++)
+		if (n->range[i].node == node)
+			return true;
+	return false;
+}
+
 void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 		     const struct dispatch_caps *caps)
 {
@@ -224,6 +235,7 @@ void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 				   .cycles_per_us = tsc_info()->hz / 1000000 };
 	*plat = (struct bench_platform){ .alloc = bench_image_alloc, .folio = folio,
 					 .alloc_node = bench_image_alloc_node,
+					 .node_has_memory = node_has_memory,
 					 .nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
 					 .runs = BENCH_DEFAULT_RUNS, .dispatch_known = true,
 					 .node_cpu = node_cpu, .run_on = run_on };
@@ -312,6 +324,8 @@ void bench_image_run(const struct bench_image_opts *opts)
 	       "each after its own eviction) timings, hot cases repeated to >= %d us a timing; "
 	       "ratio = median of per-round ratios, %d-resample bootstrap 95%% CI\n",
 	       BENCH_K_HOT, BENCH_K_COLD, BENCH_MIN_SAMPLE_NS / 1000, BENCH_BOOT_ITERS);
+	printk("bench: the CI is over this run's rounds, one placement of the buffers: it does not "
+	       "hold the change from one boot to the next\n");
 	if (c->hypervisor)
 		printk("bench: running under a hypervisor: figures describe the emulation, not "
 		       "the hardware\n");

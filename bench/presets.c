@@ -37,7 +37,8 @@ static void run_folio(void *p)
 
 /*
  * One rfc row: per-page against batched over @bytes from node @sn to node @dn, run from a
- * CPU of @sn (saying which when @say). A node without free memory is named, not dropped.
+ * CPU of @sn (saying which when @say). A node with no memory at all is named, not dropped;
+ * one whose memory is used up fails the row.
  */
 static unsigned int rfc_row(const struct bench_env *env, const struct bench_platform *p,
 			    bool mc, enum bench_mode m, u64 bytes, unsigned int sn,
@@ -50,8 +51,15 @@ static unsigned int rfc_row(const struct bench_env *env, const struct bench_plat
 
 	if (!case_folios_on(p, bytes, sn, dn, &d, &s)) {
 		bench_fmt_size(bytes, sz, sizeof(sz));
-		bench_outf(env, "%s->%s %s: no free memory for it on a node, skipped",
-			   case_node_names[sn], case_node_names[dn], sz);
+		if (p->node_has_memory && (!p->node_has_memory(sn) || !p->node_has_memory(dn))) {
+			/* No case to measure: the machine has no memory there at all. */
+			bench_outf(env, "%s->%s %s: no free memory for it on a node, skipped",
+				   case_node_names[sn], case_node_names[dn], sz);
+			return 0;
+		}
+		bench_failf(env, "%s %s->%s %s: no free memory for its folios on those nodes",
+			    mc ? "folio_mc_copy" : "folio_copy", case_node_names[sn],
+			    case_node_names[dn], sz);
 		return 0;
 	}
 	base = (struct folio_ctx){ .dst = d, .src = s };
@@ -83,6 +91,7 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 	unsigned int dir[BENCH_MAX_NODES * BENCH_MAX_NODES][2];
 	unsigned int n = 0, nd = case_directions(p, dir);
 
+	probe_ensure(env, p);	/* both sides of every row against the machine's copy limit */
 	for (int mc = 0; mc < 2; mc++)
 		for (int mode = BENCH_COLD; mode >= BENCH_HOT; mode--) {
 			const u64 *sizes = mode == BENCH_COLD ? cold : hot;
@@ -99,6 +108,11 @@ static unsigned int preset_rfc(const struct bench_env *env, const struct bench_p
 				if (sizes[i] <= p->max_bytes)
 					n += rfc_row(env, p, mc, (enum bench_mode)mode, sizes[i],
 						     dir[dr][0], dir[dr][1], i == 0);
+				else
+					bench_failf(env, "rfc: %llu KiB is larger than the largest "
+						    "case this machine can hold (%llu KiB)",
+						    (unsigned long long)sizes[i] >> 10,
+						    (unsigned long long)p->max_bytes >> 10);
 			}
 		}
 	return n;
@@ -121,25 +135,47 @@ static void run_v3(void *p)
 	page_api_cfg.preemptible = saved;
 }
 
+/*
+ * The folios of v3's extent @i: the 2 MiB one on node 0, the large one (1 GiB; the probe's
+ * 4 MiB in test mode) on the run's large buffers. False when it cannot be had (said so).
+ */
+static bool v3_folios(const struct bench_env *env, const struct bench_platform *p, u64 bytes,
+		      bool large, struct folio *d, struct folio *s)
+{
+	u8 *src, *dst;
+
+	if (!large) {
+		if (bytes <= p->max_bytes && case_folios_on(p, bytes, 0, 0, d, s))
+			return true;
+		bench_failf(env, "v3: no memory for the %llu KiB extent's two folios",
+			    (unsigned long long)bytes >> 10);
+		return false;
+	}
+	if (probe_bytes(p) < bytes) {
+		bench_failf(env, "v3: the %llu MiB extent needs two buffers of %llu MiB; the largest "
+			    "case this machine can hold is %llu MiB", (unsigned long long)bytes >> 20,
+			    (unsigned long long)bytes >> 20, (unsigned long long)p->max_bytes >> 20);
+		return false;
+	}
+	return probe_buffers(env, p, &src, &dst) && case_folios_at(p, bytes, src, dst, d, s);
+}
+
+/* v3: per-page against bulk at 2 MiB and 1 GiB (the probe's size in test mode), cold. */
 static unsigned int preset_v3(const struct bench_env *env, const struct bench_platform *p)
 {
-	static const u64 sizes[] = { 2 << 20, 1ULL << 30 };
+	const u64 sizes[] = { 2 << 20, p->tiny ? PROBE_TINY : 1ULL << 30 };
 	unsigned int n = 0;
 
-	if (!p->tiny && p->max_bytes >= sizes[1])
-		probe_ensure(env, p);
+	probe_ensure(env, p);
 	bench_outf(env, "fn=copy_mc_highpages mode=cache-cold");
 	table_header(env, "extent", "per-page GB/s", "bulk GB/s", "speedup [95% CI] width");
-	for (unsigned int i = 0; i < (p->tiny ? 1 : ARRAY_SIZE(sizes)); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		static struct v3_ctx per, bulk;
 		struct folio d, s;
 		struct bench_case a, b;
 
-		if (sizes[i] > p->max_bytes || !case_folios_on(p, sizes[i], 0, 0, &d, &s)) {
-			bench_outf(env, "# v3: %llu MiB extent skipped (memory or max size)",
-				   (unsigned long long)sizes[i] >> 20);
+		if (!v3_folios(env, p, sizes[i], i == 1, &d, &s))
 			continue;
-		}
 		per = (struct v3_ctx){ d, s, false };
 		bulk = (struct v3_ctx){ d, s, true };
 		a = CASE("copy_mc_highpages", "per-page", sizes[i], run_v3, &per);
@@ -173,13 +209,19 @@ static unsigned int preset_clear(const struct bench_env *env, const struct bench
 	static const u64 sz2m[] = { 2 << 20 };
 	static const u64 sztiny[] = { 64 << 10 };
 	u64 bytes = p->tiny ? 64 << 10 : 2 << 20;
-	unsigned int n = prim_over(env, p, p->tiny ? sztiny : sz2m, 1, true);
+	unsigned int n;
 	static struct huge_ctx tl, seq;
 	struct folio f;
-	void *buf = p->alloc(bytes);
+	void *buf;
 
-	if (!buf || !p->folio(buf, bytes >> PAGE_SHIFT, &f))
+	probe_ensure(env, p);	/* both orders against the zero-write of the same store */
+	n = prim_over(env, p, p->tiny ? sztiny : sz2m, 1, true);
+	buf = p->alloc(bytes);
+	if (!buf || !p->folio(buf, bytes >> PAGE_SHIFT, &f)) {
+		bench_failf(env, "clear: no memory for the %llu KiB folio of folio_zero_huge",
+			    (unsigned long long)bytes >> 10);
 		return n;
+	}
 	for (int mode = BENCH_HOT; mode <= BENCH_COLD; mode++) {
 		struct bench_case a, b;
 
@@ -191,6 +233,8 @@ static unsigned int preset_clear(const struct bench_env *env, const struct bench
 		a.flush_bytes = b.flush_bytes = bytes;
 		data_clear_patterns(&a);
 		data_clear_patterns(&b);
+		/* clear_highpage is clear_page: the dispatch's store */
+		a.clear_store = b.clear_store = (u8)(1 + copy_ops.choice.clear_page);
 		bench_outf(env, "fn=folio_zero_huge (target = middle subpage) mode=%s",
 			   bench_mode_name((enum bench_mode)mode));
 		table_header(env, "folio", "target-last GB/s", "sequential GB/s",

@@ -20,10 +20,13 @@
  *   seed003     seed 003's table of PMD folio clears, target-last against sequential, and
  *               1 GiB cleared in batches of 4K..32M and whole (bench/clear_order.c)
  *
- * The bandwidth probe (bench/probe.h) runs once per run, before the first case of 64 MiB or
- * more (the big, primitives and v3 presets): every such figure is also printed as a
- * percentage of it. rfc, v3, clear and uarch are in bench/presets.c, primitives, patterns and
- * big in bench/prims.c; what they share to build and run cases is bench/cases.h, what they
+ * The bandwidth probe (bench/probe.h) runs once per run, before the first preset that shows
+ * figures against it (rfc, v3, clear, uarch, big, and primitives of 64 MiB): every comparison
+ * row then carries both sides as a share of the like-for-like limit, and every primitive of
+ * 64 MiB or more its own. The probe's two buffers are kept for the large cases (big, v3's
+ * 1 GiB extent). A preset that cannot measure a case it promises fails (bench_failf()).
+ * rfc, v3, clear and uarch are in bench/presets.c, primitives, patterns and big in
+ * bench/prims.c; what they share to build and run cases is bench/cases.h, what they
  * print bench/table.h.
  *
  * Every case records the data it reads and writes (src_pattern, dst_pattern); sources hold
@@ -40,8 +43,15 @@
 
 struct bench_platform {
 	void *(*alloc)(size_t bytes);		/* page aligned (2 MiB for large), or NULL */
+	/*
+	 * The same for memory kept the whole run, never reset between presets: the run's two
+	 * large buffers (bench/probe.h). NULL: alloc's (the image never frees anything).
+	 */
+	void *(*alloc_run)(size_t bytes);
 	/* The same on NUMA node @node (NULL: one node only). */
 	void *(*alloc_node)(size_t bytes, unsigned int node);
+	/* Whether node @node has any memory at all (NULL: every node has). */
+	bool (*node_has_memory)(unsigned int node);
 	unsigned int nr_nodes;			/* nodes with memory, 0 or 1: a single node */
 	bool (*folio)(void *addr, unsigned long nr, struct folio *f);
 	struct dispatch_caps caps;		/* which candidates can run */
@@ -74,7 +84,11 @@ bool bench_primitive(const struct bench_env *env, const struct bench_platform *p
 		     const char *name, void *dst, void *src, u64 bytes, unsigned int runs,
 		     struct bench_result *r);
 
-/* Run one preset; returns the number of cases run (0 when none could). */
+/*
+ * Run one preset; returns the number of cases run (0 when none could). A case the preset
+ * promises and could not measure (no memory for it) is a failed line, counted by
+ * bench_failures() (bench/harness.h): the run's status must say so.
+ */
 unsigned int bench_preset_run(enum bench_preset p, const struct bench_env *env,
 			      const struct bench_platform *plat);
 

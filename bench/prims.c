@@ -19,7 +19,10 @@ struct prim {
 	enum prim_kind kind;
 	void *fn;
 	enum prim_needs needs;
+	u8 store;	/* a clear: 1 + the clear_page_impl whose stores it uses */
 };
+
+#define ST(impl)	(1 + (impl))
 
 struct prim_ctx {
 	const struct prim *pr;
@@ -53,21 +56,28 @@ static void run_prim(void *p)
 }
 
 static const struct prim prims[] = {
-	{ "memcpy_erms", K_COPY, (void *)memcpy_erms, NEEDS_NONE },
-	{ "memcpy_orig", K_COPY, (void *)memcpy_orig, NEEDS_NONE },
-	{ "copy_mc_fragile", K_COPY_MC, (void *)copy_mc_fragile, NEEDS_NONE },
-	{ "copy_mc_fast_string", K_COPY_MC, (void *)copy_mc_fast_string, NEEDS_NONE },
-	{ "copy_mc_avx2_nt", K_COPY_MC, (void *)copy_mc_avx2_nt, NEEDS_AVX2 },
-	{ "copy_mc_avx512_nt", K_COPY_MC, (void *)copy_mc_avx512_nt, NEEDS_AVX512F },
-	{ "copy_page_rep", K_PAGE, (void *)copy_page_rep, NEEDS_NONE },
-	{ "copy_page_unrolled", K_PAGE, (void *)copy_page_unrolled, NEEDS_NONE },
-	{ "clear_page_erms", K_CLEAR_PAGE, (void *)clear_page_erms, NEEDS_NONE },
-	{ "clear_page_rep", K_CLEAR_PAGE, (void *)clear_page_rep, NEEDS_NONE },
-	{ "clear_page_unrolled", K_CLEAR_PAGE, (void *)clear_page_unrolled, NEEDS_NONE },
-	{ "clear_pages_erms", K_CLEAR_PAGES, (void *)clear_pages_erms, NEEDS_NONE },
-	{ "clear_pages_rep", K_CLEAR_PAGES, (void *)clear_pages_rep, NEEDS_NONE },
-	{ "clear_pages_nt", K_CLEAR_PAGES, (void *)clear_pages_nt, NEEDS_NONE },
-	{ "clear_pages_clzero", K_CLEAR_PAGES, (void *)clear_pages_clzero, NEEDS_CLZERO },
+	{ "memcpy_erms", K_COPY, (void *)memcpy_erms, NEEDS_NONE, 0 },
+	{ "memcpy_orig", K_COPY, (void *)memcpy_orig, NEEDS_NONE, 0 },
+	{ "copy_mc_fragile", K_COPY_MC, (void *)copy_mc_fragile, NEEDS_NONE, 0 },
+	{ "copy_mc_fast_string", K_COPY_MC, (void *)copy_mc_fast_string, NEEDS_NONE, 0 },
+	{ "copy_mc_avx2_nt", K_COPY_MC, (void *)copy_mc_avx2_nt, NEEDS_AVX2, 0 },
+	{ "copy_mc_avx512_nt", K_COPY_MC, (void *)copy_mc_avx512_nt, NEEDS_AVX512F, 0 },
+	{ "copy_page_rep", K_PAGE, (void *)copy_page_rep, NEEDS_NONE, 0 },
+	{ "copy_page_unrolled", K_PAGE, (void *)copy_page_unrolled, NEEDS_NONE, 0 },
+	{ "clear_page_erms", K_CLEAR_PAGE, (void *)clear_page_erms, NEEDS_NONE,
+	  ST(CLEAR_PAGE_ERMS) },
+	{ "clear_page_rep", K_CLEAR_PAGE, (void *)clear_page_rep, NEEDS_NONE,
+	  ST(CLEAR_PAGE_REP) },
+	{ "clear_page_unrolled", K_CLEAR_PAGE, (void *)clear_page_unrolled, NEEDS_NONE,
+	  ST(CLEAR_PAGE_UNROLLED) },
+	{ "clear_pages_erms", K_CLEAR_PAGES, (void *)clear_pages_erms, NEEDS_NONE,
+	  ST(CLEAR_PAGE_ERMS) },
+	{ "clear_pages_rep", K_CLEAR_PAGES, (void *)clear_pages_rep, NEEDS_NONE,
+	  ST(CLEAR_PAGE_REP) },
+	{ "clear_pages_nt", K_CLEAR_PAGES, (void *)clear_pages_nt, NEEDS_NONE,
+	  ST(CLEAR_PAGE_NT) },
+	{ "clear_pages_clzero", K_CLEAR_PAGES, (void *)clear_pages_clzero, NEEDS_CLZERO,
+	  ST(CLEAR_PAGE_CLZERO) },
 };
 
 static const struct prim *prim_named(const char *name)
@@ -91,10 +101,12 @@ static struct bench_case prim_case(const char *api, const struct prim *pr,
 {
 	struct bench_case c = CASE(api, pr->name, ctx->bytes, run_prim, ctx);
 
-	if (pr->kind >= K_CLEAR_PAGE)
+	if (pr->kind >= K_CLEAR_PAGE) {
 		data_clear_patterns(&c);
-	else
+		c.clear_store = pr->store;
+	} else {
 		data_copy_patterns(&c, PAT_RANDOM);
+	}
 	return c;
 }
 
@@ -152,12 +164,15 @@ unsigned int prim_over(const struct bench_env *env, const struct bench_platform 
 		for (unsigned int s = 0; s < ns; s++) {
 			void *src, *dst;
 
-			if (sizes[s] > p->max_bytes)
+			src = sizes[s] <= p->max_bytes ? p->alloc(sizes[s]) : NULL;
+			dst = src ? p->alloc(sizes[s]) : NULL;
+			if (!dst) {
+				bench_failf(env, "primitives: no memory for two buffers of %llu KiB "
+					    "(the largest case this machine can hold is %llu KiB)",
+					    (unsigned long long)sizes[s] >> 10,
+					    (unsigned long long)p->max_bytes >> 10);
 				continue;
-			src = p->alloc(sizes[s]);
-			dst = p->alloc(sizes[s]);
-			if (!src || !dst)
-				continue;
+			}
 			data_fill(src, sizes[s], PAT_RANDOM);
 			for (unsigned int i = 0; i < ARRAY_SIZE(prims); i++) {
 				if (!can_run(p, prims[i].needs) ||
@@ -225,10 +240,14 @@ unsigned int preset_patterns(const struct bench_env *env, const struct bench_pla
 		table_header(env, "size", "random GB/s", "other GB/s", "other/random [95% CI]");
 		for (unsigned int s = 0; s < (p->tiny ? 1 : ARRAY_SIZE(sizes)); s++) {
 			u64 bytes = sizes[s];
-			u8 *rnd = p->alloc(bytes), *other = p->alloc(bytes), *dst = p->alloc(bytes);
+			u8 *rnd = bytes <= p->max_bytes ? p->alloc(bytes) : NULL;
+			u8 *other = rnd ? p->alloc(bytes) : NULL, *dst = other ? p->alloc(bytes) : NULL;
 
-			if (!rnd || !other || !dst || bytes > p->max_bytes)
+			if (!dst) {
+				bench_failf(env, "patterns: no memory for three buffers of %llu KiB",
+					    (unsigned long long)bytes >> 10);
 				continue;
+			}
 			data_fill(rnd, bytes, PAT_RANDOM);
 			for (unsigned int f = 0; f < ARRAY_SIZE(names); f++)
 				for (int pat = PAT_ZERO; pat <= PAT_CONSTANT; pat++)
@@ -264,16 +283,12 @@ unsigned int preset_big(const struct bench_env *env, const struct bench_platform
 	struct bench_case ca, cb;
 	u8 *src, *dst;
 
-	probe_ensure(env, p);
-	if (!p->caps.avx2 && !p->caps.avx512f) {
-		bench_outf(env, "# big: no AVX2: no non-temporal copy to compare");
+	/* The case runs on the probe's own two buffers: no room for a third and fourth needed. */
+	if (!probe_ensure(env, p) || !probe_buffers(env, p, &src, &dst))
 		return 0;
-	}
-	src = bytes ? p->alloc(bytes) : NULL;
-	dst = bytes ? p->alloc(bytes) : NULL;
-	if (!src || !dst) {
-		bench_outf(env, "# big: skipped (no room for two buffers of %llu MiB)",
-			   (unsigned long long)bytes >> 20);
+	if (!p->caps.avx2 && !p->caps.avx512f) {
+		bench_outf(env, "# big: not run on this CPU: without AVX2 there is no non-temporal "
+			   "copy to compare rep movsb with");
 		return 0;
 	}
 	data_fill(src, bytes, PAT_RANDOM);

@@ -1,7 +1,7 @@
 ; SPDX-License-Identifier: GPL-2.0-only
 ;
-; probe_nt.asm - the bandwidth probe's non-temporal write loop (bench/probe.c): what one
-; core's movnti stores move, with data that is not all zeros.
+; probe_nt.asm - the bandwidth probe's writes of data that is not all zeros (bench/probe.c):
+; what one core's movnti stores and its rep stosb move when no zero fast path can help.
 
 default rel
 bits 64
@@ -29,4 +29,18 @@ probe_nt_write:
 	cmp rax, rsi
 	jb .store
 	sfence
+	ret
+
+;
+; void probe_stosb_write(void *dst, u64 bytes, unsigned int value)
+;   rdi = dst, rsi = bytes, edx = the byte to store (its low 8 bits).
+;   rep stosb of that byte over [dst, dst + bytes): the store clear_pages_erms uses, with
+;   data a zero fast path cannot help (the probe passes 0x5a). Clobbers rax, rcx, rdi and
+;   the flags; no memory read, no fault expected (the buffer is the caller's own, mapped).
+;
+global probe_stosb_write
+probe_stosb_write:
+	mov eax, edx
+	mov rcx, rsi
+	rep stosb
 	ret

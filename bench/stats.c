@@ -161,6 +161,12 @@ static u32 ppm_to_pm(u64 ppm)
 	return (u32)((ppm + 500) / 1000);
 }
 
+/* A ratio in ppm as a u32: no real ratio is 4294x, a degenerate one is held there. */
+static u32 ppm32(u64 ppm)
+{
+	return ppm > 0xffffffffULL ? 0xffffffffU : (u32)ppm;
+}
+
 bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
 		       u64 seed, struct ratio *r)
 {
@@ -177,7 +183,8 @@ bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int 
 	for (unsigned int i = 0; i < n; i++)
 		v[i] = b[i] ? ratio_ppm(a[i], b[i]) : 0;
 	sort_u64(v, n);
-	r->ratio_pm = ppm_to_pm(median_sorted(v, n));
+	r->ratio_ppm = ppm32(median_sorted(v, n));
+	r->ratio_pm = ppm_to_pm(r->ratio_ppm);
 	/*
 	 * A resample is n rounds drawn with replacement; its median is found from how often
 	 * each (sorted) round was drawn, so no resample needs sorting.
@@ -200,8 +207,10 @@ bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int 
 		boot[k] = (lo + v[i]) / 2;
 	}
 	sort_u64(boot, iters);
-	r->lo_pm = ppm_to_pm(boot[iters * 25 / 1000]);
-	r->hi_pm = ppm_to_pm(boot[(iters * 975 + 999) / 1000 - 1]);
+	r->lo_ppm = ppm32(boot[iters * 25 / 1000]);
+	r->hi_ppm = ppm32(boot[(iters * 975 + 999) / 1000 - 1]);
+	r->lo_pm = ppm_to_pm(r->lo_ppm);
+	r->hi_pm = ppm_to_pm(r->hi_ppm);
 	r->significant = r->lo_pm > 1000 || r->hi_pm < 1000;
 	return true;
 }

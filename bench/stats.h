@@ -39,6 +39,8 @@ u64 stats_mbps(u64 bytes, u64 ns);
 struct ratio {
 	u32 ratio_pm, lo_pm, hi_pm;
 	bool significant;		/* the interval excludes 1000 */
+	/* The same in parts per million (0: not known), which the tables round from. */
+	u32 ratio_ppm, lo_ppm, hi_ppm;
 };
 
 bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
@@ -50,8 +52,8 @@ bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
  * the median of the per-round ratios a[i] / b[i] (so drift between rounds cancels), with a
  * percentile bootstrap 95% interval over @iters resamples of the rounds (at most
  * STATS_BOOT_MAX), drawn from @seed (the same seed gives the same interval). Rounds where a
- * duration is 0 must have been left out by the caller. Parts per thousand as above, rounded;
- * false with fewer than 3 rounds.
+ * duration is 0 must have been left out by the caller. Parts per thousand as above, rounded,
+ * and parts per million; false with fewer than 3 rounds.
  */
 #define STATS_BOOT_MAX		2000
 #define STATS_SEED		0x2545f4914f6cdd1dULL

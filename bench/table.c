@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * table.c - the presets' output (see table.h): result records, comparison rows and their
- * "comparison" records.
+ * table.c - the presets' output (see table.h): result records, comparison rows with both
+ * sides against the probe's like-for-like limit, their "comparison" records.
  */
 #include "bench/probe.h"
 #include "bench/table.h"
@@ -21,11 +21,14 @@ void table_emit(const struct bench_env *env, const struct bench_case *c, enum be
 		env->result(env, c, m, r);
 }
 
+static bool limit_said;		/* the current table's limit line is out */
+
 void table_header(const struct bench_env *env, const char *what, const char *base,
 		  const char *cand, const char *ratio)
 {
-	bench_outf(env, "%-14s %-7s %-16s %-16s %-34s %s", "direction", what, base, cand, ratio,
-		   "rounds/dist/disc xreps");
+	bench_outf(env, "%-14s %-7s %-16s %-16s %-34s %-9s %s", "direction", what, base, cand,
+		   ratio, "%lim b/c", "rounds/dist/disc xreps");
+	limit_said = false;
 }
 
 static const char *node_or_0(const char *node)
@@ -38,9 +41,31 @@ static const char *pattern(const char *p)
 	return p ? p : "none";
 }
 
+/* Both sides against the probe's like-for-like limit: its name, traffic and the shares. */
+static void limit_members(struct json_writer *w, const struct bench_case *a,
+			  const struct bench_case *b, const struct bench_result *ra,
+			  const struct bench_result *rb)
+{
+	const char *what;
+	u64 lim = probe_limit(a, &what);
+
+	if (!lim) {
+		json_null(w, "limit");
+		json_null(w, "limit_mbps");
+		json_null(w, "baseline_limit_pct");
+		json_null(w, "candidate_limit_pct");
+		return;
+	}
+	json_str(w, "limit", probe_is_copy(a) ? "copy" : what);
+	json_u64(w, "limit_mbps", lim);
+	json_u64(w, "baseline_limit_pct", probe_share(a, ra));
+	json_u64(w, "candidate_limit_pct", probe_share(b, rb));
+}
+
 static void comparison_record(const struct bench_env *env, const struct bench_case *a,
 			      const struct bench_case *b, enum bench_mode m,
-			      const struct bench_result *ra, const struct ratio *q)
+			      const struct bench_result *ra, const struct bench_result *rb,
+			      const struct ratio *q)
 {
 	struct json_writer w;
 	char line[TABLE_LINE];
@@ -58,6 +83,11 @@ static void comparison_record(const struct bench_env *env, const struct bench_ca
 	json_u64(&w, "ci_lo_x1000", q->lo_pm);
 	json_u64(&w, "ci_hi_x1000", q->hi_pm);
 	json_bool(&w, "significant", q->significant);
+	if (q->ratio_ppm) {
+		json_u64(&w, "ratio_ppm", q->ratio_ppm);
+		json_u64(&w, "ci_lo_ppm", q->lo_ppm);
+		json_u64(&w, "ci_hi_ppm", q->hi_ppm);
+	}
 	json_str(&w, "method", "median-of-round-ratios");
 	json_u64(&w, "rounds", ra->rounds);
 	json_u64(&w, "k", ra->k);
@@ -72,32 +102,30 @@ static void comparison_record(const struct bench_env *env, const struct bench_ca
 		json_u64(&w, "cpu", a->cpu1 - 1);
 	else
 		json_null(&w, "cpu");
+	limit_members(&w, a, b, ra, rb);
 	json_end(&w);
 	env->out(line);
 }
 
-/* Both sides of a large case as a share of the probe's limit. */
-static void share_line(const struct bench_env *env, const struct bench_case *a,
-		       const struct bench_case *b, const struct bench_result *ra,
-		       const struct bench_result *rb)
+/* The row's "%lim b/c" column: "74/78%", or "-" when nothing was probed. */
+static void limit_column(const struct bench_case *a, const struct bench_case *b,
+			 const struct bench_result *ra, const struct bench_result *rb, char *buf,
+			 size_t size)
 {
-	bool copy = probe_is_copy(a);
-	u64 lim = copy ? probe_copy_limit() : probe_write_limit();
+	const char *what;
 
-	if (!probe_pct(a, ra))
-		return;
-	bench_outf(env, "as %% of this machine's measured %s bandwidth (%llu.%02llu GB/s of "
-		   "traffic): %s %llu%%, %s %llu%%", copy ? "copy" : "write",
-		   (unsigned long long)lim / 1000, (unsigned long long)(lim % 1000) / 10,
-		   a->primitive, (unsigned long long)probe_pct(a, ra), b->primitive,
-		   (unsigned long long)probe_pct(b, rb));
+	if (!probe_limit(a, &what))
+		ck_snprintf(buf, size, "-");
+	else
+		ck_snprintf(buf, size, "%llu/%llu%%", (unsigned long long)probe_share(a, ra),
+			    (unsigned long long)probe_share(b, rb));
 }
 
 void table_row(const struct bench_env *env, const struct bench_case *a,
 	       const struct bench_case *b, enum bench_mode m, const struct bench_result *ra,
 	       const struct bench_result *rb, const struct ratio *q)
 {
-	char sz[16], ga[40], gb[40], rr[64], dir[32], na[64], nb[64];
+	char sz[16], ga[40], gb[40], rr[64], dir[32], na[64], nb[64], lc[24], lim[400];
 
 	table_emit(env, a, m, ra);
 	table_emit(env, b, m, rb);
@@ -108,8 +136,13 @@ void table_row(const struct bench_env *env, const struct bench_case *a,
 	ck_snprintf(dir, sizeof(dir), "%s->%s", node_or_0(a->src_node), node_or_0(a->dst_node));
 	bench_fmt_noise(ra, na, sizeof(na));
 	bench_fmt_noise(rb, nb, sizeof(nb));
-	bench_outf(env, "%-14s %-7s %-16s %-16s %-34s %u/%u/%u x%u%s%s%s", dir, sz, ga, gb, rr,
-		   ra->rounds, ra->disturbed, ra->discarded, ra->reps, na, nb[0] ? " |" : "", nb);
-	comparison_record(env, a, b, m, ra, q);
-	share_line(env, a, b, ra, rb);
+	limit_column(a, b, ra, rb, lc, sizeof(lc));
+	probe_fmt_limit(a, lim, sizeof(lim));
+	if (!limit_said && lim[0])
+		env->out(lim);
+	limit_said = limit_said || lim[0];
+	bench_outf(env, "%-14s %-7s %-16s %-16s %-34s %-9s %u/%u/%u x%u%s%s%s", dir, sz, ga, gb,
+		   rr, lc, ra->rounds, ra->disturbed, ra->discarded, ra->reps, na, nb[0] ? " |" : "",
+		   nb);
+	comparison_record(env, a, b, m, ra, rb, q);
 }

@@ -7,6 +7,7 @@
  * Exit status precedence: panic > some test failed > bad command line > all passed.
  */
 #include "bench/image.h"
+#include "bench/presets.h"
 #include "kernel/arch/bootmem.h"
 #include "kernel/arch/desc.h"
 #include "kernel/arch/exit.h"
@@ -258,7 +259,8 @@ static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cf
 	return status;
 }
 
-static void run_benchmarks(const struct ck_config *cfg)
+/* The presets; returns the cases they promised and could not measure (bench: FAILED lines). */
+static unsigned int run_benchmarks(const struct ck_config *cfg)
 {
 	struct bench_image_opts bo = { .sel = cfg->bench, .runs = cfg->bench_runs,
 				       .tiny = cfg->bench_tiny, .cold_flush = cfg->bench_cold == 1 };
@@ -268,6 +270,7 @@ static void run_benchmarks(const struct ck_config *cfg)
 		bench_on_cpu(&bo, cfg->bench_cpu);
 	if (bo.sel == BENCH_PARALLEL || bo.sel == BENCH_ALL)
 		bench_image_parallel(&bo);
+	return bench_failures();
 }
 
 /*
@@ -306,8 +309,12 @@ __noreturn void kernel_main(struct boot_info *bi)
 	}
 	status = run_tests(bi, &cfg, cmdline_errors, &tot);
 	mce_poll_final("# ", cfg.mce_poll_wait);
-	if (cfg.bench)
-		run_benchmarks(&cfg);
+	if (cfg.bench && run_benchmarks(&cfg)) {
+		printk("bench: %u case%s could not be measured (the 'bench: FAILED' lines say why): "
+		       "the run fails\n", bench_failures(),
+		       bench_failures() == 1 ? "" : "s");
+		status = CK_STATUS_FAIL;
+	}
 	summary_show(status, &tot);
 	machine_exit(status);
 }

@@ -11,10 +11,12 @@
  * The dispatch overrides take the image's names (copy_page=, memcpy=, ...); the uarch
  * preset runs rfc as Linux resolves on Zen 3 (no FSRM) and on Zen 4/5 or Intel (FSRM).
  * The process pins itself to one CPU (the last one it may run on, or --cpu N) and says so;
- * an involuntary context switch during a round marks the round disturbed. Buffers come from
- * one arena (hugetlb pages when the system has them, else THP; 1 GiB aligned for 1 GiB
- * cases when the system has 1 GiB pages), given page frames so the folio APIs work; with
- * libnuma installed, also one arena per NUMA node. Cache-cold runs stream an eviction buffer
+ * a timing that lost more than 1% of itself off the CPU marks its round disturbed.
+ * Buffers come from one arena reset between presets (hugetlb pages when the system has them,
+ * else THP), given page frames so the folio APIs work; with libnuma installed, also one arena
+ * per NUMA node. The run's two large buffers (the bandwidth probe's, which big and v3's
+ * 1 GiB extent then use; bench/probe.h) are a THP mapping of their own, kept the whole run
+ * and 1 GiB aligned when the CPU has 1 GiB pages. Cache-cold runs stream an eviction buffer
  * three times the largest cache CPUID describes for this core (leaf 4, or 8000001Dh on AMD;
  * 128 MiB when CPUID says nothing), or with --cold flush CLFLUSHOPT (CLFLUSH where CPUID
  * lacks it) the case's source and destination.
@@ -22,6 +24,8 @@
  * (movsb, unrolled) and memset (stosb) at 4 KiB, 2 MiB and 64 MiB, interleaved in
  * --perf-pairs rounds (15) with `ck-bench --perf-twin`, a fresh process timing the project's
  * routine perf's way, with perf's buffers and with aligned ones.
+ * Exit status: 0 every case measured; 1 the buffers cannot be mapped; 2 a usage error; 3 a
+ * case a preset promises could not be measured (a "bench: FAILED" line says why).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,7 +35,6 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <x86intrin.h>
@@ -49,6 +52,8 @@ struct arena {
 	u8 *base;
 	size_t size, used;
 };
+
+#define ARENA_LARGEST	(64u << 20)	/* the largest case the arena holds */
 
 static struct arena arena;
 static u8 *evict_buf;
@@ -91,14 +96,20 @@ static void flush(const void *addr, u64 bytes)
 	bench_flush_lines(addr, bytes, host.clflushopt);
 }
 
-/* Involuntary context switches of this thread: a round with one is disturbed. */
-static u64 nivcsw(void)
+/*
+ * The time this thread has not been running: wall time less its CPU time (both unslewed
+ * clocks). A timing that lost more than 1% of itself this way disturbs its round; a VM's
+ * steal time is not seen (the guest counts it as running).
+ */
+static u64 off_cpu_ns(void)
 {
-	struct rusage ru;
+	struct timespec ts;
+	u64 cpu;
 
-	if (getrusage(RUSAGE_THREAD, &ru))
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		return 0;
-	return (u64)ru.ru_nivcsw;
+	cpu = (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+	return now_ns() - cpu;
 }
 
 static void *map_big(size_t bytes, bool *huge)
@@ -141,6 +152,33 @@ static void *arena_take(struct arena *a, size_t bytes)
 static void *arena_alloc(size_t bytes)
 {
 	return arena_take(&arena, bytes);
+}
+
+/*
+ * Memory kept the whole run (the probe's two large buffers, bench/probe.h): a mapping of
+ * its own, THP, 1 GiB aligned for 1 GiB when the CPU has 1 GiB pages (else 2 MiB), faulted
+ * in and given page frames. NULL when the system has not got it.
+ */
+static void *alloc_run(size_t bytes)
+{
+	size_t align = bytes >= (1u << 30) && host.gbpages ? 1u << 30 : 2u << 20;
+	u8 *q = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		     -1, 0);
+	struct page *frames;
+	u8 *p;
+
+	if (q == MAP_FAILED)
+		return NULL;
+	p = (u8 *)(((uintptr_t)q + align - 1) & ~(uintptr_t)(align - 1));
+	madvise(p, bytes, MADV_HUGEPAGE);
+	memset(p, 0x5a, bytes);		/* fault everything in before timing */
+	frames = calloc(bytes >> PAGE_SHIFT, sizeof(*frames));
+	if (!frames || pgmap_add((uintptr_t)p >> PAGE_SHIFT, bytes >> PAGE_SHIFT, frames, 0)) {
+		free(frames);
+		munmap(q, bytes + align);
+		return NULL;
+	}
+	return p;
 }
 
 /*
@@ -244,9 +282,11 @@ static bool setup_buffers(const struct bench_platform *plat, struct cache_facts 
 	evict_size = cf->bytes ? (size_t)((3 * cf->bytes + (2 << 20) - 1) &
 					  ~(u64)((2 << 20) - 1)) : 128u << 20;
 	evict_buf = map_big(evict_size, huge);
-	arena.size = (size_t)(2 * plat->max_bytes + (256u << 20));
-	if (plat->max_bytes >= (1u << 30) && host.gbpages)
-		arena.size += 1u << 30;		/* room to align 1 GiB cases to 1 GiB */
+	/*
+	 * A preset's own buffers: two of the largest (64 MiB) and room for the small ones. The
+	 * 1 GiB cases run on the run's two large buffers (alloc_run), not from here.
+	 */
+	arena.size = (size_t)(2 * ARENA_LARGEST + (256u << 20));
 	arena.base = map_big(arena.size, huge);
 	if (!arena.base || !evict_buf) {
 		fprintf(stderr, "ck-bench: cannot map %zu MiB of buffers\n", arena.size >> 20);
@@ -301,6 +341,8 @@ static void header(const struct bench_env *env, const struct bench_platform *pla
 	       "each after its own eviction) timings, hot cases repeated to >= %d us a timing; "
 	       "ratio = median of per-round ratios, %d-resample bootstrap 95%% CI\n", plat->runs,
 	       BENCH_K_HOT, BENCH_K_COLD, BENCH_MIN_SAMPLE_NS / 1000, BENCH_BOOT_ITERS);
+	printf("# the CI is over this process's rounds, one placement of the buffers: it does not "
+	       "hold the change from one process to the next (tools/bench-coverage.py counts it)\n");
 	machine_record(env, plat, huge);
 }
 
@@ -353,9 +395,10 @@ int main(int argc, char **argv)
 {
 	struct bench_env env = { .now_ns = now_ns, .cycles = cycles, .evict = evict,
 				 .out = out, .machine = host.machine, .flush = flush,
-				 .disturbances = nivcsw };
+				 .off_cpu_ns = off_cpu_ns };
 	struct bench_platform plat = { .alloc = arena_alloc, .folio = make_folio,
-				       .runs = BENCH_DEFAULT_RUNS, .max_bytes = 64ULL << 20 };
+				       .alloc_run = alloc_run, .runs = BENCH_DEFAULT_RUNS,
+				       .max_bytes = 1ULL << 30 };
 	struct cache_facts cf;
 	bool huge;
 	int err;
@@ -369,10 +412,6 @@ int main(int argc, char **argv)
 	plat.runs = opt.rounds;
 	plat.tiny = opt.tiny;
 	env.cold_flush = opt.cold_flush;
-	for (unsigned int i = 0; i < opt.np; i++)
-		if (!strcmp(opt.presets[i], "v3") || !strcmp(opt.presets[i], "big") ||
-		    !strcmp(opt.presets[i], "copy_pages") || !strcmp(opt.presets[i], "seed003"))
-			plat.max_bytes = 1ULL << 30;
 	if (opt.json && !(json_out = fopen(opt.json, "w"))) {
 		fprintf(stderr, "ck-bench: --json %s: %s\n", opt.json, strerror(errno));
 		return 2;
@@ -394,5 +433,11 @@ int main(int argc, char **argv)
 		run_preset(opt.presets[i], &env, &plat);
 	if (json_out)
 		fclose(json_out);
+	if (bench_failures()) {
+		fprintf(stderr, "ck-bench: %u case%s could not be measured (the 'bench: FAILED' "
+			"lines say why): status 3\n", bench_failures(),
+			bench_failures() == 1 ? "" : "s");
+		return 3;
+	}
 	return 0;
 }

@@ -35,7 +35,8 @@ from cklib.common import (EXIT_BAD_INPUT, EXIT_NO_RESULT, EXIT_OK, BadInput,  # 
 from cklib.compare import RUN_NOISE, compare  # noqa: E402
 from cklib.fleet import fleet_dir, fleet_json, fleet_table  # noqa: E402
 from cklib.plots import fleet_plot, plot  # noqa: E402
-from cklib.records import gbps, records, size_name  # noqa: E402
+from cklib.records import (fixed, gbps_text, ratio_text, records,  # noqa: E402
+                           size_name)
 
 TOOL = "ck-report"
 EPILOG = """exit status:
@@ -66,13 +67,12 @@ def seed_tables(recs, out):
         for c in sorted(rows, key=lambda c: c["size"]):
             a = results.get((api, base, c["size"], mode))
             b = results.get((api, cand, c["size"], mode))
-            fmt = lambda r: ("%.2f +- %.2f" % (gbps(r["median_mbps"]), gbps(r["stddev_mbps"]))
-                             if r else "?")
-            out.write("%-14s %-7s %-18s %-18s %.2fx [%.2f, %.2f]%s\n" % (
+            fmt = lambda r: ("%s +- %s" % (gbps_text(r["median_mbps"]),
+                                           gbps_text(r["stddev_mbps"])) if r else "?")
+            out.write("%-14s %-7s %-18s %-18s %s%s\n" % (
                 "%s->%s" % ((a or {}).get("src_node", "node0"), (a or {}).get("dst_node",
                                                                                "node0")),
-                size_name(c["size"]), fmt(a), fmt(b), c["ratio_x1000"] / 1000.0,
-                c["ci_lo_x1000"] / 1000.0, c["ci_hi_x1000"] / 1000.0,
+                size_name(c["size"]), fmt(a), fmt(b), ratio_text(c),
                 "" if c["significant"] else " n.s."))
         out.write("\n")
     prims = [r for r in recs if r.get("kind") == "result" and r["api"] == "primitive"]
@@ -80,9 +80,9 @@ def seed_tables(recs, out):
         out.write("%-22s %-7s %-11s %-11s %s\n" % ("primitive", "size", "mode", "GB/s",
                                                   "cycles/byte"))
         for r in sorted(prims, key=lambda r: (r["primitive"], r["mode"], r["size"])):
-            out.write("%-22s %-7s %-11s %-11.2f %.3f\n" % (
-                r["primitive"], size_name(r["size"]), r["mode"], gbps(r["median_mbps"]),
-                r["cycles_per_byte_x1000"] / 1000.0))
+            out.write("%-22s %-7s %-11s %-11s %s\n" % (
+                r["primitive"], size_name(r["size"]), r["mode"], gbps_text(r["median_mbps"]),
+                fixed(r["cycles_per_byte_x1000"], 1000, 3)))
     perf = [r for r in recs if r.get("kind") == "perf-compare"]
     if perf:
         out.write("\n%-18s %-17s %-6s %10s %10s %8s\n" % ("ours", "perf -f", "size",
@@ -97,10 +97,9 @@ def seed_tables(recs, out):
             "ours (perf twin)", "perf -f", "size", "buffers", "twin GiB/s", "perf GiB/s",
             "twin/perf [95% CI]"))
         for r in twin:
-            out.write("%-17s %-16s %-5s %-9s %10.2f %10.2f  %.2fx [%.2f, %.2f]%s\n" % (
+            out.write("%-17s %-16s %-5s %-9s %10.2f %10.2f  %s%s\n" % (
                 r["primitive"], r["perf_function"], size_name(r["size"]), r["buffers"],
-                r["twin_gibps"], r["perf_gibps"], r["ratio_x1000"] / 1000.0,
-                r["ci_lo_x1000"] / 1000.0, r["ci_hi_x1000"] / 1000.0,
+                r["twin_gibps"], r["perf_gibps"], ratio_text(r),
                 "" if r["significant"] else " n.s."))
     return len(comps) + len(prims) + len(perf) + len(twin)
 

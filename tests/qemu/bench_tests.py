@@ -34,8 +34,23 @@ def t_bench_presets_tiny(b):
           r"copy_page=\w+ memcpy=orig ")
     b.has(r"^== uarch: as Linux resolves on Zen 4/5 or Intel with FSRM .* memcpy=erms ")
     b.has(r"^bandwidth probe, one core, 4 MiB each")
-    b.has(r"^as % of this machine's measured copy bandwidth \(\d+\.\d\d GB/s of traffic\): "
-          r"memcpy_erms \d+%, copy_mc_avx\w+ \d+%")
+    # The writes of the probe: zeros through each clear's store, and non-zero data.
+    b.has(r"^  rep stosb write, zeros +\d+\.\d\d GB/s$")
+    b.has(r"^  rep stosb write, 0x5a bytes +\d+\.\d\d GB/s$")
+    # Every preset measured what it promised: no case failed for want of memory.
+    b.expect(not re.search(r"^bench: FAILED|skipped", b.log, re.M),
+             "no failed or skipped case: %s" % re.findall(r"^bench: FAILED.*", b.log, re.M)[:3])
+    # Both sides of every comparison against the like-for-like limit, said above the rows.
+    b.has(r"^limit: copy \d+\.\d\d GB/s of traffic \(\d+\.\d\d GB/s of data\): the best of "
+          r"the NT copy and rep movsb over 4 MiB")
+    b.has(r"^limit: rep stosb zero-write \d+\.\d\d GB/s: rep stosb writing zeros over 4 MiB")
+    b.has(r"^node0->node0   4M .* \d+/\d+% +\d+/\d+/\d+ x\d+")
+    cmps = [o for o in objs if o.get("kind") == "comparison"]
+    b.expect(cmps and all(o.get("limit_mbps", 0) > 0 and
+                          isinstance(o.get("baseline_limit_pct"), int) and
+                          isinstance(o.get("candidate_limit_pct"), int) for o in cmps),
+             "every seed comparison carries both sides as %% of the limit: %s" %
+             [o for o in cmps if not o.get("limit_mbps")][:2])
     b.has(r"^bench: SMI count and APERF/MPERF effective clock unavailable: under a hypervisor")
     ids = re.findall(r"^# ck-lava <(bench\.\S+) pass", b.log, re.M)
     b.expect(ids and len(ids) == len(set(ids)), "benchmark ids unique: %d ids, %d distinct"

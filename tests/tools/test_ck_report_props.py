@@ -9,6 +9,7 @@ never with a traceback; for undamaged input the tables hold what was put in.
 import json
 import os
 import tempfile
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from hypothesis import assume, given, note, strategies as st
@@ -154,9 +155,10 @@ def expected_rows(recs):
         if r["kind"] == "comparison":
             want.append("fn=%s mode=%s (%s vs %s)" % (r["api"], r["mode"], r["baseline"],
                                                       r["candidate"]))
-            want.append("%.2fx [%.2f, %.2f]" % (r["ratio_x1000"] / 1000.0,
-                                                r["ci_lo_x1000"] / 1000.0,
-                                                r["ci_hi_x1000"] / 1000.0))
+            # rounded half away from zero (decimal's ROUND_HALF_UP), as the tables round
+            want.append("%sx [%s, %s]" % tuple(
+                str((Decimal(r[k]) / 1000).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+                for k in ("ratio_x1000", "ci_lo_x1000", "ci_hi_x1000")))
         elif r["kind"] == "result" and r["api"] == "primitive":
             want.append("%-22s %-7s %-11s" % (r["primitive"], size_name(r["size"]),
                                               r["mode"]))

@@ -4,7 +4,7 @@ changed (a z-test on log ratios, Benjamini-Hochberg over the cases), and all cas
 """
 import math
 
-from cklib.records import gbps, size_name
+from cklib.records import gbps_text, size_name
 
 # Benjamini-Hochberg at 5%: of the cases flagged, at most 5% are expected to be false; when
 # nothing changed (an A/A run) that is a 5% chance of flagging anything, as with Holm.
@@ -183,9 +183,9 @@ def compare(a_recs, b_recs, out, noise=RUN_NOISE):
     for k in common:
         ra, rb = a[k], b[k]
         ratio = rb["median_mbps"] / ra["median_mbps"] if ra["median_mbps"] else 0.0
-        out.write("%-18s %-20s %-7s %-11s %9.2f %9.2f %6.2fx\n" % (
-            k[0], k[1], size_name(k[2]), k[3], gbps(ra["median_mbps"]),
-            gbps(rb["median_mbps"]), ratio))
+        out.write("%-18s %-20s %-7s %-11s %9s %9s %6.2fx\n" % (
+            k[0], k[1], size_name(k[2]), k[3], gbps_text(ra["median_mbps"]),
+            gbps_text(rb["median_mbps"]), ratio))
         n += 1
     return n
 

@@ -121,6 +121,33 @@ def gbps(mbps):
     return mbps / 1000.0
 
 
+def fixed(value, scale, decimals=2):
+    """The integer @value / @scale at @decimals, rounded half away from zero, as text: the
+    rounding of the image's and the hosted build's tables (bench_fmt_fixed), so a table made
+    here from a record prints what theirs printed (a float's "%.2f" of 0.985 is "0.98")."""
+    sign = "-" if value < 0 else ""
+    q, r = divmod(abs(int(value)) * 10 ** decimals, scale)
+    q += 2 * r >= scale
+    if not decimals:
+        return sign + str(q)
+    return "%s%d.%0*d" % (sign, q // 10 ** decimals, decimals, q % 10 ** decimals)
+
+
+def ratio_text(c, key="ratio", lo="ci_lo", hi="ci_hi"):
+    """A comparison record's "1.23x [1.20, 1.26]": from its parts per million when it has
+    them (the figures the tables round from), else from its parts per thousand."""
+    if all(isinstance(c.get(k + "_ppm"), int) for k in (key, lo, hi)):
+        v, low, high, scale = c[key + "_ppm"], c[lo + "_ppm"], c[hi + "_ppm"], 1000000
+    else:
+        v, low, high, scale = c[key + "_x1000"], c[lo + "_x1000"], c[hi + "_x1000"], 1000
+    return "%sx [%s, %s]" % (fixed(v, scale), fixed(low, scale), fixed(high, scale))
+
+
+def gbps_text(mbps):
+    """MB/s as GB/s with two decimals, rounded as the tables round."""
+    return fixed(mbps, 1000)
+
+
 
 def records_of_lines(lines, path):
     """parse_records() over lines already read (a lava-run log's serial lines)."""
