@@ -22,8 +22,9 @@ static struct cp_row row_of(const struct spec *s)
 	memset(&r, 0, sizeof(r));
 	for (int f = 0; f < CP_NR_FORMS; f++) {
 		r.have[f] = s->q[f][0] != 0;
-		r.q[f] = (struct ratio){ (u32)s->q[f][0], (u32)s->q[f][1], (u32)s->q[f][2],
-					 s->q[f][1] > 1000 || s->q[f][2] < 1000 };
+		r.q[f] = (struct ratio){ .ratio_pm = (u32)s->q[f][0], .lo_pm = (u32)s->q[f][1],
+					 .hi_pm = (u32)s->q[f][2],
+					 .significant = s->q[f][1] > 1000 || s->q[f][2] < 1000 };
 		r.body[f] = s->body[f];
 	}
 	return r;
