@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_sweep.c - the sweep suite: line-granular emulated poison (mce/emulate.c) lands exactly
+ * on its line, for copy_mc_fragile (8-byte words) and rep movsb (exactly, and told to stop 40
+ * bytes early as fast strings may): the copy stops there, the bank names the line, every
+ * earlier load of the page is single-stepped once, and the page's other lines read normally.
+ */
+#include "copy/ops.h"
+#include "copy/routines.h"
+#include "kernel/arch/bootmem.h"
+#include "kernel/arch/cpuid.h"
+#include "kernel/arch/paging.h"
+#include "kernel/console/printk.h"
+#include "kernel/include/cpufeature.h"
+#include "kernel/include/x86.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/page.h"
+#include "mce/mce.h"
+#include "tests/ktap.h"
+#include "tests/lib/poison_sweep.h"
+#include "tests/mce_suite.h"
+
+#define BIG_PAGES		PSW_BIG_PAGES
+#define LAND_LEN		(3 * SZ_4K)	/* the landing case's copy: 3 pages */
+
+/* ---- the image's environment: emulated line poison and the #MC records ---- */
+
+static bool img_poison(u64 addr, unsigned int early)
+{
+	return mce_emulate_poison_line(addr, early);
+}
+
+static void img_heal(u64 addr)
+{
+	mce_emulate_heal_line(addr);
+}
+
+static u64 img_records(void)
+{
+	return mce_count();
+}
+
+static bool img_last_record(u64 *pfn)
+{
+	const struct mce_record *r = mce_last();
+
+	*pfn = r && r->pfn_valid ? r->pfn : 0;
+	return r && r->kind == MCE_KIND_EMULATED && r->recovered;
+}
+
+/* The bank address the last record names (the poisoned line), or 0. */
+static u64 last_record_addr(void)
+{
+	const struct mce_record *r = mce_last();
+
+	return r && r->worst >= 0 ? r->banks[r->worst].addr : 0;
+}
+
+/*
+ * A folio of @npages source pages with the spare page before it (line poison's early window
+ * may arm it) and as many destination pages; a 2 MiB folio is 2 MiB aligned, as Linux's are.
+ */
+static bool env_for(struct psw_env *env, unsigned long npages)
+{
+	u64 bytes = (u64)npages << PAGE_SHIFT, align = npages == BIG_PAGES ? SZ_2M : SZ_4K;
+	u64 s, d;
+
+	if (env->src.page && env->src.nr == npages)
+		return true;
+	s = bootmem_alloc(bytes + align, align);
+	d = bootmem_alloc(bytes, align);
+	if (!s || !d)
+		return false;
+	s += align;
+	*env = (struct psw_env){
+		.src = { pfn_to_page(s >> PAGE_SHIFT), npages },
+		.dst = { pfn_to_page(d >> PAGE_SHIFT), npages },
+		.src_pfn = s >> PAGE_SHIFT,
+		.poison = img_poison, .heal = img_heal,
+		.records = img_records, .last_record = img_last_record,
+	};
+	if (!env->src.page || !env->dst.page || !pfn_to_page((s >> PAGE_SHIFT) + npages - 1))
+		return false;
+	psw_fill(env);
+	return true;
+}
+
+/* Recovery must work on this CPU; say which primitives it runs machine-check safe. */
+static bool sweep_possible(struct ck_test *t, struct psw_table *tab)
+{
+	if (mce_cannot_recover(t))
+		return false;
+	*tab = (struct psw_table){ 0 };
+	tab->prim_ran[PSW_FRAGILE] = true;
+	tab->prim_ran[PSW_MOVSB] = tab->prim_ran[PSW_MOVSB_EARLY] = cpu_has(X86_FEATURE_ERMS);
+	tab->prim_missing[PSW_MOVSB] = tab->prim_missing[PSW_MOVSB_EARLY] =
+		"not run: no ERMS, so Linux's copy_mc_to_kernel never uses rep movsb here";
+	return true;
+}
+
+/* ---- line poison lands on its line ---- */
+
+struct landing {
+	unsigned int bad;
+	char first[160];
+};
+
+static void land_fail(struct landing *l, const char *what, unsigned int line, const char *prim,
+		      u64 got, u64 want)
+{
+	if (!l->bad++)
+		ck_snprintf(l->first, sizeof(l->first), "%s, line %u: %s (%llu, want %llu)", prim,
+			    line, what, (unsigned long long)got, (unsigned long long)want);
+}
+
+/*
+ * While line @at is poisoned, the rest of its page reads normally: the bytes before it and
+ * after it are copied into @d2 (a second destination), checked once the line is healed.
+ */
+static bool neighbours_copy(const struct psw_prim_desc *p, u8 *d2, const u8 *s, u64 at)
+{
+	u64 end = 2 * SZ_4K;
+
+	return (at == SZ_4K || !p->fn(d2 + SZ_4K, s + SZ_4K, at - SZ_4K)) &&
+	       (at + 64 == end || !p->fn(d2 + at + 64, s + at + 64, end - at - 64));
+}
+
+static bool neighbours_equal(const u8 *d2, const u8 *s, u64 at)
+{
+	return !memcmp(d2 + SZ_4K, s + SZ_4K, at - SZ_4K) &&
+	       !memcmp(d2 + at + 64, s + at + 64, 2 * SZ_4K - at - 64);
+}
+
+/*
+ * Line @line of page 1 of a 3-page source poisoned; @p copies all 3 pages: it must stop
+ * exactly at the line (or @p's early bytes before it), write exactly the bytes before the
+ * stop, the bank must name the line, every load before the stop from a not-present page
+ * (page 1, and page 0 when the early window armed it) must have been stepped once, and the
+ * other lines of the page must read normally while the line is poisoned. Nothing reads the
+ * source but the primitive until the line is healed.
+ */
+static void land_one(struct landing *l, const struct psw_env *env,
+		     const struct psw_prim_desc *p, unsigned int line)
+{
+	u8 *s = page_address(env->src.page), *d = page_address(env->dst.page);
+	u8 *d2 = d + LAND_LEN;
+	u64 at = SZ_4K + line * 64ULL, len = LAND_LEN, stop = at - p->early, i;
+	u64 addr = (u64)(uintptr_t)s + at, steps, want_steps, left, recs = mce_count();
+	unsigned int unit = p->fn == copy_mc_fragile ? 8 : 1;
+	bool neighbours;
+
+	for (i = 0; i < len; i++)
+		d[i] = (u8)~s[i];
+	if (!mce_emulate_poison_line(addr, p->early)) {
+		land_fail(l, "poison not set", line, p->name, 0, 1);
+		return;
+	}
+	steps = mce_emulate_steps();
+	left = p->fn(d, s, len);
+	steps = mce_emulate_steps() - steps;
+	want_steps = (stop - (p->early > line * 64U ? 0 : SZ_4K)) / unit;
+	neighbours = neighbours_copy(p, d2, s, at);
+	mce_emulate_heal_line(addr);
+	for (i = stop; i < len && (d[i] ^ s[i]) == 0xff; i++)
+		;
+	if (left != len - stop)
+		land_fail(l, "bytes left", line, p->name, left, len - stop);
+	else if (memcmp(d, s, stop) || i != len)
+		land_fail(l, "destination not exactly the bytes before the stop", line, p->name,
+			  i, len);
+	else if (mce_count() != recs + 1 || last_record_addr() != addr)
+		land_fail(l, "record's bank address", line, p->name, last_record_addr(), addr);
+	else if (steps != want_steps)
+		land_fail(l, "loads single-stepped", line, p->name, steps, want_steps);
+	else if (!neighbours || !neighbours_equal(d2, s, at))
+		land_fail(l, "another line of the page did not read normally", line, p->name, 0,
+			  0);
+}
+
+static void line_poison_lands_on_its_line(struct ck_test *t)
+{
+	static struct psw_env env;
+	struct psw_table tab;
+	struct landing l = { 0 };
+	unsigned int lines = 8, runs = 0;
+
+	if (!sweep_possible(t, &tab) || !report(t, env_for(&env, 6), "buffers"))
+		return;
+	for (unsigned int p = 0; p < PSW_PRIMS; p++) {
+		if (!tab.prim_ran[p])
+			continue;
+		for (unsigned int i = 0; i < lines; i++) {
+			/* lines 0, 1, 2, 31, 32, 61, 62, 63 */
+			unsigned int line = i < 3 ? i : i < 5 ? 28 + i : 56 + i;
+
+			land_one(&l, &env, &psw_prims[p], line);
+			runs++;
+		}
+	}
+	psw_fill(&env);
+	report(t, l.bad == 0, "%u of %u poisoned lines not landed exactly; first: %s", l.bad,
+	       runs, l.first);
+	ck_diag("%u lines of a page poisoned one at a time, over %s%s: each copy stopped at its "
+		"line, the bank named it, every earlier load of the page was stepped once",
+		lines, psw_prims[0].name, tab.prim_ran[PSW_MOVSB] ?
+		", rep movsb and rep movsb stopping 40 bytes early" : " (no ERMS: no rep movsb)");
+	mce_report_skip("    # ");
+}
+
+CK_SUITE(sweep, 92,
+	 CK_CASE(line_poison_lands_on_its_line));
