@@ -46,6 +46,7 @@ struct ck_config {
 	u16 smp;		/* CPUs to use, boot CPU included; 0: every enabled one */
 	u16 smp_timeout;	/* ms to wait for each AP to check in (0: the default) */
 	u16 bench_cpu;		/* 1 + the CPU that runs single-thread benchmarks; 0: the boot CPU */
+	u8 sweep;		/* enum sweep_size (tests/ctx.h): the sweep suite's folios */
 };
 
 #define CMDLINE_MAX_WORD	256

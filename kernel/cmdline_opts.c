@@ -22,6 +22,8 @@ static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primit
 					   "patterns", "uarch", "big", "all", "parallel" };
 static const char *const tiny_names[] = { "no", "yes" };
 static const char *const cold_names[] = { "evict", "flush" };
+/* Must match enum sweep_size in tests/ctx.h. */
+static const char *const sweep_names[] = { "tiny", "quick", "full" };
 
 const u16 cmdline_com_ports[4] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 const u32 cmdline_bauds[5] = { 9600, 19200, 38400, 57600, 115200 };
@@ -82,6 +84,8 @@ static const struct cmdline_opt opts[] = {
 	{ .key = "bench_cpu", .kind = OPT_NUMBER, FIELD(bench_cpu), .lo = 0, .hi = 1023,
 	  .bias = 1, .noun = "a CPU number", .def = "0",
 	  .desc = "the CPU that runs the single-thread benchmarks" },
+	CHOICE("sweep", sweep, sweep_names, "tiny",
+	       "the sweep suite's folios: 4 pages; 16, and 6 pages of 2 MiB; every 2 MiB page"),
 };
 
 _Static_assert(ARRAY_SIZE(opts) <= CMDLINE_OPTS_MAX, "CMDLINE_OPTS_MAX");

@@ -231,7 +231,8 @@ static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cf
 	struct ck_ctx ctx;
 	char stored[32];
 
-	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg->inject, .mce_case = cfg->mce_case };
+	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg->inject, .mce_case = cfg->mce_case,
+			       .sweep = cfg->sweep };
 	copy_caps(&ctx.caps);
 	copy_linux_choice(&ctx.linux_choice);
 	nr_suites = ck_suites_get(&suites);

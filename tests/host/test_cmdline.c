@@ -96,6 +96,9 @@ static void test_good_values(void)
 	CHECK(parse("smp_timeout=60001", &c) == 1, "smp_timeout upper bound");
 	CHECK(parse("bench_cpu=1023", &c) == 0 && c.bench_cpu == 1024, "bench_cpu=1023");
 	CHECK(parse("bench_cpu=1024", &c) == 1 && c.bench_cpu == 1, "bench_cpu bound: CPU 0");
+	CHECK(parse("", &c) == 0 && c.sweep == SWEEP_TINY, "sweep= defaults to tiny");
+	CHECK(parse("sweep=full", &c) == 0 && c.sweep == SWEEP_FULL, "sweep=full");
+	CHECK(parse("sweep=huge", &c) == 1 && c.sweep == SWEEP_TINY, "sweep=huge: tiny kept");
 	CHECK(parse("inject=qemu mce_case=twice", &c) == 0 && c.inject == INJECT_QEMU &&
 	      c.mce_case == MCE_CASE_TWICE, "inject and mce_case");
 	cmdline_describe(&c, d, sizeof(d));

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * poison_sweep.h - the poison sweep of the folio_mc_copy forms (copy/pages.c) against the
- * independent model of Linux (tests/oracle/linux_folio_mc.h), shared by the image (its
- * sweep suite, over mce/emulate.c's line poison) and the host
+ * independent model of Linux (tests/oracle/linux_folio_mc.h), shared by the image
+ * (tests/test_sweep.c, over mce/emulate.c's line poison) and the host
  * (tests/host/test_poison_sweep.c, over a PROT_NONE page stepped with the trap flag).
  *
  * A point is one form, one primitive, one poisoned source page and a place in it: the first,
