@@ -183,7 +183,10 @@ static void land_one(struct landing *l, const struct psw_env *env,
 	else if (memcmp(d, s, stop) || i != len)
 		land_fail(l, "destination not exactly the bytes before the stop", line, p->name,
 			  i, len);
-	else if (mce_count() != recs + 1 || last_record_addr() != addr)
+	else if (mce_count() != recs + 1)
+		land_fail(l, "#MC records (the copy and the neighbours' reads)", line, p->name,
+			  mce_count() - recs, 1);
+	else if (last_record_addr() != addr)
 		land_fail(l, "record's bank address", line, p->name, last_record_addr(), addr);
 	else if (steps != want_steps)
 		land_fail(l, "loads single-stepped", line, p->name, steps, want_steps);
