@@ -44,6 +44,8 @@ KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm c
 	bench tests tests/lib tests/soak kernel
 # Generator files (ASM_GEN below) are compiled to assembly only, never linked.
 KERNEL_SRC := $(filter-out %/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
+# The one oracle the image runs: the folio-copy model the sweep suite judges its points by.
+KERNEL_SRC += tests/oracle/linux_folio_mc.c
 ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm) \
 	$(wildcard bench/*.asm)
 

@@ -48,6 +48,7 @@ struct ck_config {
 	u16 bench_cpu;		/* 1 + the CPU that runs single-thread benchmarks; 0: the boot CPU */
 	u16 mce_poll_wait;	/* s the final corrected-error poll waits for an NMI (test knob) */
 	u8 blackbox_test;	/* test knob: the blackbox suite stores a crafted soak checkpoint */
+	u8 sweep;		/* enum sweep_size (tests/ctx.h): the sweep suite's folios */
 };
 
 #define CMDLINE_MAX_WORD	256

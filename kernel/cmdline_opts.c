@@ -24,6 +24,8 @@ static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primit
 static const char *const tiny_names[] = { "no", "yes" };
 static const char *const cold_names[] = { "evict", "flush" };
 static const char *const blackbox_test_names[] = { "none", "unfinished" };
+/* Must match enum sweep_size in tests/ctx.h. */
+static const char *const sweep_names[] = { "tiny", "quick", "full" };
 
 const u16 cmdline_com_ports[4] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 const u32 cmdline_bauds[5] = { 9600, 19200, 38400, 57600, 115200 };
@@ -88,6 +90,8 @@ static const struct cmdline_opt opts[] = {
 	       "test knob: the final corrected-error poll first waits this long for an NMI"),
 	CHOICE("blackbox_test", blackbox_test, blackbox_test_names, "none",
 	       "test knob: the blackbox suite stores a crafted unfinished soak checkpoint"),
+	CHOICE("sweep", sweep, sweep_names, "tiny",
+	       "the sweep suite's folios: 4 pages; 16, and 6 pages of 2 MiB; every 2 MiB page"),
 };
 
 _Static_assert(ARRAY_SIZE(opts) <= CMDLINE_OPTS_MAX, "CMDLINE_OPTS_MAX");

@@ -237,7 +237,7 @@ static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cf
 	char stored[32];
 
 	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg->inject, .mce_case = cfg->mce_case,
-			       .blackbox_write = cfg->blackbox_test };
+			       .blackbox_write = cfg->blackbox_test, .sweep = cfg->sweep };
 	copy_caps(&ctx.caps);
 	copy_linux_choice(&ctx.linux_choice);
 	nr_suites = ck_suites_get(&suites);

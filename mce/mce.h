@@ -120,4 +120,19 @@ void mce_cpus_table(const char *prefix);
 bool mce_emulate_arm(u64 page);
 void mce_emulate_disarm(u64 page);
 
+/*
+ * inject=emulate, one line: machine-check-safe loads of the 64-byte line holding @addr
+ * consume poison, the rest of its page reads as usual (mce/emulate.c says how, and what it
+ * costs). A rep movs counting up stops up to @early bytes (0..MCE_EMULATE_EARLY_MAX) before
+ * the line, as fast strings may. Makes the page not present itself (and the page before,
+ * when the early window reaches into it); false when it cannot (no free slot, a page already
+ * armed, the page tables). mce_emulate_heal_line() maps them again and disarms them. One CPU
+ * at a time may read a line-poisoned page. mce_emulate_steps(): loads this CPU single-stepped
+ * over such pages since boot.
+ */
+#define MCE_EMULATE_EARLY_MAX	64
+bool mce_emulate_poison_line(u64 addr, unsigned int early);
+void mce_emulate_heal_line(u64 addr);
+u64 mce_emulate_steps(void);
+
 #endif

@@ -20,6 +20,9 @@ enum mce_inject { INJECT_EMULATE, INJECT_SIMULATE, INJECT_QEMU, INJECT_EINJ };
 enum mce_case { MCE_CASE_RECOVER, MCE_CASE_TWICE, MCE_CASE_PCC, MCE_CASE_IDLE, MCE_CASE_EARLY,
 		MCE_CASE_AP_IDLE, MCE_CASE_AP_ALONE, MCE_CASE_AP_LOCAL };
 
+/* sweep=: the sweep suite's folios (tests/test_sweep.c says what each size runs). */
+enum sweep_size { SWEEP_TINY, SWEEP_QUICK, SWEEP_FULL };
+
 struct ck_ctx {
 	const struct boot_info *bi;
 	struct dispatch_caps caps;		/* what this CPU can run beyond the baseline */
@@ -28,6 +31,7 @@ struct ck_ctx {
 	enum mce_case mce_case;
 	/* blackbox_test=unfinished: the blackbox suite stores a crafted soak checkpoint */
 	bool blackbox_write;
+	enum sweep_size sweep;
 };
 
 #endif

@@ -56,8 +56,8 @@ ALLOWED = {
     "copy": ["kernel/include", "kernel/lib", "kernel/mm"],
     "mce": LOW,
     "bench": LOW + ["copy"],
-    "tests": LOW + ["copy", "mce", "bench", "tests/lib", "tests/soak"],
-    "tests/lib": ["kernel/include", "kernel/lib", "copy", "mce"],
+    "tests": LOW + ["copy", "mce", "bench", "tests/lib", "tests/soak", "tests/oracle"],
+    "tests/lib": ["kernel/include", "kernel/lib", "kernel/mm", "copy", "mce", "tests/oracle"],
     # The soak's pure core (patterns, plan, ledger), shared by the image and the hosted twin.
     "tests/soak": LOW + ["copy", "mce", "bench", "tests/lib"],
     # The oracles are independent of the code they check: they may include nothing of ours.

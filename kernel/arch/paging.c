@@ -267,6 +267,25 @@ int pg_set_attr(u64 start, u64 end, u64 attr)
 	return ret;
 }
 
+bool pg_set_present_4k(u64 va, bool present)
+{
+	u64 *t = pml4, e;
+
+	for (int level = 4; level > 1; level--) {
+		e = t[level_index(va, level)];
+		if (!is_table(e, level))
+			return false;
+		t = (u64 *)(uintptr_t)(e & PTE_ADDR);
+	}
+	e = t[level_index(va, 1)];
+	if (!is_leaf(e, 1))
+		return false;
+	e = present ? (e | PTE_P) & ~PTE_IDENT : (e & ~PTE_P) | PTE_IDENT;
+	__atomic_store_n(&t[level_index(va, 1)], e, __ATOMIC_RELEASE);
+	invlpg(va);
+	return true;
+}
+
 bool pg_lookup(u64 va, struct pg_leaf *leaf)
 {
 	u64 *t = pml4;

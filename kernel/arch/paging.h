@@ -64,6 +64,14 @@ int pg_map(u64 start, u64 end, u64 attr);
  */
 int pg_set_attr(u64 start, u64 end, u64 attr);
 
+/*
+ * Make the 4 KiB leaf that maps @va present or not present, its other attributes kept, and
+ * flush that one entry from this CPU's TLB. No split, no allocation, no full flush: safe in
+ * an exception handler. False when @va is not mapped by a 4 KiB leaf (pg_set_attr on the
+ * page makes one). Other CPUs may keep the old entry until they flush their own TLB.
+ */
+bool pg_set_present_4k(u64 va, bool present);
+
 /* The leaf that maps @va; false when no entry at any level is present. */
 bool pg_lookup(u64 va, struct pg_leaf *leaf);
 /* Call @fn for each present leaf in address order; stops when @fn returns false. */

@@ -31,7 +31,13 @@
 #define XCR0_HI16_ZMM	BIT(7)
 #define XCR0_AVX512	(XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM)
 
+#define RFLAGS_TF	BIT(8)		/* trap flag: a #DB after each instruction (string iteration) */
 #define RFLAGS_IF	BIT(9)
+#define RFLAGS_DF	BIT(10)		/* direction flag: string instructions count down */
+
+/* DR6 (SDM vol. 3, "Debug Status Register"): BS is a single-step trap; 0xffff0ff0 at reset. */
+#define DR6_BS		BIT(14)
+#define DR6_RESET	0xffff0ff0ULL
 
 struct cpuid_regs {
 	u32 eax, ebx, ecx, edx;
@@ -133,6 +139,19 @@ DEFINE_CR_ACCESS(0)
 DEFINE_CR_ACCESS(2)
 DEFINE_CR_ACCESS(3)
 DEFINE_CR_ACCESS(4)
+
+static inline u64 read_dr6(void)
+{
+	u64 v;
+
+	__asm__ volatile("mov %%dr6, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_dr6(u64 v)
+{
+	__asm__ volatile("mov %0, %%dr6" : : "r"(v));
+}
 
 static inline void invlpg(u64 addr)
 {

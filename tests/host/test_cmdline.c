@@ -99,6 +99,9 @@ static void test_good_values(void)
 	CHECK(parse("mce_poll_wait=600", &c) == 0 && c.mce_poll_wait == 600, "mce_poll_wait=600");
 	CHECK(parse("mce_poll_wait=601", &c) == 1 && c.mce_poll_wait == 0,
 	      "mce_poll_wait bound; the stated default 0 applies");
+	CHECK(parse("", &c) == 0 && c.sweep == SWEEP_TINY, "sweep= defaults to tiny");
+	CHECK(parse("sweep=full", &c) == 0 && c.sweep == SWEEP_FULL, "sweep=full");
+	CHECK(parse("sweep=huge", &c) == 1 && c.sweep == SWEEP_TINY, "sweep=huge: tiny kept");
 	CHECK(parse("inject=qemu mce_case=twice", &c) == 0 && c.inject == INJECT_QEMU &&
 	      c.mce_case == MCE_CASE_TWICE, "inject and mce_case");
 	cmdline_describe(&c, d, sizeof(d));

@@ -106,7 +106,7 @@ def t_bad_cmdline(b):
     b.status_is(CMDLINE)
     b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash, ebs, copy_page, "
           r"memcpy, copy_mc, clear_page, inject, mce_case, fb, exit_delay, bench, bench_runs, "
-          r"bench_tiny, bench_cold, smp, smp_timeout, bench_cpu\); ignored")
+          r"bench_tiny, bench_cold, smp, smp_timeout, bench_cpu, sweep\); ignored")
     b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
           r"comma-separated list of cmdline, extable, .*\); using the default 'all'")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")

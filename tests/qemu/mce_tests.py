@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """mce_tests.py - the QEMU scenarios of machine checks on one CPU: the mce suite on an Intel
-model, and real #MCs injected through QEMU's monitor (recovered, panicked, early, no SUCCOR).
+model, real #MCs injected through QEMU's monitor (recovered, panicked, early, no SUCCOR), and
+the poison sweep of the folio copies against the model of Linux.
 """
+import json
 import re
 
 from qemu_boot import INTEL, PANIC, PASS, check_ktap
@@ -98,4 +100,54 @@ def t_mce_qemu_amd_no_succor(b):
     b.has(r"    ok \d+ emulated_poison_sweep # SKIP this CPU cannot recover \(AMD without SUCCOR\)")
 
 
-SCENARIOS = [t_mce_suite_intel, t_mce_qemu_fragile, t_mce_qemu_fast_string, t_mce_qemu_twice, t_mce_qemu_pcc, t_mce_qemu_idle, t_mce_qemu_amd_no_succor, t_mce_qemu_early]
+def sweep_records(b, npages):
+    """The poison-sweep records of the @npages-page folio, one dict per cell."""
+    recs = [json.loads(m.group(1)) for m in
+            re.finditer(r'^    # (\{"schema":1,"kind":"poison-sweep".*\})$', b.log, re.M)]
+    return [r for r in recs if r["kind"] == "poison-sweep" and r["folio_pages"] == npages]
+
+
+def check_sweep_cells(b, npages, pages):
+    """Each cell that ran: @pages points (3 for hwpoison of 2 MiB), none unexplained; a page
+    marked hwpoison is refused at every point with the pre-check and agrees without it; the
+    rep movsb told to stop 40 bytes early names the page before in v3's one call unless the
+    line is page 0's first (the stop then lies in the line)."""
+    cells = sweep_records(b, npages)
+    b.expect(len(cells) == 4 * 3 * 5, "%d poison-sweep cells for %d pages" % (len(cells), npages))
+    for c in cells:
+        name = "%s, %s, %s" % (c["form"], c["primitive"], c["place"])
+        if c["form"].startswith("copy_pages"):
+            b.expect(not c["ran"] and c["why"].startswith("not yet"), "%s ran" % name)
+            continue
+        want = 3 if c["place"].startswith("hwpoison") and npages == 512 else pages
+        refuse = want if c["place"] == "hwpoison" else 0
+        bank = want - 1 if (c["form"], c["primitive"], c["place"]) == \
+            ("v3 batched", "rep movsb early", "first line") else 0
+        got = (c["points"], c["ours_refuse"], c["ours_bank_page"], c["unexplained"])
+        b.expect(c["ran"] and got == (want, refuse, bank, 0),
+                 "%s: points, refused, bank page, unexplained %s, want %s"
+                 % (name, got, (want, refuse, bank, 0)))
+
+
+def t_poison_sweep(b):
+    """Poison sweep (sweep=quick) of the folio copies against the model of Linux: 0 unexplained."""
+    # Line poison lands on its line, then every page of a 16-page folio and six of a 2 MiB
+    # one, at its first, middle and last line and marked hwpoison, through the per-page, v3
+    # and v3 no-preempt forms over fragile and rep movsb (Skylake-Server has ERMS).
+    b.run("exit=qemu tests=sweep sweep=quick", cpu="Skylake-Server", timeout=240)
+    b.status_is(PASS)
+    for case in ("line_poison_lands_on_its_line", "poison_sweep", "poison_sweep_2m"):
+        b.has(r"^    ok \d+ %s$" % case, "%s did not pass (or was skipped)" % case)
+    b.has(r"# 64 lines of a page poisoned one at a time, over fragile, rep movsb and rep movsb "
+          r"stopping 40 bytes early")
+    b.has(r"# sweep: refuse = a deliberate difference: ")
+    b.has(r"# sweep: bank = a deliberate difference: ")
+    check_sweep_cells(b, 16, 16)
+    check_sweep_cells(b, 512, 6)
+    for pages, how in ((16, "every"), (512, "sampled")):
+        b.has(r'"kind":"poison-sweep-total","folio_pages":%d,"pages":"%s",.*"unexplained":0,'
+              % (pages, how))
+    check_ktap(b)
+
+
+SCENARIOS = [t_mce_suite_intel, t_mce_qemu_fragile, t_mce_qemu_fast_string, t_mce_qemu_twice, t_mce_qemu_pcc, t_mce_qemu_idle, t_mce_qemu_amd_no_succor, t_mce_qemu_early, t_poison_sweep]
