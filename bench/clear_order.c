@@ -122,6 +122,8 @@ static unsigned int order_rows(const struct bench_env *env, const struct bench_p
 		a.flush_bytes = b.flush_bytes = a.bytes;
 		data_clear_patterns(&a);
 		data_clear_patterns(&b);
+		/* folio_zero_user clears with clear_page: the dispatch's store */
+		a.clear_store = b.clear_store = (u8)(1 + copy_ops.choice.clear_page);
 		bench_outf(env, "# %u folio%s: %s against %s:", nfolios, nfolios == 1 ? "" : "s",
 			   names[0], names[how]);
 		e.variant = variants[how];
@@ -143,7 +145,7 @@ static unsigned int part_order(const struct bench_env *env, const struct bench_p
 	if (bytes >= many * fb)
 		n += order_rows(env, p, buf, many, fb);
 	else
-		bench_outf(env, "# seed003: NOT measured: %u folios (%llu MiB) do not fit",
+		bench_failf(env, "seed003: not measured: %u folios (%llu MiB) do not fit",
 			   many, (unsigned long long)(many * fb) >> 20);
 	quote(env, &clear_quoted[4]);
 	quote(env, &clear_quoted[3]);
@@ -210,6 +212,8 @@ static unsigned int part_batches(const struct bench_env *env, const struct bench
 		a.flush_bytes = b.flush_bytes = bytes;
 		data_clear_patterns(&a);
 		data_clear_patterns(&b);
+		/* clear_highpages_batch clears with clear_pages: the dispatch's store */
+		a.clear_store = b.clear_store = (u8)(1 + copy_ops.choice.clear_pages);
 		bench_outf(env, "# 4K batches against %s:", names[i]);
 		e.variant = variants[i];	/* the 4K baseline is timed in each: unique ids */
 		n += case_compare(&e, p, &a, &b, BENCH_COLD);

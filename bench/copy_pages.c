@@ -17,6 +17,7 @@
  */
 #include "bench/cases.h"
 #include "bench/copy_pages.h"
+#include "bench/probe.h"
 #include "copy/ops.h"
 #include "kernel/lib/format.h"
 
@@ -259,7 +260,7 @@ static bool buffers(struct cp_run *r)
 	}
 	r->nsizes = n;
 	if (n < (p->tiny ? 1 : CP_NR_SIZES))
-		bench_outf(r->env, "# copy_pages: NOT measured above %s: no room for two buffers "
+		bench_failf(r->env, "copy_pages: not measured above %s: no room for two buffers "
 			   "(largest case %llu MiB)", n ? "the sizes below" : "any size",
 			   (unsigned long long)p->max_bytes >> 20);
 	if (!n)
@@ -284,6 +285,7 @@ unsigned int preset_copy_pages(const struct bench_env *env, const struct bench_p
 		bench_outf(env, "# copy_pages: the dispatch inputs of this CPU are not known: "
 			   "only this machine's dispatch is measured");
 	}
+	probe_ensure(env, p);	/* both sides of every row against the machine's copy limit */
 	if (!buffers(&r))
 		return 0;
 	for (unsigned int ri = 0; ri < CP_NR_RES; ri++) {

@@ -10,6 +10,7 @@
  */
 #include "bench/clear_order.h"
 #include "bench/data.h"
+#include "bench/probe.h"
 #include "copy/pages.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
@@ -211,11 +212,12 @@ unsigned int preset_seed003(const struct bench_env *env, const struct bench_plat
 	u8 *buf;
 
 	if (bytes > p->max_bytes || !(buf = p->alloc(bytes))) {
-		bench_outf(env, "# seed003: NOT measured: no room for %llu MiB (largest case "
+		bench_failf(env, "seed003: not measured: no room for %llu MiB (largest case "
 			   "%llu MiB)", (unsigned long long)bytes >> 20,
 			   (unsigned long long)p->max_bytes >> 20);
 		return 0;
 	}
+	probe_ensure(env, p);	/* the order and batch rows against the zero-write limit */
 	page_api_cfg.cond_resched = seed_resched;
 	n += seed003_table(env, p, buf);
 	n += clear_order_parts(env, p, buf, bytes);
