@@ -148,6 +148,7 @@ HOST_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
 	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c tests/soak/limit.c \
 	tests/soak/checkpoint.c
+HOST_PURE += tests/soak/step.c tests/soak/watch.c tests/soak/handover.c tests/soak/knob.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
