@@ -21,6 +21,7 @@ static void test_fault(void)
 		"stuck:00000000001", "emulate ", "FLIP", "none:1",
 	};
 	struct soak_fault_opt f;
+	const char *why0;
 	char text[32];
 
 	CHECK(!parse("none", &f) && f.kind == SOAK_KNOB_NONE, "none");
@@ -37,7 +38,8 @@ static void test_fault(void)
 		CHECK(why && f.kind == 0xee && f.cpu == 0xeeee, "'%s' accepted or @out touched",
 		      bad[i]);
 	}
-	CHECK(strstr(parse("stuck:0", &f), "monitor"), "stuck:0 says why");
+	why0 = parse("stuck:0", &f);
+	CHECK(why0 && strstr(why0, "monitor"), "stuck:0 says why");
 }
 
 static void test_limit_text(void)
