@@ -191,7 +191,7 @@ FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
 FUZZ_PURE += kernel/cmdline_opts.c
 FUZZ_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 FUZZ_PURE += kernel/platform/smbios.c tests/soak/checkpoint.c tests/soak/ledger.c \
-	mce/decode.c tests/soak/pattern.c
+	mce/decode.c tests/soak/pattern.c tests/soak/limit.c tests/soak/knob.c
 FUZZ_PURE += kernel/lib/json.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE) | $(GEN_H)
