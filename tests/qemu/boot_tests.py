@@ -19,6 +19,7 @@ import firmware_tests
 import mce_tests
 import model_tests
 import smp_tests
+import soak_tests
 import status_tests
 from dispatch_tests import check_dispatch_table
 
@@ -269,7 +270,7 @@ SCENARIOS = smp_tests.SLOW + [
     t_subset_and_console, t_exit_shutdown, t_exit_reset, t_exit_halt] + \
     dispatch_tests.SCENARIOS + mce_tests.SCENARIOS + firmware_tests.SCENARIOS + \
     bench_tests.SCENARIOS + smp_tests.SCENARIOS + [make_crash_test(k) for k in CRASHES] + \
-    status_tests.SCENARIOS + model_tests.SCENARIOS
+    status_tests.SCENARIOS + model_tests.SCENARIOS + soak_tests.SCENARIOS
 
 
 def scenario_name(fn):
