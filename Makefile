@@ -151,6 +151,7 @@ HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
 HOST_PURE += tests/soak/step.c tests/soak/watch.c tests/soak/handover.c tests/soak/knob.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
+HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \

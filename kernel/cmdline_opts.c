@@ -121,6 +121,8 @@ static const struct cmdline_opt opts[] = {
 	PARSED("soak_fault", soak_fault, parse_soak_fault, text_soak_fault, "none",
 	       "none, flip or stuck:N (N 1..1023)",
 	       "test knob: a fault the soak must report (a flipped bit, a stuck CPU)"),
+	NUMBER("mce_poll_wait", mce_poll_wait, 0, 600, "a number of seconds", "0",
+	       "test knob: the final corrected-error poll first waits this long for an NMI"),
 };
 
 _Static_assert(ARRAY_SIZE(opts) <= CMDLINE_OPTS_MAX, "CMDLINE_OPTS_MAX");

@@ -32,6 +32,7 @@
 #include "kernel/results.h"
 #include "kernel/summary.h"
 #include "mce/mce.h"
+#include "mce/poll.h"
 #include "tests/crash.h"
 #include "tests/ctx.h"
 #include "tests/ktap.h"
@@ -314,6 +315,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 		crash_now(crashes[cfg.crash - 1]);
 	}
 	status = run_tests(bi, &cfg, cmdline_errors, &tot);
+	mce_poll_final("# ", cfg.mce_poll_wait);
 	status = run_soak(&cfg, status);
 	if (cfg.bench)
 		run_benchmarks(&cfg);

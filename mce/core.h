@@ -109,6 +109,12 @@ void mce_record_decision(struct mce_record *r, const struct mce_decision *d);
 void mce_record_act(struct mce_record *r, const struct mce_scan *s,
 		    const struct exception_table_entry *e);
 
+/*
+ * Start the corrected-error poller on every online CPU (mce/poll.c) and say how it polls; the
+ * last step of mce_cpus_init, once the ownership map of the shared banks exists.
+ */
+void mce_poll_start_all(void);
+
 /* The rendezvous (rendezvous.c): the online CPUs it waits for, and one broadcast #MC. */
 unsigned int mce_rv_online(void);
 bool mce_rv_handle(struct pt_regs *regs, struct mce_cpu *mc, u64 mcg, u64 cap,

@@ -177,7 +177,7 @@ const char *mce_grade_name(enum mce_grade g)
  * corrected errors always; with software error recovery also uncorrected errors that are
  * not enabled, or neither PCC nor signalled. AMD: Linux's ser flag is Intel's SER_P only.
  */
-static bool poll_would_log(const struct mce_grade_in *in)
+bool mce_poll_would_log(const struct mce_grade_in *in)
 {
 	u64 st = in->status;
 	bool ser_p = !in->amd && in->ser;
@@ -211,7 +211,7 @@ void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r,
 	     r->grade != MCE_GRADE_LOG)) {
 		f->logged = r->grade != MCE_GRADE_NONE;
 		f->queue_page = r->grade == MCE_GRADE_AO;
-	} else if (poll_would_log(in)) {
+	} else if (mce_poll_would_log(in)) {
 		struct mce_grade_in p = *in;
 		enum mce_grade g;
 

@@ -79,6 +79,12 @@ struct mce_bank_fate {
 };
 void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r,
 		   struct mce_bank_fate *f);
+/*
+ * Whether Linux's machine_check_poll() logs a bank with in->status (should_log_poll_error,
+ * non-SMCA): valid and UC clear; with Intel's SER_P also EN clear, or neither PCC nor S set.
+ * Anything else valid is left for the #MC handler.
+ */
+bool mce_poll_would_log(const struct mce_grade_in *in);
 
 enum mce_end { MCE_END_RESUME, MCE_END_RECOVER, MCE_END_PANIC };
 

@@ -20,6 +20,7 @@
 #define MCI_STATUS_PCC		BIT(57)
 #define MCI_STATUS_S		BIT(56)		/* Intel; AMD: TCC at 55, see below */
 #define MCI_STATUS_AR		BIT(55)
+#define MCI_STATUS_SYNDV	BIT(53)		/* AMD SMCA: MCA_SYND holds a syndrome */
 #define MCI_STATUS_DEFERRED	BIT(44)		/* AMD */
 #define MCI_STATUS_POISON	BIT(43)		/* AMD */
 #define MCI_STATUS_MCACOD	0xffffULL

@@ -83,7 +83,7 @@ static void probe_fn(void *arg)
 	mc->facts.share = MCE_SHARE_CMCI;
 }
 
-/* Leave CMCI_EN as the probe found it: the image takes no CMCI interrupts. */
+/* Leave CMCI_EN as the probe found it; each CPU's poller claims its own banks' CMCI again. */
 static void unprobe_fn(void *arg)
 {
 	struct mce_cpu *mc = mce_cpu_this();
@@ -275,4 +275,5 @@ void mce_cpus_init(void)
 	print_table("MCE: ", 1);
 	mce_cpus_summary_text(line, sizeof(line));
 	printk("MCE: every CPU: %s%s\n", line, nr_failed ? "; some CPUs did not answer" : "");
+	mce_poll_start_all();
 }

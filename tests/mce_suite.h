@@ -2,8 +2,8 @@
 /*
  * mce_suite.h - what the files of the mce suite share: the suite and its set-up cases
  * (test_mce.c), the handler over simulated registers (test_mce_rules.c), emulated poison
- * (test_mce_emulate.c), and real machine checks from QEMU's monitor or ACPI EINJ
- * (mce_inject.c).
+ * (test_mce_emulate.c), the corrected-error poller (test_mce_poll.c), and real machine checks
+ * from QEMU's monitor or ACPI EINJ (mce_inject.c).
  */
 #ifndef CK_TESTS_MCE_SUITE_H
 #define CK_TESTS_MCE_SUITE_H
@@ -39,6 +39,9 @@ void emulated_poison_sweep(struct ck_test *t);
 void hwpoison_refuses_copy(struct ck_test *t);
 void two_recoveries_in_a_row(struct ck_test *t);
 void recoveries_on_several_cpus_at_once(struct ck_test *t);
+
+/* test_mce_poll.c: the corrected-error poller over each CPU's simulated registers. */
+void poller_over_simulated_banks(struct ck_test *t);
 
 /* mce_inject.c: a real #MC. */
 void qemu_injection(struct ck_test *t);

@@ -6,6 +6,7 @@
  *
  *  - test_mce_rules.c: the handler over simulated MSRs (every grading rule row, int $18).
  *  - test_mce_emulate.c: emulated poison (the sweep, hwpoison, recoveries on several CPUs).
+ *  - test_mce_poll.c: the corrected-error poller over every CPU's simulated registers.
  *  - mce_inject.c: a real #MC from QEMU's monitor (inject=qemu) or ACPI EINJ (inject=einj).
  */
 #include "copy/ops.h"
@@ -132,6 +133,7 @@ CK_SUITE(mce, 70,
 	 CK_CASE(hwpoison_refuses_copy),
 	 CK_CASE(two_recoveries_in_a_row),
 	 CK_CASE(recoveries_on_several_cpus_at_once),
+	 CK_CASE(poller_over_simulated_banks),
 	 CK_CASE(qemu_injection),
 	 CK_CASE(einj_table),
 	 CK_CASE(einj_plumbing),

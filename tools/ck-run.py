@@ -109,7 +109,7 @@ def qemu_argv(args, accel, esp, log, workdir):
         argv += ["-drive", "file=fat:rw:%s,format=raw" % esp, "-nic", "none"]
     if args.monitor:
         argv += ["-monitor", "unix:%s,server,nowait" % args.monitor]
-    elif args.inject_mce or args.screendump or args.nmi:
+    elif args.inject_mce or args.screendump or args.nmi or args.hmp_when:
         argv += ["-monitor", "unix:%s,server,nowait" % os.path.join(workdir, "monitor.sock")]
     for extra in args.qemu_arg:
         argv += extra.split()
@@ -148,6 +148,36 @@ def relay_mce_requests(args, data, done, workdir):
         print("ck-run: injecting: %s" % cmd, file=sys.stderr)
         hmp(sock, cmd)
     return len(found)
+
+
+class LineCommands:
+    """--hmp-when REGEX CMD: once REGEX matches within the serial lines received whole (a line
+    still being written is not looked at), send CMD to the monitor; consecutive pairs with the
+    same REGEX go out together in the order given, each group once."""
+
+    def __init__(self, args, workdir):
+        self.sock = args.monitor or os.path.join(workdir, "monitor.sock")
+        self.pending = []
+        for pattern, cmd in args.hmp_when:
+            if not self.pending or self.pending[-1][0] != pattern:
+                self.pending.append((pattern, []))
+            self.pending[-1][1].append(cmd)
+
+    def poll(self, data):
+        for entry in list(self.pending):
+            pattern, cmds = entry
+            text = data.decode("ascii", "replace").replace("\r", "")
+            if not re.search(pattern, "\n".join(text.split("\n")[:-1]), re.M):
+                continue
+            for cmd in cmds:
+                print("ck-run: sending: %s" % cmd, file=sys.stderr)
+                hmp(self.sock, cmd)
+            self.pending.remove(entry)
+
+    def report_unsent(self):
+        for pattern, cmds in self.pending:
+            print("ck-run: --hmp-when %r never matched: not sent: %s" % (pattern, "; ".join(cmds)),
+                  file=sys.stderr)
 
 
 class NmiSender:
@@ -190,6 +220,7 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
     t0 = time.monotonic()
     pos, data, rc, started, injected, dumped = 0, b"", None, False, 0, False
     nmis = NmiSender(args, workdir)
+    sends = LineCommands(args, workdir)
     with open(log, "rb") as f:
         while True:
             chunk = f.read()
@@ -202,6 +233,8 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
             if args.inject_mce and chunk:
                 injected = relay_mce_requests(args, data, injected, workdir)
             nmis.poll(data)
+            if chunk:
+                sends.poll(data)
             if args.screendump and not dumped and SUMMARY_DRAWN in data:
                 hmp(args.monitor or os.path.join(workdir, "monitor.sock"),
                     "screendump " + os.path.abspath(args.screendump))
@@ -220,6 +253,8 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
     if rc is None:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+    if started:
+        sends.report_unsent()
     errf.seek(0)
     err = errf.read()
     errf.close()
@@ -252,6 +287,10 @@ def main():
                     "self-tests start, one every --nmi-interval seconds")
     ap.add_argument("--nmi-interval", type=float, default=0.25, metavar="S",
                     help="seconds between two --nmi commands (default 0.25)")
+    ap.add_argument("--hmp-when", nargs=2, action="append", default=[],
+                    metavar=("REGEX", "CMD"),
+                    help="send monitor command CMD once a whole serial line matches REGEX "
+                    "(repeat it: the commands of one REGEX go out in order)")
     ap.add_argument("--qemu-arg", action="append", default=[], help="extra QEMU arguments")
     ap.add_argument("--log", help="write the raw serial log here")
     ap.add_argument("--disk", metavar="IMG",
@@ -269,6 +308,11 @@ def main():
 
     if args.nmi < 0 or args.nmi_interval < 0:
         ap.error("--nmi and --nmi-interval take a count and seconds, not negative values")
+    for pattern, _ in args.hmp_when:
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            ap.error("--hmp-when: bad regular expression %r: %s" % (pattern, e))
     if not os.path.exists(args.image):
         sys.exit("ck-run: %s does not exist; run 'make' first" % args.image)
     cmdline = None if args.no_cmdline_file else " ".join(args.cmdline)

@@ -122,6 +122,11 @@ u32 apic_esr(void)
 	return apic_read(APIC_ESR);
 }
 
+unsigned int apic_max_lvt(void)
+{
+	return (apic_read(APIC_VERSION) >> APIC_VERSION_MAXLVT_SHIFT) & 0xff;
+}
+
 void apic_cpu_setup(bool bsp)
 {
 	if (!bsp) {
@@ -129,6 +134,9 @@ void apic_cpu_setup(bool bsp)
 		apic_write(APIC_LVT_LINT0, APIC_LVT_MASKED);
 		apic_write(APIC_LVT_LINT1, APIC_LVT_MASKED | APIC_LVT_DM_NMI);	/* as Linux */
 		apic_write(APIC_LVT_ERROR, APIC_LVT_MASKED);
+		/* The CMCI entry exists from max LVT 6 on; mce/ points it at its vector. */
+		if (apic_max_lvt() >= APIC_MAXLVT_CMCI)
+			apic_write(APIC_LVT_CMCI, APIC_LVT_MASKED);
 	}
 	apic_write(APIC_SVR, APIC_SVR_ENABLE | VECTOR_SPURIOUS);
 	apic_esr();

@@ -17,6 +17,7 @@
 #define APIC_EOI	0xb0
 #define APIC_SVR	0xf0
 #define APIC_ESR	0x280
+#define APIC_LVT_CMCI	0x2f0	/* corrected machine-check interrupt (Intel, max LVT >= 6) */
 #define APIC_ICR	0x300
 #define APIC_ICR_HIGH	0x310
 #define APIC_LVT_TIMER	0x320
@@ -25,6 +26,8 @@
 #define APIC_LVT_ERROR	0x370
 
 #define APIC_SVR_ENABLE		BIT(8)
+#define APIC_VERSION_MAXLVT_SHIFT	16	/* bits 23:16: the highest LVT entry's index */
+#define APIC_MAXLVT_CMCI	6	/* the LVT CMCI entry exists from this max LVT on */
 #define APIC_LVT_MASKED		BIT(16)
 #define APIC_LVT_DM_NMI		(4U << 8)
 #define APIC_XAPIC_ID_SHIFT	24	/* xAPIC: the 8-bit id in bits 31:24 of APIC_ID */
@@ -44,6 +47,7 @@ static inline u64 apic_base_addr(u64 msr, unsigned int phys_bits)
 
 /* Vectors the kernel uses besides the 32 exceptions. */
 #define VECTOR_WAKEUP		0xf0	/* "look at your work slot" */
+#define VECTOR_CMCI		0xf9	/* CMCI: Linux's THRESHOLD_APIC_VECTOR */
 #define VECTOR_SPURIOUS		0xff
 
 enum apic_mode { APIC_MODE_OFF, APIC_MODE_XAPIC, APIC_MODE_X2APIC };
@@ -69,6 +73,8 @@ void apic_eoi(void);
 void apic_icr_write(u32 dest, u32 low);
 bool apic_icr_busy(void);
 u32 apic_esr(void);
+/* The highest LVT entry's index (the version register's bits 23:16). */
+unsigned int apic_max_lvt(void);
 /* Software-enable this CPU's APIC with the spurious vector; APs mask every LVT (as Linux). */
 void apic_cpu_setup(bool bsp);
 void apic_send_ipi(u32 dest, u8 vector);

@@ -113,6 +113,35 @@ irq_wakeup_stub:
 	pop rax
 	iretq
 
+; The corrected machine-check interrupt (VECTOR_CMCI, the LVT CMCI entry): irq_cmci()
+; (kernel/arch/traps.c) runs the handler mce/ registered, which acknowledges the APIC itself.
+; It arrives on the interrupted stack, like the wakeup IPI, aligned as there.
+; Clobbers: nothing (the caller-saved registers are saved around the call).
+extern irq_cmci
+global irq_cmci_stub
+irq_cmci_stub:
+	cld
+	push rax
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push r8
+	push r9
+	push r10
+	push r11
+	call irq_cmci
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rax
+	iretq
+
 ; A spurious interrupt needs no EOI (SDM vol. 3, "Spurious Interrupt").
 global irq_spurious_stub
 irq_spurious_stub:

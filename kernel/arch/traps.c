@@ -2,7 +2,8 @@
 /*
  * traps.c - decide what happens to an exception: a handler registered for the vector (#MC,
  * #PF), an exception-table fixup, a counted and noted NMI, or the unexpected-exception
- * report and the panic exit status.
+ * report and the panic exit status. Also the corrected machine-check interrupt's (CMCI's)
+ * registration point.
  *
  * NMI notes: each CPU's NMI handler writes its own struct nmi_state (a per-CPU variable) and
  * nothing else. Its queue is a ring of NMI_NOTES slots: the handler reserves slot head with
@@ -13,6 +14,7 @@
  * (RIP and the top of its stack) for a watchdog to read, under a sequence count that is odd
  * while the handler writes it.
  */
+#include "kernel/arch/apic.h"
 #include "kernel/arch/exit.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/traps.h"
@@ -308,6 +310,24 @@ size_t nmi_note_next(char *buf, size_t size)
 			return MIN((size_t)n, size - 1);
 	}
 	return 0;
+}
+
+static irq_handler_t cmci_handler;
+
+void irq_set_cmci_handler(irq_handler_t fn)
+{
+	__atomic_store_n(&cmci_handler, fn, __ATOMIC_RELEASE);
+}
+
+/* From kernel/arch/entry.asm's VECTOR_CMCI stub. Nobody registered: acknowledge, drop it. */
+void irq_cmci(void)
+{
+	irq_handler_t fn = __atomic_load_n(&cmci_handler, __ATOMIC_ACQUIRE);
+
+	if (fn)
+		fn();
+	else
+		apic_eoi();
 }
 
 trap_handler_t trap_set_handler(unsigned int vector, trap_handler_t fn)

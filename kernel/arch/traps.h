@@ -77,6 +77,16 @@ typedef bool (*trap_handler_t)(struct pt_regs *regs);
 /* Install @fn for @vector (< 32); returns the previous handler, which @fn may chain to. */
 trap_handler_t trap_set_handler(unsigned int vector, trap_handler_t fn);
 
+/*
+ * The corrected machine-check interrupt (VECTOR_CMCI, kernel/arch/apic.h): the handler a layer
+ * above registers (mce/), run with interrupts off on the CPU that took it; it acknowledges
+ * the APIC itself. Until one is registered the interrupt is acknowledged and dropped.
+ */
+typedef void (*irq_handler_t)(void);
+void irq_set_cmci_handler(irq_handler_t fn);
+/* Called by kernel/arch/entry.asm's stub for VECTOR_CMCI. */
+void irq_cmci(void);
+
 /* Frame address of the last vector-18 entry, whoever handled it (IST tests look at it). */
 extern u64 trap_last_mc_frame;
 

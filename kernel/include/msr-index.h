@@ -64,6 +64,7 @@
 /* Corrected-error interrupt control of bank i (Intel, with MCG_CAP.CMCI_P). */
 #define MSR_MC_CTL2(i)			(0x280 + (i))
 #define MCI_CTL2_CMCI_EN		BIT(30)
+#define MCI_CTL2_CMCI_THRESHOLD_MASK	0x7fffULL	/* corrected errors per CMCI, 14:0 */
 
 #define MSR_MTRRdefType			0x2ff
 #define MTRR_DEF_TYPE_MASK		0xffULL
@@ -103,5 +104,8 @@
 #define MSR_SMCA_MISC(i)		(0xc0002003 + 0x10 * (i))
 #define MSR_SMCA_IPID(i)		(0xc0002005 + 0x10 * (i))
 #define MSR_SMCA_SYND(i)		(0xc0002006 + 0x10 * (i))
+/* Deferred errors are also logged here, apart from MCA_STATUS/MCA_ADDR. */
+#define MSR_SMCA_DESTAT(i)		(0xc0002008 + 0x10 * (i))
+#define MSR_SMCA_DEADDR(i)		(0xc0002009 + 0x10 * (i))
 
 #endif

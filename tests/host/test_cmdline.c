@@ -96,6 +96,9 @@ static void test_good_values(void)
 	CHECK(parse("smp_timeout=60001", &c) == 1, "smp_timeout upper bound");
 	CHECK(parse("bench_cpu=1023", &c) == 0 && c.bench_cpu == 1024, "bench_cpu=1023");
 	CHECK(parse("bench_cpu=1024", &c) == 1 && c.bench_cpu == 1, "bench_cpu bound: CPU 0");
+	CHECK(parse("mce_poll_wait=600", &c) == 0 && c.mce_poll_wait == 600, "mce_poll_wait=600");
+	CHECK(parse("mce_poll_wait=601", &c) == 1 && c.mce_poll_wait == 0,
+	      "mce_poll_wait bound; the stated default 0 applies");
 	CHECK(parse("inject=qemu mce_case=twice", &c) == 0 && c.inject == INJECT_QEMU &&
 	      c.mce_case == MCE_CASE_TWICE, "inject and mce_case");
 	cmdline_describe(&c, d, sizeof(d));

@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""mce_poll_tests.py - the QEMU scenarios of the corrected-error poller (mce/poll.h): corrected
+errors written into banks of several CPUs through QEMU's monitor (`mce` with UC clear writes the
+bank and raises nothing, REFERENCE.md 9) before the run's final poll, each reported once with
+its CPU, node, bank, address and granularity; a bank written twice shows OVER.
+
+What each scenario expects comes from what it injected and from the machine QEMU was told to
+build (which CPUs and which memory each node holds), never from the image's own numbers. The
+runner sends the monitor commands when the image says it waits, then an NMI, the image's cue
+to poll (mce_poll_wait=).
+"""
+import re
+
+from qemu_boot import INTEL, PASS, check_ktap
+
+WAIT = r"mce-poll: waiting up to \d+ s for an NMI before the final poll"
+# Two nodes of 512 MiB: CPUs 0-1 and the first 512 MiB on node 0, CPUs 2-3 and the next on 1.
+NODE_MIB = 512
+TWO_NODES = ("-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,"
+             "size=512M -numa node,nodeid=0,cpus=0-1,memdev=m0 "
+             "-numa node,nodeid=1,cpus=2-3,memdev=m1")
+CPU_NODE = {0: 0, 1: 0, 2: 1, 3: 1}
+# VAL EN MISCV ADDRV (UC clear: corrected), memory-controller codes.
+CORRECTED = 0x9c00000000000000
+FINDING = re.compile(r"^# mce-poll: CPU (\d+) \(APIC id (\d+), node (\d+)\) bank (\d+): (\w+)"
+                     r"(, OVER \(an earlier error was lost\))?, STATUS (0x[0-9a-f]+) \[([^]]*)\]"
+                     r".*\n# mce-poll:   address (0x[0-9a-f]+) \(ADDR (0x[0-9a-f]+), LSB (\d+): "
+                     r"(\d+)-byte granularity\), node (-?\d+)$", re.M)
+
+
+def node_of_addr(addr):
+    return addr // (NODE_MIB << 20)
+
+
+def inject(cpu, bank, status, addr, misc):
+    return [WAIT, "mce %d %d 0x%x 0 0x%x 0x%x" % (cpu, bank, status, addr, misc)]
+
+
+def findings(b):
+    return [dict(cpu=int(m.group(1)), apic=int(m.group(2)), node=int(m.group(3)),
+                 bank=int(m.group(4)), kind=m.group(5), over=m.group(6) is not None,
+                 status=int(m.group(7), 16), phys=int(m.group(9), 16),
+                 addr=int(m.group(10), 16), lsb=int(m.group(11)), gran=int(m.group(12)),
+                 addr_node=int(m.group(13)))
+            for m in FINDING.finditer(b.log)]
+
+
+def t_mce_poll_corrected_two_nodes(b):
+    """Corrected errors in CPUs 0, 1, 2 of two nodes: each polled once, as injected; OVER shown."""
+    # Each finding must carry the CPU, its node, the bank, the address, its granularity and
+    # the address's node as injected; CPU 2's bank 3 is written twice, so it shows OVER and
+    # the second error, the one the bank holds.
+    # (cpu, bank, status code, address, MISC): MISC[5:0] is the LSB, MISC[8:6] = 2 physical.
+    shots = [(0, 2, 0x9f, 0x30000040, 0x86),		# node 1's memory, 64-byte granularity
+             (1, 4, 0x90, 0x00200abc, 0x8c),		# node 0's memory, a whole page
+             (2, 3, 0x9f, 0x10000080, 0x86),		# node 0's memory ...
+             (2, 3, 0xa0, 0x10001000, 0x86)]		# ... and again before the poll: OVER
+    args = ["--smp", "4"]
+    for cpu, bank, code, addr, misc in shots:
+        args += ["--hmp-when"] + inject(cpu, bank, CORRECTED | code, addr, misc)
+    args += ["--hmp-when", WAIT, "nmi"]
+    b.run("exit=qemu tests=cpu mce_poll_wait=60", cpu=INTEL, mem="1G", timeout=200,
+          extra=[TWO_NODES], runner_args=args)
+    b.status_is(PASS)
+    b.has(r"^MCE: corrected-error pollers on 4 CPUs; CMCI absent \(MCG_CAP.CMCI_P clear\): "
+          r"polling only; banks whose sharing is unknown are polled by every CPU in turn")
+    b.has(r"^# mce-poll: NMI received after \d+ ms: polling$", "the NMI cue did not arrive")
+    got = findings(b)
+    # The last injection into a bank is what the bank holds; an earlier one there is lost.
+    want = {}
+    for cpu, bank, code, addr, misc in shots:
+        over = (cpu, bank) in want
+        want[(cpu, bank)] = dict(status=CORRECTED | code | (1 << 62 if over else 0), addr=addr,
+                                 lsb=misc & 0x3f, over=over)
+    b.expect(len(got) == len(want), "%d findings, want %d: %s" % (len(got), len(want), got))
+    for (cpu, bank), w in sorted(want.items()):
+        mine = [f for f in got if f["cpu"] == cpu and f["bank"] == bank]
+        if not b.expect(len(mine) == 1, "CPU %d bank %d reported %d times, want once" %
+                        (cpu, bank, len(mine))):
+            continue
+        f = mine[0]
+        phys = w["addr"] & ~((1 << w["lsb"]) - 1)
+        b.expect(f["apic"] == cpu and f["node"] == CPU_NODE[cpu],
+                 "CPU %d: APIC id %d node %d, want %d and %d" % (cpu, f["apic"], f["node"], cpu,
+                                                                  CPU_NODE[cpu]))
+        b.expect(f["kind"] == "corrected" and f["status"] == w["status"] and
+                 f["over"] == w["over"], "CPU %d bank %d: %s STATUS 0x%x OVER %s, want "
+                 "corrected 0x%x OVER %s" % (cpu, bank, f["kind"], f["status"], f["over"],
+                                             w["status"], w["over"]))
+        b.expect(f["addr"] == w["addr"] and f["lsb"] == w["lsb"] and
+                 f["gran"] == 1 << w["lsb"] and f["phys"] == phys,
+                 "CPU %d bank %d: address 0x%x LSB %d (ADDR 0x%x), want 0x%x LSB %d" %
+                 (cpu, bank, f["phys"], f["lsb"], f["addr"], phys, w["lsb"]))
+        b.expect(f["addr_node"] == node_of_addr(w["addr"]),
+                 "CPU %d bank %d: address on node %d, want %d" % (cpu, bank, f["addr_node"],
+                                                                 node_of_addr(w["addr"])))
+    b.has(r"^# mce-poll: final poll of 4 CPUs: 3 findings \(3 corrected, 0 deferred, 0 UCNA, "
+          r"0 threshold\), 0 banks left for the #MC handler")
+    check_ktap(b)
+
+
+def t_mce_poll_no_cue(b):
+    """mce_poll_wait= with nobody sending the NMI: the run says so, polls anyway, passes."""
+    b.run("exit=qemu tests=cpu mce_poll_wait=1", cpu=INTEL)
+    b.status_is(PASS)
+    b.has(r"^# mce-poll: no NMI within 1 s: polling anyway$")
+    b.has(r"^# mce-poll: final poll of 1 CPU: 0 findings ")
+    check_ktap(b)
+
+
+SCENARIOS = [t_mce_poll_corrected_two_nodes, t_mce_poll_no_cue]
