@@ -52,6 +52,7 @@ struct ck_config {
 	u16 soak_chunk;		/* MiB (0: the default) */
 	u16 soak_progress;	/* s between progress lines (0: the default) */
 	u16 soak_watchdog;	/* s a CPU may stay silent (0: the default) */
+	u16 soak_poll;		/* ms between a soaking CPU's bank polls (0: the default) */
 	struct soak_fault_opt soak_fault;	/* test knob (tests/soak/knob.h) */
 	u16 mce_poll_wait;	/* s the final corrected-error poll waits for an NMI (test knob) */
 };

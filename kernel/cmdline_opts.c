@@ -118,6 +118,8 @@ static const struct cmdline_opt opts[] = {
 	       "seconds between the soak's progress lines"),
 	NUMBER("soak_watchdog", soak_watchdog, 2, 3600, "a number of seconds", "30",
 	       "a soaking CPU silent this long is stuck: sent an NMI, named, left out"),
+	NUMBER("soak_poll", soak_poll, 10, 60000, "a number of milliseconds", "1000",
+	       "the longest a soaking CPU goes without polling its machine-check banks"),
 	PARSED("soak_fault", soak_fault, parse_soak_fault, text_soak_fault, "none",
 	       "none, flip or stuck:N (N 1..1023)",
 	       "test knob: a fault the soak must report (a flipped bit, a stuck CPU)"),

@@ -254,6 +254,7 @@ static void test_soak_keys(void)
 	CHECK(parse("soak_chunk=1 soak_chunk=1024 soak_watchdog=2 soak_progress=3600", &c) == 0 &&
 	      c.soak_chunk == 1024 && c.soak_watchdog == 2 && c.soak_progress == 3600, "bounds");
 	CHECK(parse("soak_chunk=2048", &c) == 1 && parse("soak_watchdog=1", &c) == 1 &&
+	      parse("soak_poll=9", &c) == 1 && parse("soak_poll=60000", &c) == 0 &&
 	      parse("soak_progress=0", &c) == 1, "out of bounds refused");
 }
 

@@ -67,7 +67,7 @@ def t_soak_one_pass_smp4(b):
 
 def t_soak_one_pass_boot_cpu(b):
     """soak=passes:1 smp=1 on -m 1G -smp 4: the boot CPU alone soaks it all, PASS."""
-    b.run("exit=qemu tests=none soak=passes:1 smp=1", mem="1G", timeout=600, extra=["-smp 4"])
+    b.run("exit=qemu tests=none soak=passes:1 smp=1", mem="1G", timeout=900, extra=["-smp 4"])
     check_pass_over_all(b, 1024 * MiB, 1)
 
 

@@ -46,6 +46,7 @@ static bool take_opts(const struct soak_opts *o)
 	soak.opts.chunk_mib = mib;
 	soak.opts.progress_s = o->progress_s ? o->progress_s : SOAK_PROGRESS_DEFAULT_S;
 	soak.opts.watchdog_s = o->watchdog_s ? o->watchdog_s : SOAK_WATCHDOG_DEFAULT_S;
+	soak.opts.poll_ms = o->poll_ms ? o->poll_ms : SOAK_POLL_DEFAULT_MS;
 	soak.passes = o->limit.kind == SOAK_LIMIT_PASSES ? o->limit.passes : 0;
 	return true;
 }
@@ -87,9 +88,10 @@ static void print_plan(void)
 
 	soak_limit_text(&soak.opts.limit, lim, sizeof(lim));
 	printk("soak: soak=%s on %u CPUs, %llu MiB chunks; %llu MiB kept back for the run "
-	       "(bootmem_take_all reserve %llu MiB)\n", lim, soak.nr_cpus,
-	       (unsigned long long)p->chunk_bytes >> 20, (unsigned long long)took.kept >> 20,
-	       (unsigned long long)SOAK_RESERVE >> 20);
+	       "(bootmem_take_all reserve %llu MiB); banks polled every %u ms\n", lim,
+	       soak.nr_cpus, (unsigned long long)p->chunk_bytes >> 20,
+	       (unsigned long long)took.kept >> 20, (unsigned long long)SOAK_RESERVE >> 20,
+	       soak.opts.poll_ms);
 	printk("soak: free memory to soak: %llu pages (%llu bytes) in %u ranges; covered by the "
 	       "plan: %llu pages (%llu bytes)\n", (unsigned long long)p->free_pages,
 	       (unsigned long long)p->free_bytes, p->nr_ranges,

@@ -8,8 +8,9 @@
  *
  * The engine over the pure core (plan.c, step.c, pattern.c, ledger.c, watch.c, report.c) is
  * split by mechanism: run.c (memory, plan, the CPUs, the results), run_work.c (a CPU's
- * pieces: write, copy, compare, verify, retire), run_monitor.c (the boot CPU's progress
- * lines and the stuck-CPU watchdog), run_fault.c (the soak_fault= test knobs).
+ * pieces: write, copy, compare, verify, retire), run_poll.c (corrected errors polled on
+ * every CPU), run_monitor.c (the boot CPU's progress lines and the stuck-CPU watchdog),
+ * run_report.c (the results), run_fault.c (the soak_fault= test knobs).
  */
 #ifndef CK_SOAK_RUN_H
 #define CK_SOAK_RUN_H
@@ -22,6 +23,7 @@
 #define SOAK_RESERVE		(8ULL << 20)
 #define SOAK_PROGRESS_DEFAULT_S	10
 #define SOAK_WATCHDOG_DEFAULT_S	30
+#define SOAK_POLL_DEFAULT_MS	1000
 
 struct soak_opts {
 	struct soak_limit limit;
@@ -29,6 +31,7 @@ struct soak_opts {
 	u32 chunk_mib;		/* 0: SOAK_CHUNK_DEFAULT */
 	u32 progress_s;		/* 0: SOAK_PROGRESS_DEFAULT_S */
 	u32 watchdog_s;		/* 0: SOAK_WATCHDOG_DEFAULT_S */
+	u32 poll_ms;		/* 0: SOAK_POLL_DEFAULT_MS */
 };
 
 /*

@@ -42,6 +42,7 @@ struct soak_cpu {
 	u64 first_pages;		/* ... in its first whole pass */
 	u64 min_pages, max_pages;	/* over its whole passes */
 	volatile u64 bytes_verified;
+	u64 next_poll_us;		/* when its banks are polled next */
 	struct soak_ledger ledger;
 	struct soak_event ev[SOAK_LEDGER_CAP];
 };
@@ -57,6 +58,10 @@ u64 soak_elapsed_ns(void);
 
 /* run_work.c: soak index @idx's passes, on its own CPU (the boot CPU: @tick between pieces). */
 void soak_work(unsigned int idx, void (*tick)(void));
+
+/* run_poll.c: this CPU's banks polled now, or when soak_poll= says it is time. */
+void soak_poll_now(struct soak_cpu *sc);
+void soak_poll_due(struct soak_cpu *sc);
 
 /* run_report.c: fold, judge and print the results; returns whether the soak passed. */
 bool soak_report(void);

@@ -6,6 +6,8 @@
  * use), the destination compared with the source and the source verified against its
  * regenerated pattern (copy/verify.h, machine-check safe).
  *
+ * Between pieces the CPU polls its machine-check banks when soak_poll= says (run_poll.c).
+ *
  * A miscompare: the line is flushed and the word read again, which tells a read error from a
  * stored one; the ledger gets the address, expected and actual words and what wrote them,
  * and the page is retired (PG_RETIRED: never touched again). Poison met by a verify or a
@@ -222,6 +224,7 @@ void soak_work(unsigned int idx, void (*tick)(void))
 				goto out;
 			soak_fault_stuck_check(idx);
 			work_piece(sc, pass, &pc);
+			soak_poll_due(sc);
 			sc->beat++;
 			if (tick)
 				tick();
@@ -229,5 +232,6 @@ void soak_work(unsigned int idx, void (*tick)(void))
 		pass_done(sc);
 	}
 out:
+	soak_poll_now(sc);
 	__atomic_store_n(&sc->done, true, __ATOMIC_RELEASE);
 }
