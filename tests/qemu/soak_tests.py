@@ -141,5 +141,33 @@ def t_soak_polls_corrected(b):
           r"miscompares=0 stuck_cpus=0 retired_pages=0 not_stored=0$")
 
 
-SCENARIOS = [t_soak_polls_corrected, t_soak_one_pass_smp4, t_soak_one_pass_boot_cpu, t_soak_fault_flip,
+# Two nodes, the second without CPUs (how CXL memory appears, REFERENCE.md 2), no SLIT.
+CPULESS = ("-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,"
+           "size=256M -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,memdev=m1")
+
+
+def t_soak_cpuless_node(b):
+    """Two nodes, node 1 without CPUs: node 0's CPUs soak it too; a KTAP case per node, PASS."""
+    b.run("exit=qemu tests=none soak=passes:1", mem="768M", timeout=300,
+          extra=["-smp 2", CPULESS])
+    b.status_is(PASS)
+    n0 = b.has(r"^soak: node 0: (\d+) pages, 2 CPUs$")
+    n1 = b.has(r"^soak: node 1: (\d+) pages, 0 CPUs$")
+    if n0 and n1:
+        b.expect(256 * MiB < int(n0.group(1)) * 4096 <= 512 * MiB and
+                 128 * MiB < int(n1.group(1)) * 4096 <= 256 * MiB,
+                 "node pages within what QEMU gave each node: %s, %s" %
+                 (n0.group(1), n1.group(1)))
+    b.has(r"^soak: node 1 .*worked by node 0")
+    m = b.has(r"^soak: free memory to soak: (\d+) pages")
+    c = b.has(r"^soak: coverage: the first pass touched (\d+) pages of the (\d+) the plan")
+    if m and c and n0 and n1:
+        b.expect(int(c.group(1)) == int(m.group(1)) == int(n0.group(1)) + int(n1.group(1)),
+                 "every page of both nodes touched: %s" % c.group(0))
+    b.has(r"^    1\.\.2\n    ok 1 node0\n    # ck-lava <soak\.node0 pass>\n    ok 2 node1\n"
+          r"    # ck-lava <soak\.node1 pass>\nok 1 soak$")
+    b.has(r"^# copykernel-soak: result=PASS ")
+
+
+SCENARIOS = [t_soak_polls_corrected, t_soak_cpuless_node, t_soak_one_pass_smp4, t_soak_one_pass_boot_cpu, t_soak_fault_flip,
              t_soak_fault_stuck]
