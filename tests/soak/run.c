@@ -111,6 +111,25 @@ static void print_plan(void)
 	}
 }
 
+/* A knob this soak cannot do fails it: a test that asked for a fault must not pass without. */
+static bool knob_doable(void)
+{
+	const struct soak_fault_opt *f = &soak.opts.fault;
+
+	if (f->kind == SOAK_KNOB_EMULATE) {
+		pr_err("soak: soak_fault=emulate is not in this image yet: the soak does not run\n");
+		return false;
+	}
+	if (f->kind != SOAK_KNOB_STUCK)
+		return true;
+	for (unsigned int i = 1; i < soak.nr_cpus; i++)
+		if (soak.cpu_of[i] == f->cpu)
+			return true;
+	pr_err("soak: soak_fault=stuck:%u names no soaking CPU (%u soak, CPU 0 is the monitor): "
+	       "the soak does not run\n", f->cpu, soak.nr_cpus);
+	return false;
+}
+
 static void ap_work(void *arg)
 {
 	soak_work((unsigned int)(uintptr_t)arg, NULL);
@@ -147,7 +166,7 @@ bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms)
 
 	if (o->limit.kind == SOAK_LIMIT_OFF)
 		return true;
-	if (!take_opts(o) || !make_plan())
+	if (!take_opts(o) || !make_plan() || !knob_doable())
 		return false;
 	soak.map = (struct soak_where_map){ .plan = &soak.plan, .numa = numa(), .dimms = dimms,
 					    .symbol = rip_symbol };

@@ -28,7 +28,6 @@ struct soak_shared {
 	u32 copy_mask;			/* the copy primitives this CPU model runs */
 	unsigned int nr_cpus;		/* soaking CPUs: soak index -> CPU number */
 	u16 cpu_of[SOAK_MAX_CPUS];
-	volatile bool stop;		/* the monitor ends the soak early (it never does yet) */
 };
 extern struct soak_shared soak;
 

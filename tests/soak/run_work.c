@@ -220,7 +220,7 @@ void soak_work(unsigned int idx, void (*tick)(void))
 		sc->pass_pages = 0;
 		soak_cursor_init(&c);
 		while (soak_step_next(&soak.plan, idx, pass, &c, &pc)) {
-			if (soak.stop || time_up())
+			if (time_up())
 				goto out;
 			soak_fault_stuck_check(idx);
 			work_piece(sc, pass, &pc);
