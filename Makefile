@@ -148,9 +148,10 @@ HOST_PURE += bench/noise.c
 HOST_PURE += kernel/cmdline_opts.c
 HOST_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
-	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c tests/soak/limit.c \
+	tests/soak/ledger.c tests/soak/report.c tests/soak/limit.c \
 	tests/soak/checkpoint.c
 HOST_PURE += kernel/blackbox.c
+HOST_PURE += tests/soak/step.c tests/soak/watch.c tests/soak/handover.c tests/soak/knob.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (tools/ck-soak.c's accounting, parsers and pair work).
@@ -197,7 +198,7 @@ FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
 FUZZ_PURE += kernel/cmdline_opts.c
 FUZZ_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 FUZZ_PURE += kernel/platform/smbios.c tests/soak/checkpoint.c tests/soak/ledger.c \
-	tests/soak/json.c mce/decode.c tests/soak/pattern.c
+	mce/decode.c tests/soak/pattern.c tests/soak/limit.c tests/soak/knob.c
 FUZZ_PURE += kernel/lib/json.c
 FUZZ_PURE += kernel/blackbox.c
 

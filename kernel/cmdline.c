@@ -95,6 +95,8 @@ static u32 field_get(const struct ck_config *cfg, const struct cmdline_opt *o)
 {
 	const u8 *p = (const u8 *)cfg + o->field;
 
+	if (o->kind == OPT_PARSED)	/* a struct of its own: is_set() and its @text read it */
+		return 0;
 	if (o->size == 1)
 		return *p;
 	if (o->size == 2)
@@ -232,6 +234,8 @@ static const char *apply(struct parse *ps, const struct cmdline_opt *o, struct s
 		return parse_console(ps->cfg, v);
 	case OPT_NUMBER:
 		return parse_number(ps->cfg, o, v, why, size);
+	case OPT_PARSED:
+		return o->parse(v.p, v.n, (u8 *)ps->cfg + o->field);
 	case OPT_IMPL:
 		if (span_eq(v, "auto")) {
 			field_set(ps->cfg, o, 0);
@@ -383,12 +387,31 @@ static void describe_one(const struct ck_config *cfg, const struct cmdline_opt *
 	case OPT_NUMBER:
 		ck_appendf(buf, size, len, "%u", v - o->bias);
 		break;
+	case OPT_PARSED:
+		if (*len < size)
+			*len += o->text((const u8 *)cfg + o->field, buf + *len, size - *len);
+		break;
 	default:
 		names = cmdline_opt_names(o, nm, &n);
 		ck_appendf(buf, size, len, "%s", o->kind == OPT_IMPL ?
 			   name_or_unknown(names, n, v - 1) : name_or_unknown(names, n, v));
 		break;
 	}
+}
+
+/* Whether @o's field differs from its zeroed default (a parsed value: by its text). */
+static bool is_set(const struct ck_config *cfg, const struct cmdline_opt *o)
+{
+	char now[64], zero[64];
+	u8 blank[32] = { 0 };
+
+	if (o->kind != OPT_PARSED)
+		return field_get(cfg, o);
+	if (o->size > sizeof(blank))
+		return true;
+	o->text((const u8 *)cfg + o->field, now, sizeof(now));
+	o->text(blank, zero, sizeof(zero));
+	return strcmp(now, zero) != 0;
 }
 
 void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
@@ -400,6 +423,6 @@ void cmdline_describe(const struct ck_config *cfg, char *buf, size_t size)
 	if (size)
 		buf[0] = '\0';
 	for (unsigned int i = 0; i < nr; i++)
-		if (o[i].always || field_get(cfg, &o[i]))
+		if (o[i].always || is_set(cfg, &o[i]))
 			describe_one(cfg, &o[i], buf, size, &len);
 }

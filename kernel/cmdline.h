@@ -12,6 +12,8 @@
 #include "bench/image.h"
 #include "kernel/include/types.h"
 #include "tests/ctx.h"
+#include "tests/soak/knob.h"
+#include "tests/soak/limit.h"
 
 /*
  * The names tests= and crash= accept: the suites and crash kinds tests/ registers, in run
@@ -46,6 +48,12 @@ struct ck_config {
 	u16 smp;		/* CPUs to use, boot CPU included; 0: every enabled one */
 	u16 smp_timeout;	/* ms to wait for each AP to check in (0: the default) */
 	u16 bench_cpu;		/* 1 + the CPU that runs single-thread benchmarks; 0: the boot CPU */
+	struct soak_limit soak;	/* how long the soak runs after the suites (off: none) */
+	u16 soak_chunk;		/* MiB (0: the default) */
+	u16 soak_progress;	/* s between progress lines (0: the default) */
+	u16 soak_watchdog;	/* s a CPU may stay silent (0: the default) */
+	u16 soak_poll;		/* ms between a soaking CPU's bank polls (0: the default) */
+	struct soak_fault_opt soak_fault;	/* test knob (tests/soak/knob.h) */
 	u16 mce_poll_wait;	/* s the final corrected-error poll waits for an NMI (test knob) */
 	u8 blackbox_test;	/* test knob: the blackbox suite stores a crafted soak checkpoint */
 	u8 sweep;		/* enum sweep_size (tests/ctx.h): the sweep suite's folios */

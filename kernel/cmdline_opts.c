@@ -8,6 +8,8 @@
 #include "kernel/cmdline_opts.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
+#include "tests/soak/knob.h"
+#include "tests/soak/limit.h"
 
 /* Must match enum exit_method in kernel/arch/exit.h. */
 static const char *const exit_names[] = { "auto", "qemu", "reset", "shutdown", "halt" };
@@ -41,6 +43,31 @@ const u32 cmdline_bauds[5] = { 9600, 19200, 38400, 57600, 115200 };
 #define NUMBER(k, f, l, h, what, d, text)						\
 	{ .key = k, .kind = OPT_NUMBER, FIELD(f), .lo = l, .hi = h, .noun = what,	\
 	  .def = d, .desc = text }
+
+/* The soak's own parsers (tests/soak/limit.h, knob.h) behind the table's field pointers. */
+static const char *parse_soak(const char *p, size_t n, void *field)
+{
+	return soak_parse_limit(p, n, field);
+}
+
+static size_t text_soak(const void *field, char *buf, size_t size)
+{
+	return soak_limit_text(field, buf, size);
+}
+
+static const char *parse_soak_fault(const char *p, size_t n, void *field)
+{
+	return soak_parse_fault(p, n, field);
+}
+
+static size_t text_soak_fault(const void *field, char *buf, size_t size)
+{
+	return soak_fault_text(field, buf, size);
+}
+
+#define PARSED(k, f, pf, tf, d, v, what)						\
+	{ .key = k, .kind = OPT_PARSED, FIELD(f), .parse = pf, .text = tf, .def = d,	\
+	  .values = v, .desc = what }
 
 static const struct cmdline_opt opts[] = {
 	{ .key = "tests", .kind = OPT_SUITES, FIELD(tests), .names_of = NAMES_SUITES,
@@ -86,6 +113,20 @@ static const struct cmdline_opt opts[] = {
 	{ .key = "bench_cpu", .kind = OPT_NUMBER, FIELD(bench_cpu), .lo = 0, .hi = 1023,
 	  .bias = 1, .noun = "a CPU number", .def = "0",
 	  .desc = "the CPU that runs the single-thread benchmarks" },
+	PARSED("soak", soak, parse_soak, text_soak, "off",
+	       "off, a duration (30s, 10m, 2h; up to a week) or passes:N (N 1..100000)",
+	       "after the suites, soak all free memory on every CPU this long"),
+	NUMBER("soak_chunk", soak_chunk, 1, 1024, "a power of two of MiB", "64",
+	       "the soak's chunk: a pair of halves, one written and copied to the other"),
+	NUMBER("soak_progress", soak_progress, 1, 3600, "a number of seconds", "10",
+	       "seconds between the soak's progress lines"),
+	NUMBER("soak_watchdog", soak_watchdog, 2, 3600, "a number of seconds", "30",
+	       "a soaking CPU silent this long is stuck: sent an NMI, named, left out"),
+	NUMBER("soak_poll", soak_poll, 10, 60000, "a number of milliseconds", "1000",
+	       "the longest a soaking CPU goes without polling its machine-check banks"),
+	PARSED("soak_fault", soak_fault, parse_soak_fault, text_soak_fault, "none",
+	       "none, flip or stuck:N (N 1..1023)",
+	       "test knob: a fault the soak must report (a flipped bit, a stuck CPU)"),
 	NUMBER("mce_poll_wait", mce_poll_wait, 0, 600, "a number of seconds", "0",
 	       "test knob: the final corrected-error poll first waits this long for an NMI"),
 	CHOICE("blackbox_test", blackbox_test, blackbox_test_names, "none",
@@ -139,6 +180,9 @@ size_t cmdline_opt_values(const struct cmdline_opt *o, const struct cmdline_name
 	case OPT_NUMBER:
 		ck_appendf(buf, size, &len, "%s%s%s, %u..%u", o->word ? o->word : "",
 			   o->word ? " or " : "", o->noun, o->lo, o->hi);
+		return len;
+	case OPT_PARSED:
+		ck_appendf(buf, size, &len, "%s", o->values);
 		return len;
 	case OPT_CONSOLE:
 		ck_appendf(buf, size, &len, "ttyS0..ttyS3[,baud] or uart,io,<port>[,baud]; baud");

@@ -19,6 +19,7 @@ enum cmdline_kind {
 	OPT_NUMBER,		/* a number in [@lo, @hi]; the field holds it plus @bias */
 	OPT_SUITES,		/* tests=: all, none or a comma-separated list of suites */
 	OPT_CONSOLE,		/* console=: ttyS0..ttyS3[,baud] or uart,io,<port>[,baud] */
+	OPT_PARSED,		/* a value its own pure parser reads (@parse) and writes (@text) */
 };
 
 /* Where a row's choices come from: its own list, or the names the run registered. */
@@ -38,6 +39,10 @@ struct cmdline_opt {
 	const char *def;		/* the default, as it would be written on the command line */
 	bool always;			/* cmdline_describe() names it even at its default */
 	const char *desc;		/* one line for the reference */
+	/* OPT_PARSED: NULL or the reason; the text as the command line gives it; in words. */
+	const char *(*parse)(const char *p, size_t n, void *field);
+	size_t (*text)(const void *field, char *buf, size_t size);
+	const char *values;
 };
 
 #define CMDLINE_OPTS_MAX	32	/* rows the table may have (the parser's bookkeeping) */

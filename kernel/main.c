@@ -39,6 +39,7 @@
 #include "tests/ctx.h"
 #include "tests/ktap.h"
 #include "tests/mce_suite.h"
+#include "tests/soak/run.h"
 
 __noreturn void kernel_main(struct boot_info *bi);
 
@@ -259,6 +260,19 @@ static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cf
 	return status;
 }
 
+/* soak=: after the suites, all free memory on every CPU; a failing soak fails the run. */
+static enum ck_status run_soak(const struct ck_config *cfg, enum ck_status status)
+{
+	struct soak_opts o = { .limit = cfg->soak, .fault = cfg->soak_fault,
+			       .chunk_mib = cfg->soak_chunk, .progress_s = cfg->soak_progress,
+			       .watchdog_s = cfg->soak_watchdog, .poll_ms = cfg->soak_poll };
+
+	if (cfg->soak.kind == SOAK_LIMIT_OFF)
+		return status;
+	/* The firmware's DIMM map (kernel/platform/smbios_fw.c), or none: nodes and ranges. */
+	return soak_run(&o, smbios_dimms_get()) ? status : CK_STATUS_FAIL;
+}
+
 /* The presets; returns the cases they promised and could not measure (bench: FAILED lines). */
 static unsigned int run_benchmarks(const struct ck_config *cfg)
 {
@@ -309,6 +323,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	}
 	status = run_tests(bi, &cfg, cmdline_errors, &tot);
 	mce_poll_final("# ", cfg.mce_poll_wait);
+	status = run_soak(&cfg, status);
 	if (cfg.bench && run_benchmarks(&cfg)) {
 		printk("bench: %u case%s could not be measured (the 'bench: FAILED' lines say why): "
 		       "the run fails\n", bench_failures(),

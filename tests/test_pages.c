@@ -81,7 +81,7 @@ static void poisoned_pfn_from_return_value(struct ck_test *t)
 	}
 	bad_pa = (u64)(uintptr_t)page_address(s.page + bad);
 	pg_set_attr(bad_pa, bad_pa + SZ_4K, PG_CACHE(PG_CACHE_WB));
-	poison_log.n = 0;
+	memset(&poison_log, 0, sizeof(poison_log));
 	r = copy_mc_highpages(d.page, s.page, NPAGES);
 	pg_set_attr(bad_pa, bad_pa + SZ_4K, PG_RAM);
 	report(t, r == -EHWPOISON, "copy_mc_highpages returned %d, want -EHWPOISON", r);

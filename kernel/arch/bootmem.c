@@ -166,3 +166,59 @@ u64 bootmem_free_bytes(void)
 	return sum;
 }
 
+
+/* Where the reserve of @keep bytes lies: the lowest aligned fit, else the largest range. */
+static struct range reserve_of(u64 keep)
+{
+	unsigned int largest = 0;
+
+	for (unsigned int i = 0; i < nr_free; i++) {
+		const struct range *r = &free_ranges[i];
+		u64 a = ALIGN_UP(r->start, BOOTMEM_RESERVE_ALIGN);
+
+		if (a >= r->start && a + keep >= a && a + keep <= r->end)
+			return (struct range){ a, a + keep };
+		if (r->end - r->start > free_ranges[largest].end - free_ranges[largest].start)
+			largest = i;
+	}
+	return nr_free ? free_ranges[largest] : (struct range){ 0, 0 };
+}
+
+unsigned int bootmem_take_all(struct bootmem_range *out, unsigned int max, u64 keep,
+			      u64 *kept, u64 *left)
+{
+	struct range res, stay[BOOTMEM_MAX_RANGES + 2];
+	unsigned int n = 0, nr_stay = 0;
+
+	keep = ALIGN_UP(keep, BOOTMEM_RESERVE_ALIGN);
+	res = reserve_of(keep);
+	*left = 0;
+	for (unsigned int i = 0; i < nr_free; i++) {
+		struct range r = free_ranges[i], part[2] = { r, { 0, 0 } };
+
+		if (res.start >= r.start && res.end <= r.end && res.end > res.start) {
+			part[0] = (struct range){ r.start, res.start };
+			part[1] = (struct range){ res.end, r.end };
+			stay[nr_stay++] = res;
+		}
+		for (unsigned int k = 0; k < 2; k++) {
+			if (part[k].start >= part[k].end)
+				continue;
+			if (n < max) {
+				out[n++] = (struct bootmem_range){ part[k].start, part[k].end };
+			} else {
+				*left += part[k].end - part[k].start;
+				stay[nr_stay++] = part[k];
+			}
+		}
+	}
+	/* The list stays sorted: every range kept is a piece of one that was, in order. */
+	if (nr_stay > BOOTMEM_MAX_RANGES) {
+		dropped += nr_stay - BOOTMEM_MAX_RANGES;	/* @max under the range count */
+		nr_stay = BOOTMEM_MAX_RANGES;
+	}
+	memcpy(free_ranges, stay, nr_stay * sizeof(stay[0]));
+	nr_free = nr_stay;
+	*kept = bootmem_free_bytes() - *left;
+	return n;
+}

@@ -10,7 +10,9 @@
  * a compare-exchange (a real NMI may arrive inside a software int $2), fills it and marks it
  * complete through its seq; the console takes notes from the tail, one at a time under its
  * lock, after it has copied them out. A full ring counts the NMI as lost, and the console
- * says how many once the ring is empty.
+ * says how many once the ring is empty. The same NMI also captures where it found the CPU
+ * (RIP and the top of its stack) for a watchdog to read, under a sequence count that is odd
+ * while the handler writes it.
  */
 #include "kernel/arch/apic.h"
 #include "kernel/arch/exit.h"
@@ -33,6 +35,8 @@ struct nmi_note {
 
 struct nmi_state {
 	struct nmi_record rec;
+	u64 cap_seq;		/* odd while the handler writes cap */
+	struct nmi_stack cap;
 	u64 head, tail;		/* notes reserved, notes printed */
 	u64 lost, lost_told;	/* NMIs that found the ring full; how many were printed */
 	struct nmi_note ring[NMI_NOTES];
@@ -209,6 +213,47 @@ const struct nmi_record *nmi_record_of(unsigned int cpu)
 	return &per_cpu_ptr(&nmi_states, cpu)->rec;
 }
 
+/* NMI context, on this CPU's own state only: where it stopped the CPU. */
+static void nmi_capture(struct nmi_state *st, const struct pt_regs *regs, u64 nr)
+{
+	struct nmi_stack *c = &st->cap;
+	unsigned int n = 0;
+	u64 w;
+
+	__atomic_store_n(&st->cap_seq, st->cap_seq + 1, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	c->nr = nr;
+	c->rip = regs->rip;
+	c->rsp = regs->rsp;
+	c->rflags = regs->rflags;
+	while (n < NMI_STACK_WORDS && !probe_read64(regs->rsp + n * 8, &w))
+		c->word[n++] = w;
+	c->nr_words = n;
+	__atomic_store_n(&st->cap_seq, st->cap_seq + 1, __ATOMIC_RELEASE);
+}
+
+bool nmi_stack_of(unsigned int cpu, struct nmi_stack *out)
+{
+	const struct nmi_state *st;
+
+	if (!percpu_of(cpu))
+		return false;
+	st = per_cpu_ptr(&nmi_states, cpu);
+	for (int tries = 0; tries < 1000; tries++) {
+		u64 seq = __atomic_load_n(&st->cap_seq, __ATOMIC_ACQUIRE);
+
+		if (seq & 1) {
+			cpu_relax();	/* the handler is writing it now: a few hundred cycles */
+			continue;
+		}
+		*out = st->cap;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&st->cap_seq, __ATOMIC_RELAXED) == seq)
+			return out->nr != 0;
+	}
+	return false;
+}
+
 /* NMI context, on this CPU's own state only: queue a note or count it lost. */
 static void nmi_note_push(struct nmi_state *st, u64 nr, u64 rip)
 {
@@ -316,6 +361,7 @@ void trap_dispatch(struct pt_regs *regs)
 
 		__atomic_store_n(&st->rec.frame, (u64)(uintptr_t)regs, __ATOMIC_RELAXED);
 		nr = __atomic_add_fetch(&st->rec.count, 1, __ATOMIC_RELEASE);
+		nmi_capture(st, regs, nr);
 		nmi_note_push(st, nr, regs->rip);
 		return;
 	}

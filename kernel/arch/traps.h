@@ -38,6 +38,22 @@ extern struct ex_record ex_last;
 const struct nmi_record *nmi_record_of(unsigned int cpu);
 
 /*
+ * Where such an NMI found its CPU: the interrupted RIP, RSP and RFLAGS and the first words
+ * of the stack there (read through the exception table: an unreadable word ends the list).
+ * A watchdog that sends an NMI to a CPU that stopped answering reads this to say where the
+ * CPU is stuck. The NMI handler writes only its own CPU's capture, under a sequence count.
+ */
+#define NMI_STACK_WORDS	8
+struct nmi_stack {
+	u64 nr;			/* the CPU's NMI number it belongs to (0: none yet) */
+	u64 rip, rsp, rflags;
+	unsigned int nr_words;
+	u64 word[NMI_STACK_WORDS];
+};
+/* Copy numbered CPU @cpu's last capture; false when there is none or no stable copy. */
+bool nmi_stack_of(unsigned int cpu, struct nmi_stack *out);
+
+/*
  * Each such NMI leaves a note in its CPU's queue (bounded, lock-free; what does not fit is
  * counted). Printing one from NMI context would land inside whatever line the console is
  * writing, so the console prints them at line boundaries instead (console_set_deferred()):

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * page.c - page-frame sections, pfn_to_page() and the poison list (see page.h).
+ * page.c - page-frame sections, pfn_to_page() and the poison list (see page.h), safe for
+ * several CPUs recovering at once: no lock (the #MC handler queues too), atomics only.
  */
 #include "kernel/mm/page.h"
+
+#ifdef CK_KERNEL
+#include "kernel/arch/percpu.h"
+#endif
 
 struct page_section {
 	u64 start_pfn, nr;
@@ -14,8 +19,30 @@ static unsigned int nr_sections;
 
 struct poison_log poison_log;
 struct poison_naming poison_naming;
-static bool consumed_known;
-static u64 consumed_pfn;
+
+/* What this CPU's #MC handler last said the bank named, for the copy it interrupted. */
+struct consumed_note {
+	u64 pfn;
+	bool known;
+};
+
+#ifdef CK_KERNEL
+static DEFINE_PER_CPU(struct consumed_note, consumed_notes);
+
+static struct consumed_note *consumed_here(void)
+{
+	return this_cpu_ptr(&consumed_notes);
+}
+#else
+/* Host programs that use it (the host tests) run it on one thread. */
+static struct consumed_note host_consumed;
+
+static struct consumed_note *consumed_here(void)
+{
+	return &host_consumed;
+}
+#endif
+
 int pgmap_add(u64 start_pfn, u64 nr, struct page *storage, u16 node)
 {
 	if (nr_sections == PGMAP_MAX_SECTIONS)
@@ -39,44 +66,74 @@ struct page *pfn_to_page(u64 pfn)
 	return NULL;
 }
 
+static bool on_log(u64 pfn)
+{
+	unsigned int n = __atomic_load_n(&poison_log.n, __ATOMIC_ACQUIRE);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (poison_log.pfn[i] == pfn)
+			return true;
+	return false;
+}
+
+/* Move n over every slot written in order (any writer may: none waits for another). */
+static void log_publish(void)
+{
+	struct poison_log *l = &poison_log;
+	unsigned int n = __atomic_load_n(&l->n, __ATOMIC_ACQUIRE);
+
+	while (n < POISON_LOG_MAX && __atomic_load_n(&l->ready[n], __ATOMIC_ACQUIRE)) {
+		/* On failure @n is reloaded: another writer moved it; look again from there. */
+		if (__atomic_compare_exchange_n(&l->n, &n, n + 1, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			n++;
+	}
+}
+
 void memory_failure_queue(u64 pfn)
 {
 	struct page *p = pfn_to_page(pfn);
+	unsigned int slot;
 
-	for (unsigned int i = 0; i < poison_log.n; i++)
-		if (poison_log.pfn[i] == pfn)
-			return;		/* queued already (the #MC handler and the API both do) */
-	if (p)
-		p->flags |= PG_HWPOISON;
-	if (poison_log.n == POISON_LOG_MAX) {
-		for (unsigned int i = 1; i < POISON_LOG_MAX; i++)
-			poison_log.pfn[i - 1] = poison_log.pfn[i];
-		poison_log.n--;
-	}
-	poison_log.pfn[poison_log.n++] = pfn;
-	poison_log.total++;
+	/* Queued already (the #MC handler and the API both do, or another CPU did). */
+	if (p && (page_flags_set(p, PG_HWPOISON) & PG_HWPOISON))
+		return;
+	if (on_log(pfn))
+		return;		/* a frame whose flag a test cleared, or no frame at all */
+	__atomic_add_fetch(&poison_log.total, 1, __ATOMIC_RELAXED);
+	slot = __atomic_fetch_add(&poison_log.reserved, 1, __ATOMIC_ACQ_REL);
+	if (slot >= POISON_LOG_MAX)
+		return;		/* counted in total, not kept */
+	poison_log.pfn[slot] = pfn;
+	__atomic_store_n(&poison_log.ready[slot], 1, __ATOMIC_RELEASE);
+	log_publish();
 }
 
 void memory_failure_consumed(u64 pfn)
 {
-	consumed_pfn = pfn;
-	consumed_known = true;
+	struct consumed_note *c = consumed_here();
+
+	c->pfn = pfn;
+	c->known = true;
 }
 
 u64 memory_failure_queue_copy(u64 first, u64 nr, u64 formula_pfn)
 {
 	struct poison_naming *n = &poison_naming;
+	struct consumed_note *c = consumed_here();
+	bool known = c->known;
+	u64 bank = c->pfn, queued = formula_pfn;
 
-	n->copies++;
-	n->formula_pfn = formula_pfn;
-	n->bank_known = consumed_known;
-	n->bank_pfn = consumed_pfn;
-	n->queued_pfn = formula_pfn;
-	if (consumed_known && consumed_pfn - first < nr)
-		n->queued_pfn = consumed_pfn;
-	if (consumed_known && consumed_pfn != formula_pfn)
-		n->disagreements++;
-	consumed_known = false;
-	memory_failure_queue(n->queued_pfn);
-	return n->queued_pfn;
+	if (known && bank - first < nr)
+		queued = bank;
+	__atomic_add_fetch(&n->copies, 1, __ATOMIC_RELAXED);
+	if (known && bank != formula_pfn)
+		__atomic_add_fetch(&n->disagreements, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->formula_pfn, formula_pfn, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->bank_known, known, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->bank_pfn, bank, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->queued_pfn, queued, __ATOMIC_RELAXED);
+	c->known = false;
+	memory_failure_queue(queued);
+	return queued;
 }

@@ -13,7 +13,8 @@
 #include "kernel/include/page_types.h"
 #include "kernel/include/types.h"
 
-#define PG_HWPOISON	BIT(0)
+#define PG_HWPOISON	BIT(0)	/* on the poison list (memory_failure_queue) */
+#define PG_RETIRED	BIT(1)	/* taken out of use by the soak (a miscompare): never touched */
 
 struct page {
 	u64 pfn;
@@ -44,7 +45,7 @@ static inline struct page *folio_page(const struct folio *f, unsigned long i)
 
 static inline bool page_hwpoison(const struct page *p)
 {
-	return p->flags & PG_HWPOISON;
+	return __atomic_load_n(&p->flags, __ATOMIC_ACQUIRE) & PG_HWPOISON;
 }
 
 #define PGMAP_MAX_SECTIONS	64
@@ -55,13 +56,22 @@ void pgmap_reset(void);
 struct page *pfn_to_page(u64 pfn);
 
 /*
- * memory_failure_queue(): pfns found poisoned (by the #MC handler or the copy APIs), most
- * recent last; the page gets PG_HWPOISON when it has a frame.
+ * memory_failure_queue(): pfns found poisoned (by the #MC handler or the copy APIs), the page
+ * gets PG_HWPOISON when it has a frame. Several CPUs may queue at once, and the #MC handler
+ * queues from exception context, so nothing here takes a lock: a frame's flag is set with
+ * one atomic test-and-set (the CPU that sets it queues the page; the others see it queued),
+ * and a log slot is reserved with one atomic add, written, then published in order (@n only
+ * moves over whole slots). The log keeps the first POISON_LOG_MAX pages, in the order their
+ * slots were reserved; @total counts every page queued. A page without a frame is looked up
+ * in the log instead of its flag: two CPUs queueing the same such page at the very same
+ * moment may both log it.
  */
 #define POISON_LOG_MAX	64
 struct poison_log {
 	u64 pfn[POISON_LOG_MAX];
-	unsigned int n;		/* entries held (at most POISON_LOG_MAX) */
+	unsigned int n;		/* whole entries, pfn[0 .. n) (at most POISON_LOG_MAX) */
+	unsigned int reserved;	/* slots handed out (may pass POISON_LOG_MAX: not kept) */
+	u8 ready[POISON_LOG_MAX];	/* slot written */
 	u64 total;		/* queued since boot */
 };
 extern struct poison_log poison_log;
@@ -74,6 +84,10 @@ void memory_failure_queue(u64 pfn);
  * the page its bank named (memory_failure_consumed), and the copy queues through
  * memory_failure_queue_copy(), which keeps the bank's page when it lies in the copied range.
  * Linux (v3 of the seed patch) queues the return value's page; README says why we differ.
+ *
+ * The note is per CPU (the #MC and the copy that consumed the poison run on one CPU), so
+ * CPUs recovering at the same moment each keep their own page. The counters below are
+ * atomic; the last-copy fields are those of the last copy on any CPU.
  */
 struct poison_naming {
 	u64 copies;		/* copies that queued a page this way */
@@ -88,6 +102,12 @@ extern struct poison_naming poison_naming;
 void memory_failure_consumed(u64 pfn);
 /* The copy from pfns [@first, @first + @nr) stopped on poison at @formula_pfn. */
 u64 memory_failure_queue_copy(u64 first, u64 nr, u64 formula_pfn);
+
+/* The frame flags of @p set atomically (another CPU may be setting others). */
+static inline u16 page_flags_set(struct page *p, u16 flags)
+{
+	return __atomic_fetch_or(&p->flags, flags, __ATOMIC_ACQ_REL);
+}
 
 #ifdef CK_KERNEL
 struct boot_info;

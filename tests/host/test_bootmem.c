@@ -4,7 +4,7 @@
  * allocator (kernel/arch/bootmem.c) on hostile maps: page counts that wrap past 2^64,
  * unaligned bases near 2^64, entries listed twice or overlapping other types, a usable entry
  * over the image, an unsorted map, a map with no usable RAM. The sanitizer's findings are
- * read from the list it returns.
+ * read from the list it returns. Then the soak's hand-over of all free memory but a reserve.
  */
 #include <stdint.h>
 
@@ -188,8 +188,72 @@ static void test_no_ram(void)
 	CHECK(sanitize() == -1, "no usable entry is unusable");
 }
 
+/*
+ * The soak's hand-over: everything but a 2 MiB-aligned reserve, worked out by hand for three
+ * free ranges (the image sits above them all).
+ */
+static void take_map(void)
+{
+	reset();
+	add(0x100000, 0x400, MEM_USABLE);		/* [1 MiB, 5 MiB) */
+	add(0x1000000, 0x2000, MEM_USABLE);		/* [16 MiB, 48 MiB) */
+	add(0x5001000, 0xfff, MEM_USABLE);		/* [80 MiB + 4 KiB, 96 MiB) */
+	CHECK(sanitize() == 0, "sanitize");
+	bootmem_init(&bi);
+}
+
+static void test_take_all(void)
+{
+	static const struct bootmem_range want[] = {
+		{ 0x100000, 0x500000 }, { 0x1400000, 0x3000000 }, { 0x5001000, 0x6000000 },
+	};
+	struct bootmem_range out[8];
+	u64 kept, left, total;
+	unsigned int n;
+
+	take_map();
+	total = bootmem_free_bytes();
+	/* 3 MiB rounds to 4: [2 MiB, 6 MiB) does not fit the first range, [16, 20) MiB does. */
+	n = bootmem_take_all(out, 8, 3 << 20, &kept, &left);
+	CHECK(n == 3 && kept == 4 << 20 && left == 0, "n %u kept %#llx left %#llx", n,
+	      (unsigned long long)kept, (unsigned long long)left);
+	for (unsigned int i = 0; i < n && i < 3; i++)
+		CHECK(out[i].start == want[i].start && out[i].end == want[i].end,
+		      "range %u: %#llx-%#llx", i, (unsigned long long)out[i].start,
+		      (unsigned long long)out[i].end);
+	CHECK(bootmem_free_bytes() == 4 << 20, "the reserve stays free");
+	CHECK(total == (36ULL << 20) + 0xfff000, "hand-counted total");
+	CHECK(bootmem_alloc(1 << 20, SZ_2M) == 0x1000000 &&
+	      bootmem_alloc(1 << 20, SZ_2M) == 0x1200000 && bootmem_alloc(SZ_4K, SZ_4K) == 0x1100000,
+	      "later allocations come from the reserve");
+	CHECK(drain(pages, 1 << 16) == 511 && pages[0] >= 0x1101000 && pages[510] < 0x1400000,
+	      "and nothing else is left");
+
+	/* Room for one range only: the others stay free and are counted. */
+	take_map();
+	n = bootmem_take_all(out, 1, 3 << 20, &kept, &left);
+	CHECK(n == 1 && out[0].start == 0x100000 && out[0].end == 0x500000,
+	      "the lowest range goes first");
+	CHECK(left == 0x1c00000 + 0xfff000 && kept == 4 << 20 &&
+	      bootmem_free_bytes() == kept + left, "left %#llx kept %#llx",
+	      (unsigned long long)left, (unsigned long long)kept);
+
+	/* A reserve no range holds: the largest range stays whole. */
+	take_map();
+	n = bootmem_take_all(out, 8, 1ULL << 30, &kept, &left);
+	CHECK(n == 2 && kept == 32 << 20 && out[1].start == 0x5001000,
+	      "n %u kept %#llx", n, (unsigned long long)kept);
+
+	/* No reserve: everything goes. */
+	take_map();
+	n = bootmem_take_all(out, 8, 0, &kept, &left);
+	CHECK(n == 3 && kept == 0 && !bootmem_free_bytes() && !bootmem_alloc(SZ_4K, SZ_4K),
+	      "keep 0: n %u, nothing stays", n);
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_wrap, test_unaligned_top, test_duplicate, test_overlap_types,
-			 test_image, test_sort_and_boot_services, test_many_findings, test_no_ram);
+			 test_image, test_sort_and_boot_services, test_many_findings, test_no_ram,
+			 test_take_all);
 }

@@ -225,8 +225,44 @@ static void test_option_table(void)
 	}
 }
 
+/*
+ * The soak's keys: soak= and soak_fault= through their own parsers (values from
+ * tests/soak/limit.h and knob.h's header comments), written back by describe, refused with
+ * what they take and the default applied; the numeric ones at their bounds.
+ */
+static void test_soak_keys(void)
+{
+	struct ck_config c;
+	char d[512];
+
+	CHECK(parse("soak=passes:1 soak_fault=stuck:2", &c) == 0 &&
+	      c.soak.kind == SOAK_LIMIT_PASSES && c.soak.passes == 1 &&
+	      c.soak_fault.kind == SOAK_KNOB_STUCK && c.soak_fault.cpu == 2, "passes:1 stuck:2");
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(strstr(d, " soak=passes:1") && strstr(d, " soak_fault=stuck:2"), "%s", d);
+	CHECK(parse("soak=90m soak_fault=flip", &c) == 0 && c.soak.kind == SOAK_LIMIT_TIME &&
+	      c.soak.seconds == 5400 && c.soak_fault.kind == SOAK_KNOB_FLIP, "90m flip");
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(strstr(d, " soak=90m") && strstr(d, " soak_fault=flip"), "%s", d);
+	CHECK(parse("", &c) == 0 && c.soak.kind == SOAK_LIMIT_OFF &&
+	      c.soak_fault.kind == SOAK_KNOB_NONE, "off by default");
+	cmdline_describe(&c, d, sizeof(d));
+	CHECK(!strstr(d, "soak"), "the defaults are not described: %s", d);
+	CHECK(parse("soak=3x", &c) == 1 && c.soak.kind == SOAK_LIMIT_OFF &&
+	      any_msg_has("for soak=") && any_msg_has("passes:N") &&
+	      any_msg_has("using the default 'off'"), "soak=3x refused: %s", msgs[0]);
+	CHECK(parse("soak=passes:2 soak_fault=stuck:0", &c) == 1 && c.soak.passes == 2 &&
+	      c.soak_fault.kind == SOAK_KNOB_NONE && any_msg_has("stuck:N"),
+	      "stuck:0 refused (CPU 0 is the monitor): %s", msgs[0]);
+	CHECK(parse("soak_chunk=1 soak_chunk=1024 soak_watchdog=2 soak_progress=3600", &c) == 0 &&
+	      c.soak_chunk == 1024 && c.soak_watchdog == 2 && c.soak_progress == 3600, "bounds");
+	CHECK(parse("soak_chunk=2048", &c) == 1 && parse("soak_watchdog=1", &c) == 1 &&
+	      parse("soak_poll=9", &c) == 1 && parse("soak_poll=60000", &c) == 0 &&
+	      parse("soak_progress=0", &c) == 1, "out of bounds refused");
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_defaults, test_good_values, test_errors, test_edge_cases,
-			 test_option_table);
+			 test_option_table, test_soak_keys);
 }

@@ -56,7 +56,7 @@ static void reset(void)
 		frames_dst[i].flags = 0;
 	}
 	resched_calls = 0;
-	poison_log.n = 0;
+	memset(&poison_log, 0, sizeof(poison_log));
 }
 
 static void setup(void)

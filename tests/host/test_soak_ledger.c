@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_soak_ledger.c - the soak's error ledger and its reports (tests/soak/ledger.c,
- * report.c, json.c).
+ * report.c; its JSON records through kernel/lib/json.c).
  *
  * The where-map: two nodes of soak ranges inside the 1 GiB that QEMU gave, with the DIMM
  * table QEMU 7.2 and OVMF built from tools/mk-smbios-dimms.py (DIMM_A0 below 512 MiB,
@@ -23,7 +23,6 @@
 #include "kernel/include/page_types.h"
 #include "tests/host/host_test.h"
 #include "tests/host/smbios_qemu_tables.h"
-#include "tests/soak/json.h"
 #include "tests/soak/report.h"
 
 #define MiB	(1ULL << 20)
@@ -444,17 +443,31 @@ static void test_verdict_rules(void)
 		     "\"dimm\":\"P0_CHANNEL_A/DIMM_A0\",\"node\":0,\"corrected\":11"), "%s", line);
 }
 
+/*
+ * A DIMM name with a quote and a backslash (firmware strings are anybody's): the event's
+ * record stays JSON; and a buffer too small for the record holds the writer's json-error
+ * record instead of a cut one, while the return value still says what the record needs.
+ */
 static void test_json_escapes_names(void)
 {
-	struct soak_out o;
-	char buf[64];
+	static struct smbios_dimms odd;
+	struct soak_where_map m = { .plan = &plan, .dimms = &odd };
+	struct soak_event ev[1];
+	struct soak_ledger l;
+	char buf[128];
+	size_t need;
 
-	soak_out_init(&o, buf, sizeof(buf));
-	soak_out_json_str(&o, "a\"b\\c\n\x7f");
-	CHECK(!strcmp(buf, "\"a\\\"b\\\\c\\u000a\\u007f\"") && is_json(buf), "%s", buf);
-	soak_out_init(&o, buf, 8);
-	soak_out_printf(&o, "%s", "0123456789");
-	CHECK(o.len == 10 && !strcmp(buf, "0123456"), "cut: %zu %s", o.len, buf);
+	odd = *map.dimms;
+	strcpy(odd.devices[0].locator, "DIMM \"A\\0\"");
+	soak_ledger_init(&l, ev, 1, &m);
+	soak_ledger_poison(&l, 5, 1, 0x100000, 6);
+	soak_event_json(&ev[0], &m, line, sizeof(line));
+	CHECK(is_json(line) && strstr(line, "\"dimms\":[\"P0_CHANNEL_A/DIMM \\\"A\\\\0\\\"\"]"),
+	      "%s", line);
+	need = soak_event_json(&ev[0], &m, buf, sizeof(buf));
+	CHECK(need == strlen(line) && is_json(buf) && strstr(buf, "\"kind\":\"json-error\"") &&
+	      strstr(buf, "\"error\":\"overflow\""), "need %zu (%zu): %s", need, strlen(line),
+	      buf);
 	CHECK(!is_json("{\"a\":1,}") && !is_json("{\"a\" 1}") && is_json("[1,{\"b\":[]}]"),
 	      "the checker itself");
 }

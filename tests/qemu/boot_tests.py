@@ -2,7 +2,7 @@
 """boot_tests.py - the QEMU boot scenarios of `make check`: this file's own (memory sizes and
 paging, command lines, the ways out, deliberate crashes) and SCENARIOS, every topic file's list
 (dispatch_tests, mce_tests, mce_poll_tests, firmware_tests, bench_tests, smp_tests, status_tests,
-model_tests, blackbox_tests) in the order they run.
+model_tests, blackbox_tests, soak_tests) in the order they run.
 
 Each scenario boots build/copykernel.efi once through tools/ck-run.py (the same runner as
 `make run`) and checks the exit status and what the image printed on the serial console.
@@ -21,6 +21,7 @@ import mce_poll_tests
 import mce_tests
 import model_tests
 import smp_tests
+import soak_tests
 import status_tests
 from dispatch_tests import check_dispatch_table
 
@@ -265,14 +266,15 @@ def t_exit_halt(b):
     b.has(r"^copykernel: halted; power-cycle or reset the machine to leave")
 
 
-SCENARIOS = smp_tests.SLOW + [
+SCENARIOS = smp_tests.SLOW + soak_tests.SLOW + [
     t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline, t_no_cmdline,
     t_cmdline_file_too_long, t_cmdline_file_nul_and_utf8, t_shell_loadoptions, t_ebs_retry,
     t_subset_and_console, t_exit_shutdown, t_exit_reset, t_exit_halt] + \
     dispatch_tests.SCENARIOS + mce_tests.SCENARIOS + mce_poll_tests.SCENARIOS + \
     firmware_tests.SCENARIOS + \
     bench_tests.SCENARIOS + smp_tests.SCENARIOS + [make_crash_test(k) for k in CRASHES] + \
-    status_tests.SCENARIOS + model_tests.SCENARIOS + blackbox_tests.SCENARIOS
+    status_tests.SCENARIOS + model_tests.SCENARIOS + blackbox_tests.SCENARIOS + \
+    soak_tests.SCENARIOS
 
 
 def scenario_name(fn):

@@ -3,9 +3,9 @@
  * checkpoint.c - the soak's checkpoint record: build, encode, decode, describe (checkpoint.h).
  */
 #include "kernel/include/unaligned.h"
+#include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "tests/soak/checkpoint.h"
-#include "tests/soak/json.h"
 
 static const char magic[4] = { 'C', 'K', 'S', 'K' };
 
@@ -250,53 +250,54 @@ int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char 
 	return *why ? -1 : 0;
 }
 
-static void put_bucket(struct soak_out *o, const struct soak_ckpt_bucket *b)
+static void put_bucket(char *buf, size_t size, size_t *len, const struct soak_ckpt_bucket *b)
 {
 	if (b->type == SOAK_BUCKET_DIMM)
-		soak_out_printf(o, "DIMM %s", b->name[0] ? b->name : "?");
+		ck_appendf(buf, size, len, "DIMM %s", b->name[0] ? b->name : "?");
 	else if (b->type == SOAK_BUCKET_RANGE && b->size)
-		soak_out_printf(o, "node %u range 0x%llx-0x%llx", b->node,
-				(unsigned long long)b->base,
-				(unsigned long long)(b->base + b->size - 1));
+		ck_appendf(buf, size, len, "node %u range 0x%llx-0x%llx", b->node,
+			   (unsigned long long)b->base,
+			   (unsigned long long)(b->base + b->size - 1));
 	else if (b->type == SOAK_BUCKET_RANGE)
-		soak_out_printf(o, "node %u outside the soak ranges", b->node);
+		ck_appendf(buf, size, len, "node %u outside the soak ranges", b->node);
 	else
-		soak_out_printf(o, "%s",
-				b->type == SOAK_BUCKET_NO_ADDRESS ? "no address" : "other");
+		ck_appendf(buf, size, len, "%s",
+			   b->type == SOAK_BUCKET_NO_ADDRESS ? "no address" : "other");
 }
 
 size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size)
 {
 	static const char *const words[NR_SOAK_EV] = { "corrected", "deferred", "uncorrected",
 		"miscompares", "stuck CPUs", "retired pages" };
-	struct soak_out o;
+	size_t len = 0;
 
-	soak_out_init(&o, buf, size);
-	soak_out_printf(&o, "previous soak %s after %llu.%03llus: %u passes on %u CPUs, %llu "
-			"bytes verified", c->flags & SOAK_CKPT_FINAL ? "ended with its summary" :
-			"ended without a summary", (unsigned long long)(c->elapsed_ns / 1000000000),
-			(unsigned long long)(c->elapsed_ns / 1000000 % 1000), c->passes, c->cpus,
-			(unsigned long long)c->bytes_verified);
+	if (size)
+		buf[0] = '\0';
+	ck_appendf(buf, size, &len, "previous soak %s after %llu.%03llus: %u passes on %u CPUs, %llu "
+		   "bytes verified", c->flags & SOAK_CKPT_FINAL ? "ended with its summary" :
+		   "ended without a summary", (unsigned long long)(c->elapsed_ns / 1000000000),
+		   (unsigned long long)(c->elapsed_ns / 1000000 % 1000), c->passes, c->cpus,
+		   (unsigned long long)c->bytes_verified);
 	for (int k = 0; k < NR_SOAK_EV; k++)
-		soak_out_printf(&o, ", %s %u", words[k], c->count[k]);
+		ck_appendf(buf, size, &len, ", %s %u", words[k], c->count[k]);
 	if (c->flags & SOAK_CKPT_NOT_STORED)
-		soak_out_printf(&o, " (%u ledger entries not stored)", c->not_stored);
+		ck_appendf(buf, size, &len, " (%u ledger entries not stored)", c->not_stored);
 	if (c->rule != SOAK_CKPT_NONE && c->rule < soak_nr_rules)
-		soak_out_printf(&o, "; failing: %s", soak_rules[c->rule].name);
+		ck_appendf(buf, size, &len, "; failing: %s", soak_rules[c->rule].name);
 	if (c->first.kind < NR_SOAK_EV)
-		soak_out_printf(&o, "; first: %s on CPU %u at 0x%llx after %llus",
-				soak_ev_name((enum soak_ev_kind)c->first.kind), c->first.cpu,
-				(unsigned long long)c->first.phys,
-				(unsigned long long)(c->first.t_ns / 1000000000));
+		ck_appendf(buf, size, &len, "; first: %s on CPU %u at 0x%llx after %llus",
+			   soak_ev_name((enum soak_ev_kind)c->first.kind), c->first.cpu,
+			   (unsigned long long)c->first.phys,
+			   (unsigned long long)(c->first.t_ns / 1000000000));
 	for (unsigned int i = 0; i < c->nr_buckets; i++) {
-		soak_out_printf(&o, "%s", i ? ", " : "; worst: ");
-		put_bucket(&o, &c->bucket[i]);
-		soak_out_printf(&o, " (%u corrected, %u uncorrected)",
-				c->bucket[i].count[SOAK_EV_CORRECTED],
-				c->bucket[i].count[SOAK_EV_UC_RECOVERED] +
-				c->bucket[i].count[SOAK_EV_DEFERRED]);
+		ck_appendf(buf, size, &len, "%s", i ? ", " : "; worst: ");
+		put_bucket(buf, size, &len, &c->bucket[i]);
+		ck_appendf(buf, size, &len, " (%u corrected, %u uncorrected)",
+			   c->bucket[i].count[SOAK_EV_CORRECTED],
+			   c->bucket[i].count[SOAK_EV_UC_RECOVERED] +
+			   c->bucket[i].count[SOAK_EV_DEFERRED]);
 	}
-	return o.len;
+	return len;
 }
 
 u32 soak_kinds(const struct soak_totals *t)

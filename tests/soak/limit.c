@@ -2,6 +2,7 @@
 /*
  * limit.c - the soak= value: off, a duration or passes:N (limit.h).
  */
+#include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "tests/soak/limit.h"
 
@@ -64,4 +65,22 @@ const char *soak_parse_limit(const char *p, size_t n, struct soak_limit *out)
 		return "a soak of no time: at least 1s";
 	*out = (struct soak_limit){ SOAK_LIMIT_TIME, v * unit, 0 };
 	return NULL;
+}
+
+size_t soak_limit_text(const struct soak_limit *l, char *buf, size_t size)
+{
+	unsigned long long s = l->seconds;
+	int n;
+
+	if (l->kind == SOAK_LIMIT_PASSES)
+		n = ck_snprintf(buf, size, "passes:%u", l->passes);
+	else if (l->kind != SOAK_LIMIT_TIME)
+		n = ck_snprintf(buf, size, "off");
+	else if (s && !(s % 3600))
+		n = ck_snprintf(buf, size, "%lluh", s / 3600);
+	else if (s && !(s % 60))
+		n = ck_snprintf(buf, size, "%llum", s / 60);
+	else
+		n = ck_snprintf(buf, size, "%llus", s);
+	return n > 0 ? (size_t)n : 0;
 }

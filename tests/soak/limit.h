@@ -25,5 +25,10 @@ struct soak_limit {
 
 /* Parse @n bytes at @p. NULL on success (@out set), else the reason (@out untouched). */
 const char *soak_parse_limit(const char *p, size_t n, struct soak_limit *out);
+/*
+ * The value as the command line would give it, in the largest unit that states it exactly
+ * ("2h", "90m", "45s", "passes:3", "off"); returns its length (as snprintf).
+ */
+size_t soak_limit_text(const struct soak_limit *l, char *buf, size_t size);
 
 #endif

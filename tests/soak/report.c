@@ -1,11 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * report.c - the soak's ledger as text lines and JSON records (report.h).
+ * report.c - the soak's ledger as text lines and JSON records (report.h); the records go
+ * through the project's JSON-lines writer (kernel/lib/json.h).
  */
+#include "kernel/lib/format.h"
+#include "kernel/lib/json.h"
 #include "kernel/lib/string.h"
 #include "mce/decode.h"
-#include "tests/soak/json.h"
 #include "tests/soak/report.h"
+
+/* A line of text being written into a caller's buffer (kernel/lib/format.h's ck_appendf). */
+struct soak_text {
+	char *buf;
+	size_t size;
+	size_t len;		/* what the whole line needs; size - 1 or more when cut */
+};
+
+#define tprintf(t, ...)	ck_appendf((t)->buf, (t)->size, &(t)->len, __VA_ARGS__)
+
+static void text_init(struct soak_text *t, char *buf, size_t size)
+{
+	*t = (struct soak_text){ buf, size, 0 };
+	if (size)
+		buf[0] = '\0';
+}
 
 /* The summary's and the JSON counts' keys, by event kind. */
 static const char *const count_keys[NR_SOAK_EV] = {
@@ -15,44 +33,44 @@ static const char *const count_words[NR_SOAK_EV] = {
 	"corrected", "deferred", "uncorrected", "miscompares", "stuck CPUs", "retired pages",
 };
 
-static void put_seconds(struct soak_out *o, u64 ns, unsigned int digits)
+static void put_seconds(struct soak_text *o, u64 ns, unsigned int digits)
 {
 	u64 div = 1000000000ULL, frac = ns % div;
 
 	for (unsigned int i = digits; i < 9; i++)
 		frac /= 10;
-	soak_out_printf(o, "%llu.%0*llus", (unsigned long long)(ns / div), (int)digits,
-			(unsigned long long)frac);
+	tprintf(o, "%llu.%0*llus", (unsigned long long)(ns / div), (int)digits,
+		(unsigned long long)frac);
 }
 
-static void put_dimm_name(struct soak_out *o, const struct soak_where_map *map, u16 idx)
+static void put_dimm_name(struct soak_text *o, const struct soak_where_map *map, u16 idx)
 {
 	char name[2 * SMBIOS_NAME_MAX + 2];
 
 	smbios_dimm_name(map ? map->dimms : NULL, idx, name, sizeof(name));
-	soak_out_printf(o, "%s", name);
+	tprintf(o, "%s", name);
 }
 
 /* "DIMM X", "one of DIMMs X, Y (interleaved)", or why there is none. */
-static void put_dimm_text(struct soak_out *o, const struct soak_where_map *map, u8 where,
+static void put_dimm_text(struct soak_text *o, const struct soak_where_map *map, u8 where,
 			  u8 nr, const u16 *dimm)
 {
 	if (where == SMBIOS_ONE_DIMM) {
-		soak_out_printf(o, "DIMM ");
+		tprintf(o, "DIMM ");
 		put_dimm_name(o, map, dimm[0]);
 	} else if (where == SMBIOS_INTERLEAVED) {
-		soak_out_printf(o, "one of DIMMs ");
+		tprintf(o, "one of DIMMs ");
 		for (unsigned int i = 0; i < nr && i < 2; i++) {
-			soak_out_printf(o, "%s", i ? ", " : "");
+			tprintf(o, "%s", i ? ", " : "");
 			put_dimm_name(o, map, dimm[i]);
 		}
-		soak_out_printf(o, "%s (interleaved)", nr > 2 ? ", ..." : "");
+		tprintf(o, "%s (interleaved)", nr > 2 ? ", ..." : "");
 	} else {
-		soak_out_printf(o, "%s", smbios_where_text((enum smbios_where)where));
+		tprintf(o, "%s", smbios_where_text((enum smbios_where)where));
 	}
 }
 
-static void put_where_text(struct soak_out *o, const struct soak_event *e,
+static void put_where_text(struct soak_text *o, const struct soak_event *e,
 			   const struct soak_where_map *map)
 {
 	if (!(e->flags & SOAK_EVF_PHYS)) {
@@ -62,22 +80,22 @@ static void put_where_text(struct soak_out *o, const struct soak_event *e,
 						    .hygon = e->flags & SOAK_EVF_HYGON,
 						    .bank = e->bank };
 
-			soak_out_printf(o, ", no usable address (%s)",
-					mce_decode_addr(e->status, e->addr, e->misc, &src).why);
+			tprintf(o, ", no usable address (%s)",
+				mce_decode_addr(e->status, e->addr, e->misc, &src).why);
 		}
 		return;
 	}
-	soak_out_printf(o, ", physical 0x%llx (%llu bytes), ", (unsigned long long)e->phys,
-			1ULL << e->lsb);
+	tprintf(o, ", physical 0x%llx (%llu bytes), ", (unsigned long long)e->phys,
+		1ULL << e->lsb);
 	if (e->node == SOAK_NO_NODE)
-		soak_out_printf(o, "unknown node, ");
+		tprintf(o, "unknown node, ");
 	else
-		soak_out_printf(o, "node %u, ", e->node);
+		tprintf(o, "node %u, ", e->node);
 	if (e->flags & SOAK_EVF_SOAKED)
-		soak_out_printf(o, "soak range 0x%llx+0x%llx, ", (unsigned long long)e->range_base,
-				(unsigned long long)e->range_size);
+		tprintf(o, "soak range 0x%llx+0x%llx, ", (unsigned long long)e->range_base,
+			(unsigned long long)e->range_size);
 	else
-		soak_out_printf(o, "outside the soak ranges, ");
+		tprintf(o, "outside the soak ranges, ");
 	put_dimm_text(o, map, e->where, e->nr_dimms, e->dimm);
 }
 
@@ -91,206 +109,205 @@ static int bit_count(u64 x)
 	return n;
 }
 
-static void put_bits(struct soak_out *o, u64 x)
+static void put_bits(struct soak_text *o, u64 x)
 {
 	int n = bit_count(x), shown = 0;
 
 	if (n > 4) {
-		soak_out_printf(o, "%d bits", n);
+		tprintf(o, "%d bits", n);
 		return;
 	}
-	soak_out_printf(o, "bit%s ", n == 1 ? "" : "s");
+	tprintf(o, "bit%s ", n == 1 ? "" : "s");
 	for (int b = 0; b < 64; b++)
 		if (x >> b & 1)
-			soak_out_printf(o, "%s%d", shown++ ? ", " : "", b);
+			tprintf(o, "%s%d", shown++ ? ", " : "", b);
 }
 
-static void put_writer_text(struct soak_out *o, const struct soak_event *e)
+static void put_writer_text(struct soak_text *o, const struct soak_event *e)
 {
 	if (e->how == SOAK_HOW_COPY)
-		soak_out_printf(o, "copied by %s from %s data", soak_copy_op_name(e->copy_op),
-				soak_pat_name((enum soak_pat)e->pat));
+		tprintf(o, "copied by %s from %s data", soak_copy_op_name(e->copy_op),
+			soak_pat_name((enum soak_pat)e->pat));
 	else
-		soak_out_printf(o, "written by %s (%s)",
-				e->how == SOAK_HOW_CLEAR ? "a clear primitive" : "soak_fill",
-				soak_pat_name((enum soak_pat)e->pat));
+		tprintf(o, "written by %s (%s)",
+			e->how == SOAK_HOW_CLEAR ? "a clear primitive" : "soak_fill",
+			soak_pat_name((enum soak_pat)e->pat));
 }
 
-static void put_mca_text(struct soak_out *o, const struct soak_event *e)
+static void put_mca_text(struct soak_text *o, const struct soak_event *e)
 {
 	char bits[96], desc[96];
 
 	mce_status_bits(e->status, e->flags & SOAK_EVF_AMD, bits, sizeof(bits));
 	mce_mcacod_desc((u16)e->status, desc, sizeof(desc));
-	soak_out_printf(o, "bank %u STATUS 0x%016llx [%s] ADDR 0x%llx MISC 0x%llx, %s", e->bank,
-			(unsigned long long)e->status, bits, (unsigned long long)e->addr,
-			(unsigned long long)e->misc, desc);
+	tprintf(o, "bank %u STATUS 0x%016llx [%s] ADDR 0x%llx MISC 0x%llx, %s", e->bank,
+		(unsigned long long)e->status, bits, (unsigned long long)e->addr,
+		(unsigned long long)e->misc, desc);
 	if (e->flags & SOAK_EVF_OVER)
-		soak_out_printf(o, ", OVER: the bank lost errors before this one");
+		tprintf(o, ", OVER: the bank lost errors before this one");
 }
 
 size_t soak_event_text(const struct soak_event *e, const struct soak_where_map *map,
 		       char *buf, size_t size)
 {
-	struct soak_out o;
+	struct soak_text o;
 	char sym[96] = "";
 
-	soak_out_init(&o, buf, size);
-	soak_out_printf(&o, "# soak-event: ");
+	text_init(&o, buf, size);
+	tprintf(&o, "# soak-event: ");
 	put_seconds(&o, e->t_ns, 9);
-	soak_out_printf(&o, " CPU %u %s: ", e->cpu, soak_ev_name((enum soak_ev_kind)e->kind));
+	tprintf(&o, " CPU %u %s: ", e->cpu, soak_ev_name((enum soak_ev_kind)e->kind));
 	switch (e->kind) {
 	case SOAK_EV_MISCOMPARE:
-		soak_out_printf(&o, "expected 0x%016llx actual 0x%016llx, differing ",
-				(unsigned long long)e->expected, (unsigned long long)e->actual);
+		tprintf(&o, "expected 0x%016llx actual 0x%016llx, differing ",
+			(unsigned long long)e->expected, (unsigned long long)e->actual);
 		put_bits(&o, e->expected ^ e->actual);
-		soak_out_printf(&o, ", ");
+		tprintf(&o, ", ");
 		put_writer_text(&o, e);
-		soak_out_printf(&o, ", %s", soak_reread_name((enum soak_reread)e->reread));
+		tprintf(&o, ", %s", soak_reread_name((enum soak_reread)e->reread));
 		break;
 	case SOAK_EV_STUCK_CPU:
 		if (map && map->symbol)
 			map->symbol(e->rip, sym, sizeof(sym));
-		soak_out_printf(&o, "no heartbeat, RIP 0x%llx%s%s", (unsigned long long)e->rip,
-				sym[0] ? " " : "", sym);
+		tprintf(&o, "no heartbeat, RIP 0x%llx%s%s", (unsigned long long)e->rip,
+			sym[0] ? " " : "", sym);
 		break;
 	case SOAK_EV_RETIRED_PAGE:
-		soak_out_printf(&o, "page retired after the %s error",
-				soak_ev_name((enum soak_ev_kind)e->cause));
+		tprintf(&o, "page retired after the %s error",
+			soak_ev_name((enum soak_ev_kind)e->cause));
 		break;
 	default:
 		if (e->flags & SOAK_EVF_MCA)
 			put_mca_text(&o, e);
 		else
-			soak_out_printf(&o, "poison consumed, no bank to tell");
+			tprintf(&o, "poison consumed, no bank to tell");
 		break;
 	}
 	put_where_text(&o, e, map);
 	return o.len;
 }
 
-static void put_json_where(struct soak_out *o, const struct soak_event *e,
+/* A 64-bit register as a JSON string "0x...": JSON numbers lose bits past 2^53. */
+static void json_hex(struct json_writer *w, const char *key, u64 v)
+{
+	char s[24];
+
+	ck_snprintf(s, sizeof(s), "0x%llx", (unsigned long long)v);
+	json_str(w, key, s);
+}
+
+static void put_json_where(struct json_writer *w, const struct soak_event *e,
 			   const struct soak_where_map *map)
 {
 	if (!(e->flags & SOAK_EVF_PHYS)) {
-		soak_out_printf(o, ",\"phys\":null");
+		json_null(w, "phys");
 		return;
 	}
-	soak_out_printf(o, ",\"phys\":");
-	soak_out_json_hex(o, e->phys);
-	soak_out_printf(o, ",\"granularity\":%llu,\"node\":", 1ULL << e->lsb);
+	json_hex(w, "phys", e->phys);
+	json_u64(w, "granularity", 1ULL << e->lsb);
 	if (e->node == SOAK_NO_NODE)
-		soak_out_printf(o, "null");
+		json_null(w, "node");
 	else
-		soak_out_printf(o, "%u", e->node);
-	soak_out_printf(o, ",\"range\":");
+		json_u64(w, "node", e->node);
 	if (e->flags & SOAK_EVF_SOAKED) {
-		soak_out_printf(o, "{\"base\":");
-		soak_out_json_hex(o, e->range_base);
-		soak_out_printf(o, ",\"size\":");
-		soak_out_json_hex(o, e->range_size);
-		soak_out_printf(o, "}");
+		json_obj_begin(w, "range");
+		json_hex(w, "base", e->range_base);
+		json_hex(w, "size", e->range_size);
+		json_obj_end(w);
 	} else {
-		soak_out_printf(o, "null");
+		json_null(w, "range");
 	}
-	soak_out_printf(o, ",\"dimm_map\":");
-	soak_out_json_str(o, smbios_where_text((enum smbios_where)e->where));
-	soak_out_printf(o, ",\"dimms\":[");
+	json_str(w, "dimm_map", smbios_where_text((enum smbios_where)e->where));
+	json_arr_begin(w, "dimms");
 	for (unsigned int i = 0; i < e->nr_dimms && i < 2 && e->where >= SMBIOS_ONE_DIMM; i++) {
 		char name[2 * SMBIOS_NAME_MAX + 2];
 
 		smbios_dimm_name(map ? map->dimms : NULL, e->dimm[i], name, sizeof(name));
-		soak_out_printf(o, "%s", i ? "," : "");
-		soak_out_json_str(o, name);
+		json_str(w, NULL, name);
 	}
-	soak_out_printf(o, "]");
+	json_arr_end(w);
 }
 
-static void put_json_kind(struct soak_out *o, const struct soak_event *e,
+static void put_json_miscompare(struct json_writer *w, const struct soak_event *e)
+{
+	json_hex(w, "expected", e->expected);
+	json_hex(w, "actual", e->actual);
+	json_hex(w, "bits", e->expected ^ e->actual);
+	json_str(w, "written_by", soak_how_name((enum soak_how)e->how));
+	json_str(w, "pattern", soak_pat_name((enum soak_pat)e->pat));
+	if (e->how == SOAK_HOW_COPY)
+		json_str(w, "copy", soak_copy_op_name(e->copy_op));
+	else
+		json_null(w, "copy");
+	json_str(w, "reread", soak_reread_name((enum soak_reread)e->reread));
+}
+
+static void put_json_kind(struct json_writer *w, const struct soak_event *e,
 			  const struct soak_where_map *map)
 {
 	char sym[96] = "";
 
 	if (e->flags & SOAK_EVF_MCA) {
-		soak_out_printf(o, ",\"bank\":%u,\"status\":", e->bank);
-		soak_out_json_hex(o, e->status);
-		soak_out_printf(o, ",\"addr\":");
-		soak_out_json_hex(o, e->addr);
-		soak_out_printf(o, ",\"misc\":");
-		soak_out_json_hex(o, e->misc);
-		soak_out_printf(o, ",\"over\":%s", e->flags & SOAK_EVF_OVER ? "true" : "false");
+		json_u64(w, "bank", e->bank);
+		json_hex(w, "status", e->status);
+		json_hex(w, "addr", e->addr);
+		json_hex(w, "misc", e->misc);
+		json_bool(w, "over", e->flags & SOAK_EVF_OVER);
 	}
-	if (e->kind == SOAK_EV_MISCOMPARE) {
-		soak_out_printf(o, ",\"expected\":");
-		soak_out_json_hex(o, e->expected);
-		soak_out_printf(o, ",\"actual\":");
-		soak_out_json_hex(o, e->actual);
-		soak_out_printf(o, ",\"bits\":");
-		soak_out_json_hex(o, e->expected ^ e->actual);
-		soak_out_printf(o, ",\"written_by\":\"%s\",\"pattern\":\"%s\",\"copy\":",
-				soak_how_name((enum soak_how)e->how),
-				soak_pat_name((enum soak_pat)e->pat));
-		if (e->how == SOAK_HOW_COPY)
-			soak_out_printf(o, "\"%s\"", soak_copy_op_name(e->copy_op));
-		else
-			soak_out_printf(o, "null");
-		soak_out_printf(o, ",\"reread\":");
-		soak_out_json_str(o, soak_reread_name((enum soak_reread)e->reread));
-	}
+	if (e->kind == SOAK_EV_MISCOMPARE)
+		put_json_miscompare(w, e);
 	if (e->kind == SOAK_EV_STUCK_CPU) {
 		if (map && map->symbol)
 			map->symbol(e->rip, sym, sizeof(sym));
-		soak_out_printf(o, ",\"rip\":");
-		soak_out_json_hex(o, e->rip);
-		soak_out_printf(o, ",\"symbol\":");
-		soak_out_json_str(o, sym);
+		json_hex(w, "rip", e->rip);
+		json_str(w, "symbol", sym);
 	}
 	if (e->kind == SOAK_EV_RETIRED_PAGE)
-		soak_out_printf(o, ",\"cause\":\"%s\"", soak_ev_name((enum soak_ev_kind)e->cause));
+		json_str(w, "cause", soak_ev_name((enum soak_ev_kind)e->cause));
 }
 
 size_t soak_event_json(const struct soak_event *e, const struct soak_where_map *map,
 		       char *buf, size_t size)
 {
-	struct soak_out o;
+	struct json_writer w;
 
-	soak_out_init(&o, buf, size);
-	soak_out_printf(&o, "{\"schema\":1,\"kind\":\"soak_event\",\"t_ns\":%llu,\"cpu\":%u,"
-			"\"event\":\"%s\"", (unsigned long long)e->t_ns, e->cpu,
-			soak_ev_name((enum soak_ev_kind)e->kind));
-	put_json_kind(&o, e, map);
-	put_json_where(&o, e, map);
-	soak_out_printf(&o, "}");
-	return o.len;
+	json_record(&w, buf, size, "soak_event");
+	json_u64(&w, "t_ns", e->t_ns);
+	json_u64(&w, "cpu", e->cpu);
+	json_str(&w, "event", soak_ev_name((enum soak_ev_kind)e->kind));
+	put_json_kind(&w, e, map);
+	put_json_where(&w, e, map);
+	json_end(&w);
+	return w.len;
 }
 
-static void put_bucket_label(struct soak_out *o, const struct soak_bucket *b,
+static void put_bucket_label(struct soak_text *o, const struct soak_bucket *b,
 			     const struct soak_where_map *map)
 {
 	switch (b->type) {
 	case SOAK_BUCKET_DIMM:
-		soak_out_printf(o, "DIMM ");
+		tprintf(o, "DIMM ");
 		put_dimm_name(o, map, b->dimm);
 		if (b->node != SOAK_NO_NODE)
-			soak_out_printf(o, " (node %u)", b->node);
+			tprintf(o, " (node %u)", b->node);
 		break;
 	case SOAK_BUCKET_RANGE:
 		if (b->node == SOAK_NO_NODE)
-			soak_out_printf(o, "unknown node");
+			tprintf(o, "unknown node");
 		else
-			soak_out_printf(o, "node %u", b->node);
+			tprintf(o, "node %u", b->node);
 		if (b->size)
-			soak_out_printf(o, " range 0x%llx-0x%llx", (unsigned long long)b->base,
-					(unsigned long long)(b->base + b->size - 1));
+			tprintf(o, " range 0x%llx-0x%llx", (unsigned long long)b->base,
+				(unsigned long long)(b->base + b->size - 1));
 		else
-			soak_out_printf(o, " outside the soak ranges");
-		soak_out_printf(o, " (%s)", smbios_where_text((enum smbios_where)b->where));
+			tprintf(o, " outside the soak ranges");
+		tprintf(o, " (%s)", smbios_where_text((enum smbios_where)b->where));
 		break;
 	case SOAK_BUCKET_NO_ADDRESS:
-		soak_out_printf(o, "no address");
+		tprintf(o, "no address");
 		break;
 	default:
-		soak_out_printf(o, "other places (past %u buckets)", SOAK_MAX_BUCKETS - 1);
+		tprintf(o, "other places (past %u buckets)", SOAK_MAX_BUCKETS - 1);
 		break;
 	}
 }
@@ -298,46 +315,46 @@ static void put_bucket_label(struct soak_out *o, const struct soak_bucket *b,
 size_t soak_bucket_text(const struct soak_totals *t, unsigned int i,
 			const struct soak_where_map *map, char *buf, size_t size)
 {
-	struct soak_out o;
+	struct soak_text o;
 
-	soak_out_init(&o, buf, size);
+	text_init(&o, buf, size);
 	if (i >= t->nr_buckets)
 		return o.len;
-	soak_out_printf(&o, "# soak-ledger: ");
+	tprintf(&o, "# soak-ledger: ");
 	put_bucket_label(&o, &t->bucket[i], map);
 	for (int k = 0; k < NR_SOAK_EV; k++)
-		soak_out_printf(&o, "%s %s %u", k ? "," : ":", count_words[k],
-				t->bucket[i].count[k]);
+		tprintf(&o, "%s %s %u", k ? "," : ":", count_words[k],
+			t->bucket[i].count[k]);
 	return o.len;
 }
 
-static void put_verdict(struct soak_out *o, const struct soak_totals *t,
+static void put_verdict(struct soak_text *o, const struct soak_totals *t,
 			const struct soak_verdict *v, const struct soak_where_map *map)
 {
 	const struct soak_rule *r;
 
 	if (v->pass || v->rule < 0 || (unsigned int)v->rule >= soak_nr_rules) {
-		soak_out_printf(o, "PASS");
+		tprintf(o, "PASS");
 		return;
 	}
 	r = &soak_rules[v->rule];
 	if (r->scope == SOAK_SCOPE_BUCKET && v->bucket >= 0) {
-		soak_out_printf(o, "%s: %llu > %llu in ", r->name, (unsigned long long)v->count,
-				(unsigned long long)v->limit);
+		tprintf(o, "%s: %llu > %llu in ", r->name, (unsigned long long)v->count,
+			(unsigned long long)v->limit);
 		put_bucket_label(o, &t->bucket[v->bucket], map);
 	} else if (r->scope == SOAK_SCOPE_RUN) {
-		soak_out_printf(o, "%s (%llu)", r->name, (unsigned long long)v->count);
+		tprintf(o, "%s (%llu)", r->name, (unsigned long long)v->count);
 	} else {
-		soak_out_printf(o, "%s", r->name);
+		tprintf(o, "%s", r->name);
 	}
 }
 
 size_t soak_verdict_text(const struct soak_totals *t, const struct soak_verdict *v,
 			 const struct soak_where_map *map, char *buf, size_t size)
 {
-	struct soak_out o;
+	struct soak_text o;
 
-	soak_out_init(&o, buf, size);
+	text_init(&o, buf, size);
 	put_verdict(&o, t, v, map);
 	return o.len;
 }
@@ -345,78 +362,81 @@ size_t soak_verdict_text(const struct soak_totals *t, const struct soak_verdict 
 size_t soak_summary_text(const struct soak_totals *t, const struct soak_verdict *v,
 			 const struct soak_where_map *map, char *buf, size_t size)
 {
-	struct soak_out o;
+	struct soak_text o;
 	char reason[256];
 
-	soak_out_init(&o, buf, size);
-	soak_out_printf(&o, "# copykernel-soak: result=%s duration=", v->pass ? "PASS" : "FAIL");
+	text_init(&o, buf, size);
+	tprintf(&o, "# copykernel-soak: result=%s duration=", v->pass ? "PASS" : "FAIL");
 	put_seconds(&o, t->elapsed_ns, 3);
-	soak_out_printf(&o, " passes=%u bytes=%llu", t->passes,
-			(unsigned long long)t->bytes_verified);
+	tprintf(&o, " passes=%u bytes=%llu", t->passes,
+		(unsigned long long)t->bytes_verified);
 	for (int k = 0; k < NR_SOAK_EV; k++)
-		soak_out_printf(&o, " %s=%llu", count_keys[k], (unsigned long long)t->count[k]);
-	soak_out_printf(&o, " not_stored=%llu", (unsigned long long)t->not_stored);
+		tprintf(&o, " %s=%llu", count_keys[k], (unsigned long long)t->count[k]);
+	tprintf(&o, " not_stored=%llu", (unsigned long long)t->not_stored);
 	if (!v->pass) {
 		soak_verdict_text(t, v, map, reason, sizeof(reason));
-		soak_out_printf(&o, " reason=\"%s\"", reason);
+		tprintf(&o, " reason=\"%s\"", reason);
 	}
 	return o.len;
+}
+
+static void put_json_bucket(struct json_writer *w, const struct soak_bucket *b,
+			    const struct soak_where_map *map)
+{
+	static const char *const types[] = { "dimm", "range", "no_address", "other" };
+	char text[256], name[2 * SMBIOS_NAME_MAX + 2];
+	struct soak_text lo;
+
+	text_init(&lo, text, sizeof(text));
+	put_bucket_label(&lo, b, map);
+	json_obj_begin(w, NULL);
+	json_str(w, "type", types[b->type]);
+	json_str(w, "where", text);
+	if (b->type == SOAK_BUCKET_DIMM) {
+		smbios_dimm_name(map ? map->dimms : NULL, b->dimm, name, sizeof(name));
+		json_str(w, "dimm", name);
+	} else {
+		json_null(w, "dimm");
+	}
+	if (b->node != SOAK_NO_NODE && b->type <= SOAK_BUCKET_RANGE)
+		json_u64(w, "node", b->node);
+	else
+		json_null(w, "node");
+	for (int k = 0; k < NR_SOAK_EV; k++)
+		json_u64(w, count_keys[k], b->count[k]);
+	json_obj_end(w);
 }
 
 size_t soak_summary_json(const struct soak_totals *t, const struct soak_verdict *v,
 			 const struct soak_where_map *map, char *buf, size_t size)
 {
-	struct soak_out o;
+	struct json_writer w;
 	char text[256];
 
-	soak_out_init(&o, buf, size);
-	soak_out_printf(&o, "{\"schema\":1,\"kind\":\"soak_summary\",\"result\":\"%s\","
-			"\"reason\":", v->pass ? "PASS" : "FAIL");
+	json_record(&w, buf, size, "soak_summary");
+	json_str(&w, "result", v->pass ? "PASS" : "FAIL");
 	soak_verdict_text(t, v, map, text, sizeof(text));
 	if (v->pass)
-		soak_out_printf(&o, "null");
+		json_null(&w, "reason");
 	else
-		soak_out_json_str(&o, text);
-	soak_out_printf(&o, ",\"duration_ns\":%llu,\"passes\":%u,\"cpus\":%u,\"bytes_verified\":"
-			"%llu,\"bytes_per_pass\":%llu,\"free_bytes\":%llu,\"ce_threshold\":%u,"
-			"\"seed\":", (unsigned long long)t->elapsed_ns, t->passes, t->cpus,
-			(unsigned long long)t->bytes_verified,
-			(unsigned long long)t->bytes_per_pass, (unsigned long long)t->free_bytes,
-			t->ce_threshold ? t->ce_threshold : SOAK_CE_THRESHOLD);
-	soak_out_json_hex(&o, t->seed);
-	soak_out_printf(&o, ",\"counts\":{");
+		json_str(&w, "reason", text);
+	json_u64(&w, "duration_ns", t->elapsed_ns);
+	json_u64(&w, "passes", t->passes);
+	json_u64(&w, "cpus", t->cpus);
+	json_u64(&w, "bytes_verified", t->bytes_verified);
+	json_u64(&w, "bytes_per_pass", t->bytes_per_pass);
+	json_u64(&w, "free_bytes", t->free_bytes);
+	json_u64(&w, "ce_threshold", t->ce_threshold ? t->ce_threshold : SOAK_CE_THRESHOLD);
+	json_hex(&w, "seed", t->seed);
+	json_obj_begin(&w, "counts");
 	for (int k = 0; k < NR_SOAK_EV; k++)
-		soak_out_printf(&o, "%s\"%s\":%llu", k ? "," : "", count_keys[k],
-				(unsigned long long)t->count[k]);
-	soak_out_printf(&o, "},\"not_stored\":%llu,\"ledger\":[",
-			(unsigned long long)t->not_stored);
-	for (unsigned int i = 0; i < t->nr_buckets; i++) {
-		struct soak_out lo;
-
-		soak_out_init(&lo, text, sizeof(text));
-		put_bucket_label(&lo, &t->bucket[i], map);
-		static const char *const types[] = { "dimm", "range", "no_address", "other" };
-		const struct soak_bucket *b = &t->bucket[i];
-		char name[2 * SMBIOS_NAME_MAX + 2];
-
-		soak_out_printf(&o, "%s{\"type\":\"%s\",\"where\":", i ? "," : "",
-				types[b->type]);
-		soak_out_json_str(&o, text);
-		soak_out_printf(&o, ",\"dimm\":");
-		if (b->type == SOAK_BUCKET_DIMM) {
-			smbios_dimm_name(map ? map->dimms : NULL, b->dimm, name, sizeof(name));
-			soak_out_json_str(&o, name);
-		} else {
-			soak_out_printf(&o, "null");
-		}
-		if (b->node != SOAK_NO_NODE && b->type <= SOAK_BUCKET_RANGE)
-			soak_out_printf(&o, ",\"node\":%u", b->node);
-		else
-			soak_out_printf(&o, ",\"node\":null");
-		for (int k = 0; k < NR_SOAK_EV; k++)
-			soak_out_printf(&o, ",\"%s\":%u", count_keys[k], t->bucket[i].count[k]);
-		soak_out_printf(&o, "}");
-	}
-	soak_out_printf(&o, "]}");
-	return o.len;
+		json_u64(&w, count_keys[k], t->count[k]);
+	json_obj_end(&w);
+	json_u64(&w, "not_stored", t->not_stored);
+	json_arr_begin(&w, "ledger");
+	for (unsigned int i = 0; i < t->nr_buckets; i++)
+		put_json_bucket(&w, &t->bucket[i], map);
+	json_arr_end(&w);
+	json_end(&w);
+	return w.len;
 }

@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""soak_tests.py - the QEMU scenarios of the soak in the image (tests/soak/run.c): one pass
+over all free memory on every CPU, on the boot CPU alone and over a node without CPUs, the
+soak_fault= knobs that must fail it (a flipped bit, a stuck CPU), and a corrected error the
+soak's polling must find. Under TCG, -m 1G -smp 4 takes about 2 minutes and smp=1 about 6 on
+a two-core machine shared with other work; the other scenarios use 512 or 768 MiB (under a
+minute each).
+
+The checks come from what QEMU was told: the memory size bounds the pages soaked (what the
+firmware and the image keep is less than 256 MiB of it), -smp the CPUs that soak, no -numa one
+node and so one KTAP case; the image's own count of soak pages must then be what every pass
+touched.
+"""
+import json
+
+from qemu_boot import FAIL, INTEL, PASS
+
+MiB = 1 << 20
+
+
+def soak_records(b):
+    """The soak's JSON lines that parse, by kind."""
+    recs = []
+    for line in b.log.splitlines():
+        if line.startswith('{"schema"') and '"kind":"soak' in line:
+            try:
+                recs.append(json.loads(line))
+            except ValueError:
+                b.expect(False, "not JSON: " + line[:120])
+    return recs
+
+
+def check_pass_over_all(b, mem_bytes, cpus):
+    """One pass: every soak page touched once, the count as planned, PASS everywhere."""
+    b.status_is(PASS)
+    b.has(r"^soak: soak=passes:1 on %d CPUs, 64 MiB chunks; 8 MiB kept back" % cpus)
+    m = b.has(r"^soak: free memory to soak: (\d+) pages \((\d+) bytes\) in \d+ ranges; covered "
+              r"by the plan: (\d+) pages \((\d+) bytes\)$")
+    c = b.has(r"^soak: coverage: the first pass touched (\d+) pages of the (\d+) the plan covers "
+              r"\(0 retired, 0 on stuck CPUs not counted\)$")
+    if m and c:
+        pages = int(m.group(1))
+        b.expect(int(m.group(2)) == pages * 4096, "pages and bytes agree")
+        b.expect(mem_bytes - 256 * MiB < pages * 4096 <= mem_bytes,
+                 "%d soak pages in the %d MiB QEMU was given" % (pages, mem_bytes >> 20))
+        b.expect(int(c.group(1)) == pages == int(c.group(2)) == int(m.group(3)),
+                 "touched %s of %s free pages" % (c.group(1), pages))
+    b.has(r"^    KTAP version 1\n    # Subtest: soak\n    1\.\.1\n    ok 1 node0\n"
+          r"    # ck-lava <soak\.node0 pass>\nok 1 soak$")
+    s = b.has(r"^# copykernel-soak: result=PASS duration=\d+\.\d{3}s passes=1 bytes=(\d+) "
+              r"corrected=0 deferred=0 uncorrected=0 miscompares=0 stuck_cpus=0 "
+              r"retired_pages=0 not_stored=0$")
+    b.has(r"^# ck-lava <soak pass>$")
+    summ = [r for r in soak_records(b) if r.get("kind") == "soak_summary"]
+    if b.expect(len(summ) == 1, "one soak_summary record: %d" % len(summ)) and m and s:
+        r = summ[0]
+        b.expect(r["result"] == "PASS" and r["passes"] == 1 and r["cpus"] == cpus and
+                 r["bytes_per_pass"] == int(m.group(4)) and
+                 r["bytes_verified"] == int(s.group(1)), "summary record: %s" % r)
+    b.lacks(r"^soak: watchdog:")
+
+
+def t_soak_one_pass_smp4(b):
+    """soak=passes:1 on -m 1G -smp 4: every free page touched once on 4 CPUs, PASS."""
+    b.run("exit=qemu tests=none soak=passes:1", mem="1G", timeout=400, extra=["-smp 4"])
+    check_pass_over_all(b, 1024 * MiB, 4)
+
+
+def t_soak_one_pass_boot_cpu(b):
+    """soak=passes:1 smp=1 on -m 1G -smp 4: the boot CPU alone soaks it all, PASS."""
+    b.run("exit=qemu tests=none soak=passes:1 smp=1", mem="1G", timeout=900, extra=["-smp 4"])
+    check_pass_over_all(b, 1024 * MiB, 1)
+
+
+def t_soak_fault_flip(b):
+    """soak_fault=flip: the boot CPU flips a bit another CPU wrote; a stored error, FAIL."""
+    b.run("exit=qemu tests=none soak=passes:1 soak_fault=flip", timeout=300,
+          extra=["-smp 4"])
+    b.status_is(FAIL)
+    f = b.has(r"^soak: soak_fault=flip: CPU 0 flipped bit (\d+) of the word at (0x[0-9a-f]+) "
+              r"\((0x[0-9a-f]+) -> (0x[0-9a-f]+)\), written by CPU 1, before its verify$")
+    ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
+          r.get("event") == "miscompare"]
+    if f and b.expect(len(ev) == 1, "one miscompare record: %s" % ev):
+        e = ev[0]
+        bit, pa = int(f.group(1)), int(f.group(2), 16)
+        b.expect(int(e["phys"], 16) == pa and int(e["expected"], 16) == int(f.group(3), 16) and
+                 int(e["actual"], 16) == int(f.group(4), 16) and
+                 int(e["expected"], 16) ^ int(e["actual"], 16) == 1 << bit,
+                 "the record names the flipped word: %s" % e)
+        b.expect(str(e.get("reread")).startswith("stored error"), "a stored error: %s" % e)
+        b.expect(e.get("cpu") == 1, "found by the CPU that wrote it: %s" % e)
+    b.has(r"^# soak-event: .*CPU 1 miscompare.*stored error")
+    b.has(r"^    not ok 1 node0\n    # ck-lava <soak\.node0 fail>\nnot ok 1 soak$")
+    b.has(r"^# copykernel-soak: result=FAIL .* miscompares=1 stuck_cpus=0 retired_pages=1 "
+          r".*reason=\"miscompare")
+    b.has(r"^# ck-lava <soak fail>$")
+
+
+def t_soak_fault_stuck(b):
+    """soak_fault=stuck:2: CPU 2 spins with interrupts off; named with its RIP, FAIL."""
+    b.run("exit=qemu tests=none soak=passes:1 soak_fault=stuck:2 soak_watchdog=5",
+          timeout=300, extra=["-smp 4"])
+    b.status_is(FAIL)
+    b.has(r"^soak: watchdog: CPU 2 \(APIC id \d+\) silent for \d+\.\d{3}s: sent an NMI; "
+          r"RIP soak_fault_spin\+0x[0-9a-f]+ RSP 0x[0-9a-f]+ RFLAGS 0x[0-9a-f]+, stack:")
+    b.has(r"^soak: watchdog: the soak goes on without CPU 2; its memory is not counted as "
+          r"covered$")
+    c = b.has(r"^soak: coverage: the first pass touched (\d+) pages of the (\d+) the plan "
+              r"covers \(0 retired, (\d+) on stuck CPUs not counted\)$")
+    if c:
+        b.expect(int(c.group(1)) + int(c.group(3)) == int(c.group(2)) and int(c.group(3)) > 0,
+                 "the other CPUs' pages and the stuck CPU's make the plan: %s" % c.group(0))
+    ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
+          r.get("event") == "stuck_cpu"]
+    b.expect(len(ev) == 1 and ev[0].get("cpu") == 2, "one stuck_cpu record for CPU 2: %s" % ev)
+    b.has(r"^# copykernel-soak: result=FAIL .* stuck_cpus=1 .*reason=")
+    b.has(r"^# ck-lava <soak fail>$")
+
+
+# VAL EN MISCV ADDRV, UC clear: a corrected memory error QEMU's `mce` writes into a bank without
+# raising anything (REFERENCE.md 9); MISC 0x86: LSB 6 (a 64-byte line), physical address mode.
+CE_STATUS, CE_ADDR, CE_MISC = 0x9c0000000000009f, 0x10000040, 0x86
+
+
+def t_soak_polls_corrected(b):
+    """A corrected error written into a bank while the soak runs: polled, logged, PASS."""
+    args = ["--smp", "4", "--hmp-when", r"^soak: node 0: \d+ pages",
+            "mce 1 4 0x%x 0 0x%x 0x%x" % (CE_STATUS, CE_ADDR, CE_MISC)]
+    b.run("exit=qemu tests=none soak=passes:1 soak_poll=100", cpu=INTEL, timeout=300,
+          runner_args=args)
+    b.status_is(PASS)
+    b.has(r"^soak: soak=passes:1 on 4 CPUs, .*banks polled every 100 ms$")
+    ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
+          r.get("event") == "corrected"]
+    if b.expect(len(ev) == 1, "one corrected record: %s" % ev):
+        e = ev[0]
+        b.expect(e.get("bank") == 4 and int(e["status"], 16) == CE_STATUS and
+                 int(e["phys"], 16) == CE_ADDR and e.get("granularity") == 64,
+                 "the record is what was written: %s" % e)
+    b.has(r"^# copykernel-soak: result=PASS .* corrected=1 deferred=0 uncorrected=0 "
+          r"miscompares=0 stuck_cpus=0 retired_pages=0 not_stored=0$")
+
+
+# Two nodes, the second without CPUs (how CXL memory appears, REFERENCE.md 2), no SLIT.
+CPULESS = ("-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,"
+           "size=256M -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,memdev=m1")
+
+
+def t_soak_cpuless_node(b):
+    """Two nodes, node 1 without CPUs: node 0's CPUs soak it too; a KTAP case per node, PASS."""
+    b.run("exit=qemu tests=none soak=passes:1", mem="768M", timeout=300,
+          extra=["-smp 2", CPULESS])
+    b.status_is(PASS)
+    n0 = b.has(r"^soak: node 0: (\d+) pages, 2 CPUs$")
+    n1 = b.has(r"^soak: node 1: (\d+) pages, 0 CPUs$")
+    if n0 and n1:
+        b.expect(256 * MiB < int(n0.group(1)) * 4096 <= 512 * MiB and
+                 128 * MiB < int(n1.group(1)) * 4096 <= 256 * MiB,
+                 "node pages within what QEMU gave each node: %s, %s" %
+                 (n0.group(1), n1.group(1)))
+    b.has(r"^soak: node 1 .*worked by node 0")
+    m = b.has(r"^soak: free memory to soak: (\d+) pages")
+    c = b.has(r"^soak: coverage: the first pass touched (\d+) pages of the (\d+) the plan")
+    if m and c and n0 and n1:
+        b.expect(int(c.group(1)) == int(m.group(1)) == int(n0.group(1)) + int(n1.group(1)),
+                 "every page of both nodes touched: %s" % c.group(0))
+    b.has(r"^    1\.\.2\n    ok 1 node0\n    # ck-lava <soak\.node0 pass>\n    ok 2 node1\n"
+          r"    # ck-lava <soak\.node1 pass>\nok 1 soak$")
+    b.has(r"^# copykernel-soak: result=PASS ")
+
+
+# The two whole passes over 1 GiB are the longest: boot_tests starts them first.
+SLOW = [t_soak_one_pass_boot_cpu, t_soak_one_pass_smp4]
+SCENARIOS = [t_soak_polls_corrected, t_soak_cpuless_node, t_soak_fault_flip, t_soak_fault_stuck]
