@@ -80,8 +80,16 @@ static bool on_log(u64 pfn)
 static void log_publish(void)
 {
 	struct poison_log *l = &poison_log;
-	unsigned int n = __atomic_load_n(&l->n, __ATOMIC_ACQUIRE);
+	unsigned int n;
 
+	/*
+	 * A full fence between this writer's ready[] store and its loads of @n and ready[]: two
+	 * writers may each store their own flag and then read the other's (a store-then-load
+	 * pattern that release/acquire alone, even on x86, lets both see the old value), and then
+	 * neither would move @n past the other's slot. With the fence at least one sees both.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	n = __atomic_load_n(&l->n, __ATOMIC_ACQUIRE);
 	while (n < POISON_LOG_MAX && __atomic_load_n(&l->ready[n], __ATOMIC_ACQUIRE)) {
 		/* On failure @n is reloaded: another writer moved it; look again from there. */
 		if (__atomic_compare_exchange_n(&l->n, &n, n + 1, false, __ATOMIC_ACQ_REL,

@@ -118,6 +118,13 @@ static void forget_folio(const struct psw_env *env)
 	for (unsigned int i = 0; i < poison_log.n; i++)
 		if (poison_log.pfn[i] - first >= n)
 			poison_log.pfn[k++] = poison_log.pfn[i];
+	/*
+	 * The log's slots as page.c hands them out (kernel/mm/page.h): k whole ones, the rest
+	 * free. The sweep runs on one CPU with no other queueing, so plain stores do.
+	 */
+	for (unsigned int i = 0; i < POISON_LOG_MAX; i++)
+		poison_log.ready[i] = i < k;
+	poison_log.reserved = k;
 	poison_log.n = k;
 	for (unsigned long i = 0; i < env->src.nr; i++)
 		env->src.page[i].flags &= ~PG_HWPOISON;
