@@ -384,6 +384,16 @@ static void run_set(const struct bench_env *env, u64 leaf, unsigned int nr, u64 
 	tear_down(&s);
 }
 
+/* Seed 000 (the RFC, Zen 5), 2 MiB folios: folio_copy's gain and move_pages()' gain. */
+static void seed_line(u32 copy_pm, u32 move_pm, const char *dir)
+{
+	u32 s = mig_share_for_pm(copy_pm, move_pm);
+
+	printk("bench: migrate: seed 000 %s 2M: folio_copy %u.%02ux, move_pages %u.%02ux: by "
+	       "Amdahl the copy was %u.%u%% of the migration\n", dir, copy_pm / 1000,
+	       copy_pm % 1000 / 10, move_pm / 1000, move_pm % 1000 / 10, s / 10, s % 10);
+}
+
 void bench_image_migrate(const struct bench_image_opts *opts)
 {
 	struct bench_env env;
@@ -404,6 +414,8 @@ void bench_image_migrate(const struct bench_image_opts *opts)
 	       "folio (try_to_migrate), one TLB shootdown by IPI (try_to_unmap_flush), copy "
 	       "(move_to_new_folio), remap (remove_migration_ptes); no shootdown after the remap"
 	       "\n");
+	seed_line(2010, 1110, "DRAM0->DRAM1");
+	seed_line(1440, 1180, "DRAM0->CXL");
 	printk("bench: migrate: not built: 1 GiB leaves, the sweep over 1..N CPUs, the hosted "
 	       "form\n");
 	if (cpu()->hypervisor)
