@@ -261,6 +261,8 @@ static void tear_down(struct mig_set *s)
 {
 	struct smp_tlb_result tr;
 
+	if (!s->area[0] || !s->area[1])
+		return;		/* nothing was mapped */
 	for (unsigned int f = 0; f < s->nr; f++)
 		pg_space_unmap(s->va + f * s->leaf, s->leaf, NULL);
 	smp_flush_tlb_range(s->va, (u64)s->nr * s->leaf, s->leaf, MIG_ACK_US, &tr);
@@ -323,8 +325,8 @@ static void report(const struct bench_env *env, const struct mig_set *s, unsigne
 	char size[16];
 
 	bench_fmt_size(s->leaf, size, sizeof(size));
-	bench_outf(env, "bench: migrate: %s folios x%u, %u CPUs, %u rounds; medians in ns",
-		   size, s->nr, ctl.n, n);
+	bench_outf(env, "bench: migrate: %s folios x%u, %u CPU%s, %u rounds; medians in ns",
+		   size, s->nr, ctl.n, ctl.n == 1 ? "" : "s", n);
 	bench_outf(env, "  %-9s %10s %10s %10s %10s %10s %7s", "copy", "unmap", "shootdown",
 		   "copy", "remap", "total", "copy%");
 	for (int m = 0; m < 2; m++) {
@@ -349,12 +351,12 @@ static void report(const struct bench_env *env, const struct mig_set *s, unsigne
 			   "%u.%03ux [%u.%03u, %u.%03u]", size, r.ratio_pm / 1000,
 			   r.ratio_pm % 1000, r.lo_pm / 1000, r.lo_pm % 1000, r.hi_pm / 1000,
 			   r.hi_pm % 1000);
-	bench_outf(env, "bench: migrate: %s verified: %llu migrations, after each all %u CPUs "
+	bench_outf(env, "bench: migrate: %s verified: %llu migrations, after each all %u CPU%s "
 		   "read the copied data through the remapped addresses", size,
-		   (unsigned long long)a->verified, ctl.n);
-	bench_outf(env, "bench: migrate: %s shootdowns: %llu, acknowledgements %llu (%u CPUs "
+		   (unsigned long long)a->verified, ctl.n, ctl.n == 1 ? "" : "s");
+	bench_outf(env, "bench: migrate: %s shootdowns: %llu, acknowledgements %llu (%u CPU%s "
 		   "each)", size, (unsigned long long)a->shootdowns, (unsigned long long)a->acks,
-		   ctl.n);
+		   ctl.n, ctl.n == 1 ? "" : "s");
 	bench_outf(env, "# ck-lava <bench.migrate.%s.per_page pass %llu ns>", size,
 		   (unsigned long long)tot[0]);
 	bench_outf(env, "# ck-lava <bench.migrate.%s.batched pass %llu ns>", size,
@@ -373,15 +375,11 @@ static void run_set(const struct bench_env *env, u64 leaf, unsigned int nr, u64 
 
 	s = (struct mig_set){ .leaf = leaf, .nr = nr, .va = va };
 	bench_fmt_size(leaf, size, sizeof(size));
-	if (!set_up(env, &s)) {
-		bench_outf(env, "# ck-lava <bench.migrate.%s fail>", size);
-		return;
-	}
-	if (run_rounds(env, &s, n, &a))
+	if (set_up(env, &s) && run_rounds(env, &s, n, &a))
 		report(env, &s, n, &a);
 	else
 		bench_outf(env, "# ck-lava <bench.migrate.%s fail>", size);
-	tear_down(&s);
+	tear_down(&s);		/* what was mapped, even after a failure */
 }
 
 /* Seed 000 (the RFC, Zen 5), 2 MiB folios: folio_copy's gain and move_pages()' gain. */
