@@ -73,20 +73,27 @@ static u64 now_ns(void)
 	return tsc_to_ns(rdtsc_ordered());
 }
 
-/* Touch every page (TLB entries); verify every page's first word and all of my share. */
+/*
+ * Touch every page (TLB entries); verify every page's first word and all of my share. The
+ * direction alternates with each command, so a command starts with the pages the last one
+ * read last: the entries most likely still in a small TLB (QEMU's, or a real one with 4 KiB
+ * pages), and the ones a missed shootdown would leave stale.
+ */
 static void run_cmd(unsigned int me, enum mig_cmd cmd)
 {
 	const struct mig_set *s = ctl.set;
-	u64 words = s->leaf / 8, bad = 0, bad_va = 0, bad_val = 0;
+	u64 per = s->leaf / SZ_4K, pages = per * s->nr, bad = 0, bad_va = 0, bad_val = 0;
+	bool down = ctl.gen & 1;
 
-	for (unsigned int f = 0; f < s->nr; f++) {
-		const volatile u64 *p = (const u64 *)(uintptr_t)(s->va + f * s->leaf);
-		bool all = cmd == CMD_VERIFY && f % ctl.n == me;
+	for (u64 j = 0; j < pages; j++) {
+		u64 pg = down ? pages - 1 - j : j;
+		const volatile u64 *p = (const u64 *)(uintptr_t)(s->va + pg * SZ_4K);
+		bool all = cmd == CMD_VERIFY && (pg / per) % ctl.n == me;
 
-		for (u64 w = 0; w < words; w += all ? 1 : SZ_4K / 8) {
+		for (u64 w = 0; w < (all ? SZ_4K / 8 : 1); w++) {
 			u64 v = p[w];
 
-			if (cmd == CMD_VERIFY && v != expect(f * words + w) && !bad++) {
+			if (cmd == CMD_VERIFY && v != expect(pg * (SZ_4K / 8) + w) && !bad++) {
 				bad_va = (u64)(uintptr_t)&p[w];
 				bad_val = v;
 			}
