@@ -158,6 +158,7 @@ HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/p
 HOST_PURE += tools/soak_peer.c tools/soak_work.c
 HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c
 HOST_PURE += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
+HOST_PURE += bench/migrate_calc.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
 HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \

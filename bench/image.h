@@ -10,7 +10,7 @@
 /* In the order of enum bench_preset (bench/presets.h), after BENCH_NONE. */
 enum bench_sel { BENCH_NONE, BENCH_RFC, BENCH_V3, BENCH_CLEAR, BENCH_PRIMITIVES, BENCH_PATTERNS,
 		 BENCH_UARCH, BENCH_BIG, BENCH_COPY_PAGES, BENCH_SEED003, BENCH_ALL,
-		 BENCH_PARALLEL };
+		 BENCH_PARALLEL, BENCH_MIGRATE };
 
 struct bench_image_opts {
 	enum bench_sel sel;		/* which preset(s) */

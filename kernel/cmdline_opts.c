@@ -22,7 +22,7 @@ static const char *const fb_names[] = { "on", "off" };
 /* Must match enum bench_sel in bench/image.h. */
 static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primitives",
 					   "patterns", "uarch", "big", "copy_pages", "seed003",
-					   "all", "parallel" };
+					   "all", "parallel", "migrate" };
 static const char *const tiny_names[] = { "no", "yes" };
 static const char *const cold_names[] = { "evict", "flush" };
 static const char *const blackbox_test_names[] = { "none", "unfinished" };

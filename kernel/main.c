@@ -7,6 +7,7 @@
  * Exit status precedence: panic > some test failed > bad command line > all passed.
  */
 #include "bench/image.h"
+#include "bench/migrate.h"
 #include "bench/presets.h"
 #include "kernel/arch/bootmem.h"
 #include "kernel/arch/desc.h"
@@ -280,6 +281,10 @@ static unsigned int run_benchmarks(const struct ck_config *cfg)
 				       .tiny = cfg->bench_tiny, .cold_flush = cfg->bench_cold == 1 };
 
 	copy_caps(&bo.caps);
+	if (bo.sel == BENCH_MIGRATE) {
+		bench_image_migrate(&bo);
+		return bench_failures();
+	}
 	if (bo.sel != BENCH_PARALLEL)
 		bench_on_cpu(&bo, cfg->bench_cpu);
 	if (bo.sel == BENCH_PARALLEL || bo.sel == BENCH_ALL)

@@ -47,6 +47,7 @@ static inline u64 apic_base_addr(u64 msr, unsigned int phys_bits)
 
 /* Vectors the kernel uses besides the 32 exceptions. */
 #define VECTOR_WAKEUP		0xf0	/* "look at your work slot" */
+#define VECTOR_TLB		0xf1	/* "invalidate what your TLB slot names, then ack" */
 #define VECTOR_CMCI		0xf9	/* CMCI: Linux's THRESHOLD_APIC_VECTOR */
 #define VECTOR_SPURIOUS		0xff
 

@@ -142,6 +142,35 @@ irq_cmci_stub:
 	pop rax
 	iretq
 
+; The TLB-shootdown IPI (VECTOR_TLB): irq_tlb() (kernel/arch/traps.c) runs the handler
+; kernel/platform/smp_tlb.c registered, which invalidates, acknowledges the request and the
+; APIC. On the interrupted stack, aligned as the wakeup IPI's.
+; Clobbers: nothing (the caller-saved registers are saved around the call).
+extern irq_tlb
+global irq_tlb_stub
+irq_tlb_stub:
+	cld
+	push rax
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push r8
+	push r9
+	push r10
+	push r11
+	call irq_tlb
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rax
+	iretq
+
 ; A spurious interrupt needs no EOI (SDM vol. 3, "Spurious Interrupt").
 global irq_spurious_stub
 irq_spurious_stub:

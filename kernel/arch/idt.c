@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * idt.c - point all 32 exception vectors at the stubs in kernel/arch/entry.asm, and the three
+ * idt.c - point all 32 exception vectors at the stubs in kernel/arch/entry.asm, and the four
  * interrupt vectors the kernel uses at theirs: VECTOR_WAKEUP (an IPI that wakes an idle AP
  * to look at its work slot), VECTOR_CMCI (the corrected machine-check interrupt, dispatched
- * by kernel/arch/traps.c to whoever registered for it: mce/) and VECTOR_SPURIOUS. The other
- * vectors stay not-present: the boot CPU runs with interrupts off, APs enable them only
- * inside "sti; hlt", and a stray vector then raises #NP, which is reported like any other
+ * by kernel/arch/traps.c to whoever registered for it: mce/), VECTOR_TLB (the TLB-shootdown
+ * IPI of kernel/platform/smp_tlb.c) and VECTOR_SPURIOUS. The other vectors stay not-present:
+ * the boot CPU runs with interrupts off, APs enable them only inside "sti; hlt" and in
+ * smp_tlb_window(), and a stray vector then raises #NP, which is reported like any other
  * unexpected exception. One IDT serves every CPU.
  */
 #include "kernel/arch/apic.h"
@@ -31,7 +32,7 @@ struct desc_ptr {
 
 extern char exc_stubs_start[];
 extern const u64 exc_stub_stride;
-extern char irq_wakeup_stub[], irq_cmci_stub[], irq_spurious_stub[];
+extern char irq_wakeup_stub[], irq_cmci_stub[], irq_tlb_stub[], irq_spurious_stub[];
 static struct idt_gate idt[256] __aligned(16);
 
 static void set_gate(unsigned int v, u64 a, unsigned int ist)
@@ -67,6 +68,7 @@ void idt_init(void)
 		set_gate(v, (u64)(uintptr_t)exc_stubs_start + v * exc_stub_stride, ist_for(v));
 	set_gate(VECTOR_WAKEUP, (u64)(uintptr_t)irq_wakeup_stub, 0);
 	set_gate(VECTOR_CMCI, (u64)(uintptr_t)irq_cmci_stub, 0);
+	set_gate(VECTOR_TLB, (u64)(uintptr_t)irq_tlb_stub, 0);
 	set_gate(VECTOR_SPURIOUS, (u64)(uintptr_t)irq_spurious_stub, 0);
 	idt_load();
 	/* NMIs from here on leave notes; the console prints them between lines. */

@@ -319,6 +319,8 @@ static bool walk_level(u64 *t, int level, u64 va_base,
 	for (unsigned int i = 0; i < 512; i++) {
 		u64 e = t[i], va = va_base + i * level_size(level);
 
+		if (level == 4 && i == level_index(PG_SPACE_BASE, 4))
+			continue;	/* the test address space is not the identity map */
 		if (is_table(e, level)) {
 			if (!walk_level((u64 *)(uintptr_t)(e & PTE_ADDR), level - 1, va, fn, ctx))
 				return false;
@@ -361,6 +363,79 @@ void pg_stats(struct pg_stats *st)
 	st->tables = nr_tables;
 	st->mtrr_refused = nr_mtrr_refused;
 	pg_walk(count_leaf, st);
+}
+
+/* ---- the test address space (PML4 entry 384) ---------------------------------------- */
+
+static int size_level(u64 size)
+{
+	if (size == SZ_4K)
+		return 1;
+	if (size == SZ_2M)
+		return 2;
+	return size == SZ_1G && gbpages ? 3 : 0;
+}
+
+static bool in_space(u64 va, u64 size)
+{
+	return va >= PG_SPACE_BASE && va - PG_SPACE_BASE < PG_SPACE_SIZE &&
+	       PG_SPACE_SIZE - (va - PG_SPACE_BASE) >= size && !(va & (size - 1));
+}
+
+/*
+ * The slot of the leaf of @level for @va in the window, tables made on the way when
+ * @make; NULL when a table is missing (and not made) or a larger leaf is in the way.
+ */
+static u64 *space_slot(u64 va, int level, bool make)
+{
+	u64 *t = pml4;
+
+	for (int l = 4; l > level; l--) {
+		u64 *slot = &t[level_index(va, l)];
+
+		if (!is_table(*slot, l)) {
+			if (*slot || !make)
+				return NULL;
+			t = alloc_table();
+			if (!t)
+				return NULL;
+			*slot = (u64)(uintptr_t)t | PTE_P | PTE_RW;
+			continue;
+		}
+		t = (u64 *)(uintptr_t)(*slot & PTE_ADDR);
+	}
+	return &t[level_index(va, level)];
+}
+
+int pg_space_map(u64 va, u64 pa, u64 size, u64 attr)
+{
+	int level = size_level(size);
+	u64 *slot;
+
+	if (!level || !in_space(va, size) || (pa & (size - 1)) || pa + size > max_phys ||
+	    !(attr & PG_PRESENT) || !mtrr_uniform(pa, level))
+		return -1;
+	slot = space_slot(va, level, true);
+	if (!slot || *slot)
+		return -1;
+	__atomic_store_n(slot, leaf_entry(pa, attr, level), __ATOMIC_RELEASE);
+	return 0;
+}
+
+int pg_space_unmap(u64 va, u64 size, u64 *pa)
+{
+	int level = size_level(size);
+	u64 *slot, e;
+
+	if (!level || !in_space(va, size))
+		return -1;
+	slot = space_slot(va, level, false);
+	if (!slot || !is_leaf(*slot, level) || !(*slot & PTE_P))
+		return -1;
+	e = __atomic_exchange_n(slot, 0, __ATOMIC_ACQ_REL);
+	if (pa)
+		*pa = e & PTE_ADDR & ~(size - 1);
+	return 0;
 }
 
 extern char ImageBase[], _text[], _etext[], _end[];

@@ -7,6 +7,12 @@
  * is set, else 2 MiB, and 4 KiB only at unaligned edges or where a caller asked for it.
  * NX and CR0.WP are on: the image's .text is read-only and executable, everything else
  * no-execute, except UEFI runtime code.
+ *
+ * Beside it, a second address space: the window [PG_SPACE_BASE, PG_SPACE_BASE + PG_SPACE_SIZE),
+ * one PML4 entry in the upper half that the identity map never reaches. A caller maps
+ * physical memory there with leaves of one size (4 KiB, 2 MiB or 1 GiB), clears a leaf and
+ * maps it again to other memory: what page migration does to a process's mapping
+ * (bench/migrate.c). pg_walk and pg_stats see the identity map only.
  */
 #ifndef CK_PAGING_H
 #define CK_PAGING_H
@@ -77,5 +83,24 @@ bool pg_lookup(u64 va, struct pg_leaf *leaf);
 /* Call @fn for each present leaf in address order; stops when @fn returns false. */
 void pg_walk(bool (*fn)(const struct pg_leaf *leaf, void *ctx), void *ctx);
 void pg_stats(struct pg_stats *st);
+
+#define PG_SPACE_BASE	0xffffc00000000000ULL	/* PML4 entry 384 */
+#define PG_SPACE_SIZE	(1ULL << 39)		/* that entry's 512 GiB */
+
+/*
+ * Map @va to @pa with one leaf of @size (SZ_4K, SZ_2M, or SZ_1G where pg_gbpages()), both
+ * aligned to it, inside the window, with @attr. The slot must be empty; tables on the way
+ * are made as needed (from the boot allocator, kept). A not-present slot needs no TLB
+ * invalidation before it is filled (the TLB holds only present translations). Returns 0,
+ * or -1 with nothing changed: bad arguments, a slot in use or of another size, a leaf
+ * across two MTRR types, no memory for a table.
+ */
+int pg_space_map(u64 va, u64 pa, u64 size, u64 attr);
+/*
+ * Clear the leaf of @size at @va in the window; *@pa (when not NULL) gets what it mapped.
+ * The TLBs are the caller's: invlpg on this CPU, smp_flush_tlb() on all. 0, or -1 when no
+ * present leaf of @size is there.
+ */
+int pg_space_unmap(u64 va, u64 size, u64 *pa);
 
 #endif

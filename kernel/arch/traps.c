@@ -330,6 +330,24 @@ void irq_cmci(void)
 		apic_eoi();
 }
 
+static irq_handler_t tlb_handler;
+
+void irq_set_tlb_handler(irq_handler_t fn)
+{
+	__atomic_store_n(&tlb_handler, fn, __ATOMIC_RELEASE);
+}
+
+/* From kernel/arch/entry.asm's VECTOR_TLB stub. */
+void irq_tlb(void)
+{
+	irq_handler_t fn = __atomic_load_n(&tlb_handler, __ATOMIC_ACQUIRE);
+
+	if (fn)
+		fn();
+	else
+		apic_eoi();
+}
+
 trap_handler_t trap_set_handler(unsigned int vector, trap_handler_t fn)
 {
 	trap_handler_t prev;

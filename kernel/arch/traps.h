@@ -86,6 +86,13 @@ typedef void (*irq_handler_t)(void);
 void irq_set_cmci_handler(irq_handler_t fn);
 /* Called by kernel/arch/entry.asm's stub for VECTOR_CMCI. */
 void irq_cmci(void);
+/*
+ * The TLB-shootdown IPI (VECTOR_TLB): the handler kernel/platform/smp_tlb.c registers, run
+ * with interrupts off; it acknowledges the APIC itself. Unregistered: acknowledged, dropped.
+ */
+void irq_set_tlb_handler(irq_handler_t fn);
+/* Called by kernel/arch/entry.asm's stub for VECTOR_TLB. */
+void irq_tlb(void);
 
 /* Frame address of the last vector-18 entry, whoever handled it (IST tests look at it). */
 extern u64 trap_last_mc_frame;

@@ -10,9 +10,11 @@
  * bounded by a timeout in milliseconds and returns -ETIMEDOUT naming no one: the caller
  * reports (it knows what the CPU was asked to do).
  *
- * An AP reloads CR3 before each function it runs (the kernel changes page attributes only
- * while APs are idle, so this is the whole TLB shootdown), and the panic path stops every
- * online AP with an NMI before the report is stored.
+ * An AP reloads CR3 before each function it runs (the kernel changes the identity map's
+ * attributes only while APs are idle, so that is its whole TLB shootdown); the test address
+ * space (kernel/arch/paging.h) has a shootdown by IPI with acknowledgements,
+ * smp_flush_tlb_range(). The panic path stops every online AP with an NMI before the report
+ * is stored.
  */
 #ifndef CK_SMP_H
 #define CK_SMP_H
@@ -97,6 +99,28 @@ int smp_barrier_wait(struct smp_barrier *b, u32 timeout_ms);
  * with the count and the largest warp in TSC ticks, or -ETIMEDOUT.
  */
 int smp_tsc_warp(u32 loops, u64 *warps, u64 *max_warp_ticks);
+
+/*
+ * TLB shootdown by IPI (kernel/platform/smp_tlb.c): every other online CPU invalidates
+ * [@start, @start + @size) with invlpg every @stride bytes (a full flush beyond 33 entries
+ * or when @stride is 0) and acknowledges; this CPU does the same, then waits up to
+ * @timeout_us for all. The CPUs that did not acknowledge are named in @r (the first
+ * SMP_TLB_MAX_NAMED). Returns 0, or -ETIMEDOUT when one did not.
+ */
+#define SMP_TLB_MAX_NAMED	8
+struct smp_tlb_result {
+	unsigned int sent;		/* IPIs sent */
+	unsigned int acked;		/* CPUs that invalidated, this one included */
+	unsigned int nr_missing;
+	unsigned int missing[SMP_TLB_MAX_NAMED];
+};
+int smp_flush_tlb_range(u64 start, u64 size, u64 stride, u32 timeout_us,
+			struct smp_tlb_result *r);
+/*
+ * Inside a posted function that waits (a loop polling for its next command): take a pending
+ * shootdown IPI now. Outside it a posted function runs with interrupts off.
+ */
+void smp_tlb_window(void);
 
 /* Microseconds since boot from the TSC (0 before it is calibrated). */
 u64 smp_now_us(void);

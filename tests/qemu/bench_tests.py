@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """bench_tests.py - the QEMU scenarios of the image's benchmark presets at test sizes: every
 preset and its JSON, the rfc preset over three NUMA nodes (one without CPUs), and the shapes
-of the copy_pages and seed003 tables.
+of the copy_pages and seed003 tables, and bench=migrate on four CPUs.
 """
 import json
 import re
@@ -226,5 +226,42 @@ def t_bench_seed003_tiny(b):
     unique_ids(b)
 
 
+def t_bench_migrate(b):
+    """bench=migrate tiny, -smp 4: all 4 CPUs verify every migration and ack every shootdown."""
+    cpus, runs = 4, 3
+    b.run("exit=qemu tests=none bench=migrate bench_runs=%d bench_tiny=yes" % runs,
+          extra=["-smp %d" % cpus], timeout=120)
+    b.status_is(PASS)
+    b.has(r"^== preset migrate ==$")
+    b.has(r"^bench: migrate: %d online CPUs read every folio" % cpus)
+    b.has(r"^bench: migrate: not built: 1 GiB leaves, the sweep over 1\.\.N CPUs, the hosted")
+    b.has(r"^bench: migrate: under a hypervisor .* the times say nothing about hardware")
+    b.expect("bench: FAILED" not in b.log, "no preset failure: %s" %
+             re.findall(r"^bench: FAILED.*$", b.log, re.M)[:4])
+    for size in ("4K", "2M"):
+        m = re.search(r"^bench: migrate: %s verified: (\d+) migrations, after each all (\d+) "
+                      r"CPUs read the copied data" % size, b.log, re.M)
+        b.expect(m and int(m.group(1)) == 2 * runs and int(m.group(2)) == cpus,
+                 "%s: %d migrations verified by %d CPUs: %s" % (size, 2 * runs, cpus,
+                                                               m and m.groups()))
+        m = re.search(r"^bench: migrate: %s shootdowns: (\d+), acknowledgements (\d+) \((\d+) "
+                      r"CPUs each\)" % size, b.log, re.M)
+        b.expect(m and int(m.group(1)) == 2 * runs and int(m.group(2)) == cpus * 2 * runs
+                 and int(m.group(3)) == cpus,
+                 "%s: every shootdown acknowledged by the %d CPUs QEMU was given: %s"
+                 % (size, cpus, m and m.groups()))
+        b.has(r"^bench: migrate: %s Amdahl: copy share \d+\.\d%% x copy speed-up \d+\.\d{3}x "
+              r"predicts \d+\.\d{3}x end to end; measured \d+\.\d{3}x$" % size)
+    recs = bench_records(b, "migrate")
+    b.expect(sorted((r["folio_bytes"], r["copy"]) for r in recs) ==
+             sorted((sz, c) for sz in (4096, 2097152) for c in ("batched", "per_page")),
+             "migrate records: %s" % [(r.get("folio_bytes"), r.get("copy")) for r in recs])
+    b.expect(all(r["cpus"] == cpus and r["rounds"] == runs and r["copy_ns"] > 0 and
+                 r["shootdown_ns"] > 0 and r["total_ns"] > 0 and 0 <= r["copy_share"] <= 1
+                 for r in recs), "every record: %d CPUs, %d rounds, timed phases" % (cpus, runs))
+    b.expect(not bench_records(b, "json-error"), "JSON writer errors")
+    unique_ids(b)
+
+
 SCENARIOS = [t_bench_presets_tiny, t_numa_directions, t_bench_copy_pages_tiny,
-             t_bench_seed003_tiny]
+             t_bench_seed003_tiny, t_bench_migrate]
