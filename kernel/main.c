@@ -236,7 +236,6 @@ static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cf
 	unsigned int nr_suites;
 	enum ck_status status;
 	struct ck_ctx ctx;
-	char stored[32];
 
 	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg->inject, .mce_case = cfg->mce_case,
 			       .blackbox_write = cfg->blackbox_test, .sweep = cfg->sweep };
@@ -252,13 +251,22 @@ static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cf
 		status = CK_STATUS_CMDLINE;
 	else
 		status = CK_STATUS_PASS;
-	/* Store first, so the summary line can say whether the result survives the reboot. */
+	return status;
+}
+
+/*
+ * The summary line, after the suites, the final poll and the soak: its result is FAIL when a
+ * suite or the soak failed. Stored first, so the line can say whether it survives the reboot.
+ */
+static void run_summary(enum ck_status status, const struct ktap_totals *tot, int cmdline_errors)
+{
+	char stored[32];
+
 	results_store(status);
 	results_state_word(stored, sizeof(stored));
 	printk("# copykernel-summary: result=%s suites=%u pass=%u fail=%u skip=%u "
-	       "cmdline_errors=%d results=%s\n", tot->fail ? "FAIL" : "PASS", tot->suites,
-	       tot->pass, tot->fail, tot->skip, cmdline_errors, stored);
-	return status;
+	       "cmdline_errors=%d results=%s\n", status == CK_STATUS_FAIL ? "FAIL" : "PASS",
+	       tot->suites, tot->pass, tot->fail, tot->skip, cmdline_errors, stored);
 }
 
 /* soak=: after the suites, all free memory on every CPU; a failing soak fails the run. */
@@ -329,6 +337,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	status = run_tests(bi, &cfg, cmdline_errors, &tot);
 	mce_poll_final("# ", cfg.mce_poll_wait);
 	status = run_soak(&cfg, status);
+	run_summary(status, &tot, cmdline_errors);
 	if (cfg.bench && run_benchmarks(&cfg)) {
 		printk("bench: %u case%s could not be measured (the 'bench: FAILED' lines say why): "
 		       "the run fails\n", bench_failures(),
