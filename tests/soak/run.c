@@ -115,10 +115,14 @@ static void print_plan(void)
 static bool knob_doable(void)
 {
 	const struct soak_fault_opt *f = &soak.opts.fault;
+	const char *why;
 
 	if (f->kind == SOAK_KNOB_EMULATE) {
-		pr_err("soak: soak_fault=emulate is not in this image yet: the soak does not run\n");
-		return false;
+		why = soak_fault_emulate_setup();
+		if (why)
+			pr_err("soak: soak_fault=emulate cannot be done here: %s; the soak does not "
+			       "run\n", why);
+		return !why;
 	}
 	if (f->kind != SOAK_KNOB_STUCK)
 		return true;
@@ -176,6 +180,7 @@ bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms)
 	/* copy_mc_highpages as the v3 patch with a preemptible kernel: one batched copy. */
 	page_api_cfg.preemptible = true;
 	run_cpus();
+	soak_fault_end();
 	page_api_cfg.preemptible = page_batched;
 	ok = soak_report();
 	return ok;
