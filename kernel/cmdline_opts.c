@@ -125,7 +125,7 @@ static const struct cmdline_opt opts[] = {
 	NUMBER("soak_poll", soak_poll, 10, 60000, "a number of milliseconds", "1000",
 	       "the longest a soaking CPU goes without polling its machine-check banks"),
 	PARSED("soak_fault", soak_fault, parse_soak_fault, text_soak_fault, "none",
-	       "none, flip, stuck:N (N 1..1023) or emulate",
+	       "none, flip, stuck:N (N 1..1023), emulate or mce",
 	       "test knob: a fault the soak must report (a flipped bit, a stuck CPU, poison)"),
 	NUMBER("mce_poll_wait", mce_poll_wait, 0, 600, "a number of seconds", "0",
 	       "test knob: the final corrected-error poll first waits this long for an NMI"),

@@ -2,7 +2,7 @@
 """soak_tests.py - the QEMU scenarios of the soak in the image (tests/soak/run.c): one pass
 over all free memory on every CPU, on the boot CPU alone and over a node without CPUs, the
 soak_fault= knobs that must fail it (a flipped bit, a stuck CPU, emulated poison on two nodes
-consumed at once), and a corrected error the
+consumed at once, a real #MC from QEMU's monitor during a copy), and a corrected error the
 soak's polling must find. Under TCG, -m 1G -smp 4 takes about 2 minutes and smp=1 about 6 on
 a two-core machine shared with other work; the other scenarios use 512 or 768 MiB (under a
 minute each).
@@ -224,7 +224,44 @@ def t_soak_fault_emulate(b):
     b.has(r"^# ck-lava <soak fail>$")
 
 
+def t_soak_fault_mce(b):
+    """soak_fault=mce: a real SRAR machine check from QEMU's monitor in a soak copy; FAIL."""
+    b.run("exit=qemu tests=none soak=passes:1 soak_fault=mce", cpu=INTEL, mem="256M",
+          timeout=300, runner_args=["--inject-mce", "--smp", "2"])
+    b.status_is(FAIL)
+    q = b.has(r"^soak: soak_fault=mce: mce-inject: request bank=1 status=(0x[0-9a-f]+) "
+              r"mcg=0x7 addr=(0x[0-9a-f]+) misc=0x86 cpu=0 broadcast=(yes|no)$")
+    if not q:
+        return
+    pa = int(q.group(2), 16)
+    b.expect(int(q.group(1), 16) == SRAR_STATUS, "an SRAR data load asked for: %s" % q.group(0))
+    b.expect(re.search(r"ck-run: injecting: mce (-b )?0 1 0x%x 0x7 0x%x 0x86" %
+                       (SRAR_STATUS, pa), b.runner_err) is not None,
+             "the runner sent it to QEMU: %s" % b.runner_err.strip().splitlines()[:3])
+    # The copy loop is where it must land: a copy_mc routine's RIP, recovered through it.
+    b.has(r"^soak: soak_fault=mce: the #MC came during copy \d+ of the piece: a real #MC on "
+          r"CPU 0 at RIP copy_mc_\w+[.\w]*\+0x[0-9a-f]+, recovered, bank address 0x%x$" % pa)
+    ev = [r for r in soak_records(b) if r.get("kind") == "soak_event"]
+    unc = [r for r in ev if r.get("event") == "uncorrected"]
+    ret = [r for r in ev if r.get("event") == "retired_page"]
+    if b.expect(len(unc) == 1 and len(ret) == 1 and len(ev) == 2,
+                "one uncorrected and one retired record: %s" % ev):
+        u, r = unc[0], ret[0]
+        b.expect(u.get("cpu") == 0 and u.get("bank") == 1 and
+                 int(u["status"], 16) == SRAR_STATUS and int(u["phys"], 16) == pa and
+                 u.get("granularity") == 64 and u.get("node") == 0,
+                 "the record is the injected error: %s" % u)
+        b.expect(r.get("cpu") == 0 and r.get("cause") == "uncorrected" and
+                 int(r["phys"], 16) == pa & ~0xfff, "the page retired: %s" % r)
+    b.has(r"^# soak-event: [\d.]+s CPU 0 uncorrected: bank 1 .*physical 0x%x \(64 bytes\)" % pa)
+    b.has(r"^soak: coverage: the first pass touched (\d+) pages of the \1 the plan covers "
+          r"\(1 retired, 0 on stuck CPUs not counted\)$")
+    b.has(r"^# copykernel-soak: result=FAIL .* passes=1 .* uncorrected=1 miscompares=0 "
+          r"stuck_cpus=0 retired_pages=1 not_stored=0 reason=\"uncorrected error")
+    b.has(r"^# ck-lava <soak fail>$")
+
+
 # The two whole passes over 1 GiB are the longest: boot_tests starts them first.
 SLOW = [t_soak_one_pass_boot_cpu, t_soak_one_pass_smp4]
 SCENARIOS = [t_soak_polls_corrected, t_soak_cpuless_node, t_soak_fault_flip, t_soak_fault_stuck,
-             t_soak_fault_emulate]
+             t_soak_fault_emulate, t_soak_fault_mce]

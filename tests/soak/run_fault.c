@@ -17,13 +17,23 @@
  *            leave it together into their copies: both copies consume poison at once, the
  *            verify that follows finds the page (machine-check safe), queues it to
  *            memory_failure_queue and retires it, so later passes never touch it. After
- *            the soak the pages are mapped again and disarmed (the test's poison only).
+ *            the soak the pages are mapped again and disarmed (the test's poison only);
+ *   mce      the boot CPU, once it has written its first source, asks the runner for a real
+ *            #MC (an SRAR data load at the page in the middle of that source, through
+ *            QEMU's monitor: tools/ck-run.py --inject-mce) and copies the piece again and
+ *            again until the #MC has come (at most 30 s), as the mce suite's inject=qemu
+ *            cases do: QEMU delivers it whenever it gets to it, so the copy loop is where it
+ *            lands. The copy stops, its record goes into the ledger and the bank's page is
+ *            retired (run_work.c).
+ * A knob that could not do what it asked fails the soak (soak_fault_end).
  */
 #include "kernel/arch/paging.h"
+#include "kernel/console/fbcon.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/mm/page.h"
 #include "mce/mce.h"
+#include "mce/mce_regs.h"
 #include "tests/soak/run_int.h"
 
 #define FLIP_WAIT_US	5000000ULL
@@ -58,6 +68,7 @@ static void flip_now(void)
 }
 
 static void emu_piece_written(unsigned int idx, u64 pa, u64 len);
+static void mce_piece_written(unsigned int idx, u64 pa, u64 len);
 
 void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len)
 {
@@ -65,6 +76,8 @@ void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len)
 
 	if (soak.opts.fault.kind == SOAK_KNOB_EMULATE)
 		emu_piece_written(idx, pa, len);
+	if (soak.opts.fault.kind == SOAK_KNOB_MCE)
+		mce_piece_written(idx, pa, len);
 	if (soak.opts.fault.kind != SOAK_KNOB_FLIP || idx != flip_asker() ||
 	    flip.state != FLIP_IDLE)
 		return;
@@ -208,18 +221,26 @@ void soak_fault_copied(unsigned int idx, int ret)
 	emu.state[s] = 2;
 }
 
-void soak_fault_end(void)
+static bool mce_end(void);
+
+bool soak_fault_end(void)
 {
+	bool ok = true;
+
+	if (soak.opts.fault.kind == SOAK_KNOB_MCE)
+		return mce_end();
 	if (soak.opts.fault.kind != SOAK_KNOB_EMULATE)
-		return;
+		return true;
 	for (int s = 0; s < EMU_CPUS; s++) {
 		unsigned int cpu = soak.cpu_of[emu.idx[s]];
 		struct page *pg;
 
 		if (!emu.page[s]) {
 			printk("soak: soak_fault=emulate: CPU %u armed no page\n", cpu);
+			ok = false;
 			continue;
 		}
+		ok &= emu.met[s] && emu.copy_ret[s];
 		pg = pfn_to_page(emu.page[s] >> PAGE_SHIFT);
 		printk("soak: soak_fault=emulate: CPU %u %s the rendezvous; its copy over the page "
 		       "at 0x%llx returned %d (%s) %llu us after it; the page is %son the poison "
@@ -232,4 +253,85 @@ void soak_fault_end(void)
 		mce_emulate_disarm(emu.page[s]);
 	}
 	printk("soak: soak_fault=emulate: the armed pages are mapped again and disarmed\n");
+	if (!ok)
+		pr_err("soak: soak_fault=emulate: the poison was not consumed as asked: the soak "
+		       "fails\n");
+	return ok;
+}
+
+/* An SRAR data load (REFERENCE.md 3): VAL UC EN MISCV ADDRV S AR, MCACOD 0x134; MISC: LSB 6. */
+#define QMCE_STATUS	(MCI_STATUS_VAL | MCI_STATUS_UC | MCI_STATUS_EN | MCI_STATUS_MISCV | \
+			 MCI_STATUS_ADDRV | MCI_STATUS_S | MCI_STATUS_AR | MCACOD_DATA_LOAD)
+#define QMCE_MCG	(MCG_STATUS_RIPV | MCG_STATUS_EIPV | MCG_STATUS_MCIP)
+#define QMCE_MISC	0x86
+#define QMCE_WAIT_US	30000000ULL
+
+enum { QMCE_IDLE, QMCE_ASKED, QMCE_OVER };
+
+/* mce: only the boot CPU (soak index 0) writes it, the report reads it after the soak. */
+static struct {
+	u32 state;
+	u64 addr, seq, end_us;
+	u32 copies;		/* copies of the piece until the #MC came */
+	bool came;
+} qmce;
+
+static void mce_piece_written(unsigned int idx, u64 pa, u64 len)
+{
+	unsigned int cpu = smp_processor_id();
+	bool bcast = smp_nr_online() > 1 && mce_broadcast_capable();
+
+	if (idx || qmce.state != QMCE_IDLE)
+		return;
+	qmce.addr = pa + ((len >> PAGE_SHIFT) / 2 << PAGE_SHIFT) + 0x40;
+	qmce.seq = mce_count();
+	qmce.state = QMCE_ASKED;
+	/* The #MC may come as soon as the line is out: no framebuffer drawing after it. */
+	fbcon_pause(true);
+	printk("soak: soak_fault=mce: mce-inject: request bank=1 status=0x%llx mcg=0x%llx "
+	       "addr=0x%llx misc=0x%x cpu=%u broadcast=%s\n", (unsigned long long)QMCE_STATUS,
+	       (unsigned long long)QMCE_MCG, (unsigned long long)qmce.addr, QMCE_MISC,
+	       smp_cpu(cpu)->apic_id, bcast ? "yes" : "no");
+	qmce.end_us = smp_now_us() + QMCE_WAIT_US;
+}
+
+bool soak_fault_copy_again(unsigned int idx, int ret)
+{
+	if (soak.opts.fault.kind != SOAK_KNOB_MCE || idx || qmce.state != QMCE_ASKED)
+		return false;
+	qmce.copies++;
+	qmce.came = mce_count() != qmce.seq;
+	if (!ret && !qmce.came && smp_now_us() < qmce.end_us) {
+		this_cpu_ptr(&soak_cpu)->beat++;
+		return true;
+	}
+	qmce.state = QMCE_OVER;
+	fbcon_pause(false);
+	return false;
+}
+
+static bool mce_end(void)
+{
+	const struct mce_record *r = qmce.came ? mce_get(qmce.seq) : NULL;
+	char rip[64] = "?";
+
+	if (qmce.state == QMCE_IDLE) {
+		pr_err("soak: soak_fault=mce: the boot CPU copied nothing: no #MC asked for; the "
+		       "soak fails\n");
+		return false;
+	}
+	if (!qmce.came) {
+		pr_err("soak: soak_fault=mce: no #MC came within 30 s of the request (is the runner "
+		       "relaying mce-inject requests to QEMU's monitor?): the soak fails\n");
+		return false;
+	}
+	if (r && soak.map.symbol)
+		soak.map.symbol(r->rip, rip, sizeof(rip));
+	printk("soak: soak_fault=mce: the #MC came during copy %u of the piece: %s on CPU %u at "
+	       "RIP %s, %s, bank address 0x%llx\n", qmce.copies,
+	       r && r->kind == MCE_KIND_REAL ? "a real #MC" : "not a real #MC", r ? r->cpu : 0,
+	       rip,
+	       r && r->recovered ? "recovered" : "not recovered",
+	       r && r->worst >= 0 ? (unsigned long long)r->banks[r->worst].addr : 0ULL);
+	return r && r->recovered;
 }

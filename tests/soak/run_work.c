@@ -218,6 +218,8 @@ static void work_pair(struct soak_cpu *sc, u32 pass, const struct soak_piece *pc
 	wc.copy_op = op;
 	seq = mce_count();
 	ret = copy_run(op, dst, src, seg->nr);
+	while (soak_fault_copy_again(sc->idx, ret))
+		ret = copy_run(op, dst, src, seg->nr);
 	soak_fault_copied(sc->idx, ret);
 	if (ret) {
 		copy_mce_records(sc, seq);
