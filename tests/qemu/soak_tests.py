@@ -219,8 +219,12 @@ def t_soak_fault_emulate(b):
           r"\(2 retired, 0 on stuck CPUs not counted\)$")
     b.has(r"^    not ok 1 node0\n    # ck-lava <soak\.node0 fail>\n    not ok 2 node1\n"
           r"    # ck-lava <soak\.node1 fail>\nnot ok 1 soak$")
-    b.has(r"^# copykernel-soak: result=FAIL .* passes=3 .* uncorrected=2 miscompares=0 "
-          r"stuck_cpus=0 retired_pages=2 not_stored=0 reason=\"uncorrected error")
+    v = b.has(r"^# copykernel-soak: result=FAIL .* passes=3 .* uncorrected=2 miscompares=0 "
+              r"stuck_cpus=0 retired_pages=2 not_stored=0 reason=\"uncorrected error "
+              r"\(recovered\) \(2\), the first at (0x[0-9a-f]+) on CPU (\d)\"$")
+    if v:
+        b.expect(armed.get(int(v.group(2)), (0, 0))[1] == int(v.group(1), 16),
+                 "the verdict names a poisoned page with its CPU: %s" % v.group(0))
     b.has(r"^# ck-lava <soak fail>$")
 
 
@@ -257,7 +261,8 @@ def t_soak_fault_mce(b):
     b.has(r"^soak: coverage: the first pass touched (\d+) pages of the \1 the plan covers "
           r"\(1 retired, 0 on stuck CPUs not counted\)$")
     b.has(r"^# copykernel-soak: result=FAIL .* passes=1 .* uncorrected=1 miscompares=0 "
-          r"stuck_cpus=0 retired_pages=1 not_stored=0 reason=\"uncorrected error")
+          r"stuck_cpus=0 retired_pages=1 not_stored=0 reason=\"uncorrected error "
+          r"\(recovered\) \(1\), the first at 0x%x on CPU 0\"$" % pa)
     b.has(r"^# ck-lava <soak fail>$")
 
 
