@@ -4,7 +4,7 @@ over all free memory on every CPU, on the boot CPU alone and over a node without
 soak_fault= knobs that must fail it (a flipped bit, a stuck CPU, emulated poison on two nodes
 consumed at once, a real #MC from QEMU's monitor during a copy), and a corrected error the
 soak's polling must find. Under TCG, -m 1G -smp 4 takes about 2 minutes and smp=1 about 6 on
-a two-core machine shared with other work; the other scenarios use 512 or 768 MiB (under a
+a two-core machine shared with other work; the other scenarios use 256, 512 or 768 MiB (under a
 minute each).
 
 The checks come from what QEMU was told: the memory size bounds the pages soaked (what the
