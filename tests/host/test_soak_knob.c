@@ -18,7 +18,7 @@ static void test_fault(void)
 {
 	static const char *const bad[] = {
 		"", "flp", "stuck", "stuck:", "stuck:0", "stuck:1024", "stuck:-1", "stuck:1x",
-		"stuck:00000000001", "emulate ", "FLIP", "none:1",
+		"stuck:00000000001", "emulate ", "FLIP", "none:1", "mce:1", "MCE",
 	};
 	struct soak_fault_opt f;
 	const char *why0;
@@ -27,6 +27,8 @@ static void test_fault(void)
 	CHECK(!parse("none", &f) && f.kind == SOAK_KNOB_NONE, "none");
 	CHECK(!parse("flip", &f) && f.kind == SOAK_KNOB_FLIP, "flip");
 	CHECK(!parse("emulate", &f) && f.kind == SOAK_KNOB_EMULATE, "emulate");
+	CHECK(!parse("mce", &f) && f.kind == SOAK_KNOB_MCE, "mce");
+	CHECK(soak_fault_text(&f, text, sizeof(text)) == 3 && !strcmp(text, "mce"), "text %s", text);
 	CHECK(!parse("stuck:2", &f) && f.kind == SOAK_KNOB_STUCK && f.cpu == 2, "stuck:2");
 	CHECK(!parse("stuck:1023", &f) && f.cpu == 1023, "stuck:1023");
 	CHECK(!parse("stuck:0001", &f) && f.cpu == 1, "leading zeros");

@@ -448,6 +448,34 @@ static void test_verdict_rules(void)
  * record stays JSON; and a buffer too small for the record holds the writer's json-error
  * record instead of a cut one, while the return value still says what the record needs.
  */
+/* The verdict names the earliest stored event of its rule's kind, whichever CPU had it. */
+static void test_verdict_names_the_first_address(void)
+{
+	static struct soak_event ea[4], eb[4];
+	struct soak_ledger a, b;
+	struct soak_verdict v;
+	struct soak_totals t;
+
+	soak_ledger_init(&a, ea, 4, &map);
+	soak_ledger_init(&b, eb, 4, &map);
+	soak_ledger_poison(&a, 900, 0, 0x2000040, 6);
+	soak_ledger_poison(&b, 500, 1, 0x30000000, 6);
+	soak_ledger_poison(&b, 700, 1, 0x30001000, 6);
+	soak_ledger_stuck(&a, 100, 0, 0x1000);		/* earlier, but another kind, no address */
+	judge(&a, &b, 0, 4096, &v, &t);
+	CHECK(!v.pass && !strcmp(line, "uncorrected error (recovered) (3), the first at "
+				 "0x30000000 on CPU 1"), "%s", line);
+	soak_ledger_init(&a, ea, 4, &map);
+	soak_ledger_init(&b, eb, 4, &map);
+	soak_ledger_miscompare(&a, 60, 0, 0x2000008, 1, 3, &(struct soak_writer){ 0, 0, -1 },
+			       false, 0);
+	soak_ledger_miscompare(&b, 50, 1, 0x30002008, 1, 3, &(struct soak_writer){ 0, 0, -1 },
+			       false, 0);
+	judge(&a, &b, 0, 4096, &v, &t);
+	CHECK(!v.pass && !strcmp(line, "miscompare (2), the first at 0x30002008 on CPU 1"), "%s",
+	      line);
+}
+
 static void test_json_escapes_names(void)
 {
 	static struct smbios_dimms odd;
@@ -479,5 +507,6 @@ int main(void)
 			 test_interleaved_is_not_one_dimm, test_miscompare_entries,
 			 test_stuck_retired_poison,
 			 test_full_store_counts_everything, test_buckets_overflow_into_other,
-			 test_verdict_rules, test_json_escapes_names);
+			 test_verdict_rules, test_verdict_names_the_first_address,
+			 test_json_escapes_names);
 }

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """soak_tests.py - the QEMU scenarios of the soak in the image (tests/soak/run.c): one pass
 over all free memory on every CPU, on the boot CPU alone and over a node without CPUs, the
-soak_fault= knobs that must fail it (a flipped bit, a stuck CPU), and a corrected error the
+soak_fault= knobs that must fail it (a flipped bit, a stuck CPU, emulated poison on two nodes
+consumed at once, a real #MC from QEMU's monitor during a copy), and a corrected error the
 soak's polling must find. Under TCG, -m 1G -smp 4 takes about 2 minutes and smp=1 about 6 on
-a two-core machine shared with other work; the other scenarios use 512 or 768 MiB (under a
+a two-core machine shared with other work; the other scenarios use 256, 512 or 768 MiB (under a
 minute each).
 
 The checks come from what QEMU was told: the memory size bounds the pages soaked (what the
@@ -12,6 +13,7 @@ node and so one KTAP case; the image's own count of soak pages must then be what
 touched.
 """
 import json
+import re
 
 from qemu_boot import FAIL, INTEL, PASS
 
@@ -170,6 +172,101 @@ def t_soak_cpuless_node(b):
     b.has(r"^# copykernel-soak: result=PASS ")
 
 
+# Two nodes of 128 MiB, one CPU each: each CPU soaks its own node's memory.
+TWO_NODES = ("-object memory-backend-ram,id=m0,size=128M -object memory-backend-ram,id=m1,"
+             "size=128M -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,"
+             "memdev=m1")
+
+
+# An SRAR data load (REFERENCE.md 3): VAL UC EN MISCV ADDRV S AR, MCACOD 0x134; emulated poison
+# reports it on bank 1 (the copy's #MC record goes into the ledger with its bank).
+SRAR_STATUS = 0xbd80000000000134
+
+
+def t_soak_fault_emulate(b):
+    """soak_fault=emulate: poison on both nodes consumed at once; recovered, retired, FAIL."""
+    b.run("exit=qemu tests=none soak=passes:3 soak_fault=emulate", cpu=INTEL, mem="256M",
+          timeout=300, extra=["-smp 2", TWO_NODES])
+    b.status_is(FAIL)
+    armed = {}
+    for m in re.finditer(r"^soak: soak_fault=emulate: CPU (\d) \(node (\d)\) armed emulated "
+                         r"poison on the page at (0x[0-9a-f]+) of the source it copies next$",
+                         b.log, re.M):
+        armed[int(m.group(1))] = (int(m.group(2)), int(m.group(3), 16))
+    b.expect(sorted(armed) == [0, 1] and armed[0][0] != armed[1][0],
+             "CPUs 0 and 1 armed a page each, on two nodes: %s" % armed)
+    for cpu, (node, pa) in armed.items():
+        b.has(r"^soak: soak_fault=emulate: CPU %d left together from the rendezvous; its copy "
+              r"over the page at 0x%x returned -133 \(stopped by the poison\) \d+ us after "
+              r"it; the page is on the poison list \(memory_failure_queue\)$" % (cpu, pa))
+    ev = [r for r in soak_records(b) if r.get("kind") == "soak_event"]
+    unc = sorted((r.get("cpu"), r.get("node"), int(r["phys"], 16)) for r in ev
+                 if r.get("event") == "uncorrected" and r.get("bank") == 1 and
+                 int(r.get("status", "0"), 16) == SRAR_STATUS)
+    ret = sorted((r.get("cpu"), r.get("node"), int(r["phys"], 16)) for r in ev
+                 if r.get("event") == "retired_page" and r.get("cause") == "uncorrected")
+    want = sorted((c, n, pa) for c, (n, pa) in armed.items())
+    # Three passes (the halves swap each pass, so the page is a source again in the third):
+    # had the retirement not kept the later passes off the pages, they would meet the poison
+    # again (or store into a page that is not present).
+    b.expect(unc == want and ret == want and len(ev) == 4,
+             "one uncorrected and one retired record per armed page, with its CPU and node "
+             "(want %s): %s" % (want, ev))
+    for cpu, (node, pa) in armed.items():
+        b.has(r"^# soak-event: [\d.]+s CPU %d uncorrected: bank 1 .*physical 0x%x "
+              r"\(64 bytes\), node %d, " % (cpu, pa, node))
+    b.has(r"^soak: coverage: the first pass touched (\d+) pages of the \1 the plan covers "
+          r"\(2 retired, 0 on stuck CPUs not counted\)$")
+    b.has(r"^    not ok 1 node0\n    # ck-lava <soak\.node0 fail>\n    not ok 2 node1\n"
+          r"    # ck-lava <soak\.node1 fail>\nnot ok 1 soak$")
+    v = b.has(r"^# copykernel-soak: result=FAIL .* passes=3 .* uncorrected=2 miscompares=0 "
+              r"stuck_cpus=0 retired_pages=2 not_stored=0 reason=\"uncorrected error "
+              r"\(recovered\) \(2\), the first at (0x[0-9a-f]+) on CPU (\d)\"$")
+    if v:
+        b.expect(armed.get(int(v.group(2)), (0, 0))[1] == int(v.group(1), 16),
+                 "the verdict names a poisoned page with its CPU: %s" % v.group(0))
+    b.has(r"^# ck-lava <soak fail>$")
+
+
+def t_soak_fault_mce(b):
+    """soak_fault=mce: a real SRAR machine check from QEMU's monitor in a soak copy; FAIL."""
+    b.run("exit=qemu tests=none soak=passes:1 soak_fault=mce", cpu=INTEL, mem="256M",
+          timeout=300, runner_args=["--inject-mce", "--smp", "2"])
+    b.status_is(FAIL)
+    q = b.has(r"^soak: soak_fault=mce: mce-inject: request bank=1 status=(0x[0-9a-f]+) "
+              r"mcg=0x7 addr=(0x[0-9a-f]+) misc=0x86 cpu=0 broadcast=(yes|no)$")
+    if not q:
+        return
+    pa = int(q.group(2), 16)
+    b.expect(int(q.group(1), 16) == SRAR_STATUS, "an SRAR data load asked for: %s" % q.group(0))
+    b.expect(re.search(r"ck-run: injecting: mce (-b )?0 1 0x%x 0x7 0x%x 0x86" %
+                       (SRAR_STATUS, pa), b.runner_err) is not None,
+             "the runner sent it to QEMU: %s" % b.runner_err.strip().splitlines()[:3])
+    # The copy loop is where it must land: a copy_mc routine's RIP, recovered through it.
+    b.has(r"^soak: soak_fault=mce: the #MC came during copy \d+ of the piece: a real #MC on "
+          r"CPU 0 at RIP copy_mc_\w+[.\w]*\+0x[0-9a-f]+, recovered, bank address 0x%x$" % pa)
+    ev = [r for r in soak_records(b) if r.get("kind") == "soak_event"]
+    unc = [r for r in ev if r.get("event") == "uncorrected"]
+    ret = [r for r in ev if r.get("event") == "retired_page"]
+    if b.expect(len(unc) == 1 and len(ret) == 1 and len(ev) == 2,
+                "one uncorrected and one retired record: %s" % ev):
+        u, r = unc[0], ret[0]
+        b.expect(u.get("cpu") == 0 and u.get("bank") == 1 and
+                 int(u["status"], 16) == SRAR_STATUS and int(u["phys"], 16) == pa and
+                 u.get("granularity") == 64 and u.get("node") == 0,
+                 "the record is the injected error: %s" % u)
+        b.expect(r.get("cpu") == 0 and r.get("cause") == "uncorrected" and
+                 int(r["phys"], 16) == pa & ~0xfff, "the page retired: %s" % r)
+    b.has(r"^# soak-event: [\d.]+s CPU 0 uncorrected: bank 1 .*physical 0x%x \(64 bytes\)" % pa)
+    b.has(r"^soak: coverage: the first pass touched (\d+) pages of the \1 the plan covers "
+          r"\(1 retired, 0 on stuck CPUs not counted\)$")
+    b.has(r"^# copykernel-soak: result=FAIL .* passes=1 .* uncorrected=1 miscompares=0 "
+          r"stuck_cpus=0 retired_pages=1 not_stored=0 reason=\"uncorrected error "
+          r"\(recovered\) \(1\), the first at 0x%x on CPU 0\"$" % pa)
+    b.has(r"^# ck-lava <soak fail>$")
+
+
 # The two whole passes over 1 GiB are the longest: boot_tests starts them first.
 SLOW = [t_soak_one_pass_boot_cpu, t_soak_one_pass_smp4]
-SCENARIOS = [t_soak_polls_corrected, t_soak_cpuless_node, t_soak_fault_flip, t_soak_fault_stuck]
+SCENARIOS = [t_soak_polls_corrected, t_soak_cpuless_node, t_soak_fault_flip, t_soak_fault_stuck,
+             t_soak_fault_emulate, t_soak_fault_mce]

@@ -15,14 +15,15 @@ const char *soak_parse_fault(const char *p, size_t n, struct soak_fault_opt *out
 {
 	u32 cpu = 0;
 
-	if (is(p, n, "none") || is(p, n, "flip") || is(p, n, "emulate")) {
+	if (is(p, n, "none") || is(p, n, "flip") || is(p, n, "emulate") || is(p, n, "mce")) {
 		*out = (struct soak_fault_opt){ is(p, n, "none") ? SOAK_KNOB_NONE :
 						is(p, n, "flip") ? SOAK_KNOB_FLIP :
+						is(p, n, "mce") ? SOAK_KNOB_MCE :
 						SOAK_KNOB_EMULATE, 0 };
 		return NULL;
 	}
 	if (n < 6 || memcmp(p, "stuck:", 6))
-		return "not none, flip, stuck:N or emulate";
+		return "not none, flip, stuck:N, emulate or mce";
 	if (n == 6 || n > 10)
 		return "stuck:N wants a CPU number from 1 to 1023";
 	for (size_t i = 6; i < n; i++) {
@@ -40,7 +41,7 @@ const char *soak_parse_fault(const char *p, size_t n, struct soak_fault_opt *out
 
 size_t soak_fault_text(const struct soak_fault_opt *f, char *buf, size_t size)
 {
-	static const char *const names[] = { "none", "flip", "stuck", "emulate" };
+	static const char *const names[] = { "none", "flip", "stuck", "emulate", "mce" };
 	int n;
 
 	if (f->kind == SOAK_KNOB_STUCK)

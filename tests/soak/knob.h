@@ -9,6 +9,9 @@
  *             watchdog must name it with its RIP, the soak finish on the others, and FAIL
  *   emulate   emulated poison (inject=emulate's mechanism) armed on one page of each of two
  *             nodes, consumed by two CPUs at the same moment: both recovered, pages retired
+ *   mce       a real #MC (an SRAR data load) injected through QEMU's monitor while the boot
+ *             CPU copies a soak piece, at an address in it: the runner relays the request
+ *             (tools/ck-run.py --inject-mce); recovered, the page retired
  * The knobs run in tests/soak/run_fault.c; nothing else in the image looks at them.
  */
 #ifndef CK_SOAK_KNOB_H
@@ -16,7 +19,8 @@
 
 #include "kernel/include/types.h"
 
-enum soak_knob { SOAK_KNOB_NONE, SOAK_KNOB_FLIP, SOAK_KNOB_STUCK, SOAK_KNOB_EMULATE };
+enum soak_knob { SOAK_KNOB_NONE, SOAK_KNOB_FLIP, SOAK_KNOB_STUCK, SOAK_KNOB_EMULATE,
+		 SOAK_KNOB_MCE };
 
 #define SOAK_KNOB_MAX_CPU	1023
 

@@ -251,6 +251,15 @@ void soak_totals_init(struct soak_totals *t)
 
 void soak_totals_add(struct soak_totals *t, const struct soak_ledger *l)
 {
+	for (unsigned int i = 0; i < l->nr; i++) {
+		const struct soak_event *e = &l->ev[i];
+		struct soak_first *f = &t->first[e->kind < NR_SOAK_EV ? e->kind : 0];
+
+		if (e->kind >= NR_SOAK_EV || !(e->flags & SOAK_EVF_PHYS) ||
+		    (f->known && f->t_ns <= e->t_ns))
+			continue;
+		*f = (struct soak_first){ true, e->cpu, e->t_ns, e->phys };
+	}
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		t->count[k] += l->count[k];
 	t->not_stored += l->not_stored;

@@ -156,6 +156,12 @@ struct soak_totals {
 	u64 not_stored;
 	unsigned int nr_buckets;
 	struct soak_bucket bucket[SOAK_MAX_BUCKETS];
+	/* Of each kind, the earliest stored event with an address (the verdict names it). */
+	struct soak_first {
+		bool known;
+		u16 cpu;
+		u64 t_ns, phys;
+	} first[NR_SOAK_EV];
 };
 
 void soak_totals_init(struct soak_totals *t);

@@ -344,6 +344,9 @@ static void put_verdict(struct soak_text *o, const struct soak_totals *t,
 		put_bucket_label(o, &t->bucket[v->bucket], map);
 	} else if (r->scope == SOAK_SCOPE_RUN) {
 		tprintf(o, "%s (%llu)", r->name, (unsigned long long)v->count);
+		if (r->kind < NR_SOAK_EV && t->first[r->kind].known)
+			tprintf(o, ", the first at 0x%llx on CPU %u",
+				(unsigned long long)t->first[r->kind].phys, t->first[r->kind].cpu);
 	} else {
 		tprintf(o, "%s", r->name);
 	}

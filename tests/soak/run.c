@@ -12,6 +12,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/platform/numa.h"
 #include "kernel/platform/smp.h"
+#include "mce/mce.h"
 #include "tests/soak/handover.h"
 #include "tests/soak/report.h"
 #include "tests/soak/run_int.h"
@@ -115,10 +116,19 @@ static void print_plan(void)
 static bool knob_doable(void)
 {
 	const struct soak_fault_opt *f = &soak.opts.fault;
+	const char *why;
 
-	if (f->kind == SOAK_KNOB_EMULATE) {
-		pr_err("soak: soak_fault=emulate is not in this image yet: the soak does not run\n");
+	if (f->kind == SOAK_KNOB_MCE && !mce_can_recover()) {
+		pr_err("soak: soak_fault=mce cannot be done here: this CPU cannot recover from "
+		       "poison (no MCA, or no SER_P / SUCCOR); the soak does not run\n");
 		return false;
+	}
+	if (f->kind == SOAK_KNOB_EMULATE) {
+		why = soak_fault_emulate_setup();
+		if (why)
+			pr_err("soak: soak_fault=emulate cannot be done here: %s; the soak does not "
+			       "run\n", why);
+		return !why;
 	}
 	if (f->kind != SOAK_KNOB_STUCK)
 		return true;
@@ -176,7 +186,8 @@ bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms)
 	/* copy_mc_highpages as the v3 patch with a preemptible kernel: one batched copy. */
 	page_api_cfg.preemptible = true;
 	run_cpus();
+	ok = soak_fault_end();
 	page_api_cfg.preemptible = page_batched;
-	ok = soak_report();
+	ok = soak_report() && ok;
 	return ok;
 }

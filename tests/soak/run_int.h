@@ -78,5 +78,15 @@ unsigned int soak_nr_stuck(void);
 void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len);
 void soak_fault_serve(void);
 void soak_fault_stuck_check(unsigned int idx);
+/* emulate: NULL when this soak can do it, else why not (before the workers start). */
+const char *soak_fault_emulate_setup(void);
+void soak_fault_copied(unsigned int idx, int ret);
+/* mce: whether the copy that returned @ret is to be done again (waiting for the #MC). */
+bool soak_fault_copy_again(unsigned int idx, int ret);
+/*
+ * After every worker has finished: the knob's own report, and its test state undone; false
+ * when the knob could not do what it asked (the soak then fails).
+ */
+bool soak_fault_end(void);
 
 #endif

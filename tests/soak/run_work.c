@@ -12,21 +12,36 @@
  * stored one; the ledger gets the address, expected and actual words and what wrote them,
  * and the page is retired (PG_RETIRED: never touched again). Poison met by a verify or a
  * compare: the page is queued for memory_failure, logged and retired; a copy that met poison
- * has its source verified to find the page, and its destination is not compared.
+ * has its #MC records (this CPU's, since the copy began) logged with their banks and the
+ * pages they name retired, then its source verified to find any other, and its destination
+ * is not compared.
  */
 #include "copy/pages.h"
 #include "copy/verify.h"
 #include "kernel/include/x86.h"
 #include "kernel/mm/page.h"
+#include "mce/mce.h"
 #include "tests/soak/pattern.h"
 #include "tests/soak/run_int.h"
 
-static bool soak_page_out(u64 pa, void *ctx)
+static bool page_out(u64 pa)
 {
 	struct page *p = pfn_to_page(pa >> PAGE_SHIFT);
 
-	(void)ctx;
 	return p && (__atomic_load_n(&p->flags, __ATOMIC_ACQUIRE) & (PG_HWPOISON | PG_RETIRED));
+}
+
+static bool retired(u64 pa)
+{
+	struct page *p = pfn_to_page(pa >> PAGE_SHIFT);
+
+	return p && (__atomic_load_n(&p->flags, __ATOMIC_ACQUIRE) & PG_RETIRED);
+}
+
+static bool soak_page_out(u64 pa, void *ctx)
+{
+	(void)ctx;
+	return page_out(pa);
 }
 
 static void retire(struct soak_cpu *sc, u64 pa, enum soak_ev_kind cause)
@@ -37,6 +52,36 @@ static void retire(struct soak_cpu *sc, u64 pa, enum soak_ev_kind cause)
 		return;		/* already out */
 	soak_ledger_retire(&sc->ledger, soak_elapsed_ns(), (u16)soak.cpu_of[sc->idx],
 			   pa & ~(u64)(PAGE_SIZE - 1), cause);
+}
+
+/*
+ * A copy stopped by a machine check: every #MC this CPU recovered from since record @seq
+ * (mce.h's ring; a record already overwritten is lost to it) goes into the ledger with its
+ * bank, and the page its bank names is queued (the handler did too) and retired. Poison the
+ * verify then meets on such a page is the same error, not counted again (failed_at).
+ */
+static void copy_mce_records(struct soak_cpu *sc, u64 seq)
+{
+	const struct mce_caps *caps = mce_caps();
+	u16 cpu = (u16)soak.cpu_of[sc->idx];
+
+	for (u64 n = mce_count(); seq < n; seq++) {
+		const struct mce_record *r = mce_get(seq);
+		const struct mce_bank_log *b;
+		struct soak_mca m;
+
+		if (!r || r->cpu != cpu || !r->recovered || r->worst < 0)
+			continue;
+		b = &r->banks[r->worst];
+		m = (struct soak_mca){ .bank = b->bank, .status = b->status, .addr = b->addr,
+				       .misc = b->misc, .amd = caps->amd || caps->hygon,
+				       .smca = caps->smca, .hygon = caps->hygon };
+		soak_ledger_mca(&sc->ledger, soak_elapsed_ns(), cpu, SOAK_EV_UC_RECOVERED, &m);
+		if (!b->pfn_valid)
+			continue;
+		memory_failure_queue(b->pfn);
+		retire(sc, b->pfn << PAGE_SHIFT, SOAK_EV_UC_RECOVERED);
+	}
 }
 
 /* The word at @pa again, from memory: its line flushed first. */
@@ -55,6 +100,8 @@ static void failed_at(struct soak_cpu *sc, u64 status, u64 pa, const struct soak
 	u16 cpu = (u16)soak.cpu_of[sc->idx];
 
 	if (status == SOAK_POISONED) {
+		if (retired(pa))
+			return;		/* the copy's #MC record counted it already */
 		memory_failure_queue(pa >> PAGE_SHIFT);
 		soak_ledger_poison(&sc->ledger, soak_elapsed_ns(), cpu, pa & ~63ULL, 6);
 		retire(sc, pa, SOAK_EV_UC_RECOVERED);
@@ -160,7 +207,8 @@ static void work_pair(struct soak_cpu *sc, u32 pass, const struct soak_piece *pc
 	struct soak_writer w = { soak_pass_how(pass), soak_pass_row(pass, NULL)->pat, -1 };
 	struct soak_writer wc = w;
 	struct soak_desc d;
-	int op = soak_copy_op(pass, pc->pair, soak.copy_mask);
+	int op = soak_copy_op(pass, pc->pair, soak.copy_mask), ret;
+	u64 seq;
 
 	soak_pattern_desc(soak.seed, pass, pc->key, &d);
 	d.first = pc->first + off / 8;
@@ -168,7 +216,13 @@ static void work_pair(struct soak_cpu *sc, u32 pass, const struct soak_piece *pc
 	soak_fault_piece_written(sc->idx, src, len);
 	wc.how = SOAK_HOW_COPY;
 	wc.copy_op = op;
-	if (copy_run(op, dst, src, seg->nr)) {
+	seq = mce_count();
+	ret = copy_run(op, dst, src, seg->nr);
+	while (soak_fault_copy_again(sc->idx, ret))
+		ret = copy_run(op, dst, src, seg->nr);
+	soak_fault_copied(sc->idx, ret);
+	if (ret) {
+		copy_mce_records(sc, seq);
 		verify_run(sc, src, len, d, &w);	/* finds and retires the poisoned page */
 		return;
 	}
