@@ -175,4 +175,5 @@ def t_blackbox_no_dimm_map(b):
     b.lacks(r"^warning: SMBIOS")
 
 
-SCENARIOS = [t_blackbox_soak_reset, t_blackbox_reset_mid_run, t_blackbox_dimm_map, t_blackbox_no_dimm_map]
+SCENARIOS = [t_blackbox_soak_reset, t_blackbox_reset_mid_run, t_blackbox_dimm_map,
+             t_blackbox_no_dimm_map]

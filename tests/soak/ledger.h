@@ -5,7 +5,8 @@
  *
  * Each CPU keeps its own ledger (its storage is the caller's), so the CPU that saw an event
  * records it without sharing anything; the reporting CPU folds every ledger into one
- * struct soak_totals after the soak (or, for a checkpoint, from counters only it reads).
+ * struct soak_totals after the soak (or, for a checkpoint while they run, from what
+ * soak_ledger_snapshot() and soak_ledger_stored() let a CPU that is not the writer read).
  *
  * Events: corrected (a polled bank or a CMCI), deferred (AMD: uncorrected, not consumed),
  * uncorrected-recovered (poison consumed by a copy or a verify and recovered), miscompare, a

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_int.h - what the soak engine's files (run.c, run_work.c, run_poll.c, run_monitor.c,
- * run_report.c, run_fault.c, run_ckpt.c; the state itself lives in run_state.c, below them all) share:
- * the soak's read-only facts, set up before the workers start and never written while they
- * run, and each CPU's own state (per CPU: only its CPU writes it; the monitor reads).
+ * run_report.c, run_fault.c, run_ckpt.c; the state itself lives in run_state.c, below them
+ * all) share: the soak's read-only facts, set up before the workers start and never written
+ * while they run, and each CPU's own state (per CPU: only its CPU writes it; the monitor and
+ * the checkpoints read).
  */
 #ifndef CK_SOAK_RUN_INT_H
 #define CK_SOAK_RUN_INT_H
