@@ -278,6 +278,8 @@ static enum ck_status run_soak(const struct ck_config *cfg, enum ck_status statu
 
 	if (cfg->soak.kind == SOAK_LIMIT_OFF)
 		return status;
+	/* Its checkpoints go to the black box (CopykernelSoak, kernel/results.h). */
+	soak_set_checkpoint_sink(results_checkpoint_write);
 	/* The firmware's DIMM map (kernel/platform/smbios_fw.c), or none: nodes and ranges. */
 	return soak_run(&o, smbios_dimms_get()) ? status : CK_STATUS_FAIL;
 }

@@ -78,8 +78,6 @@ PENDING_REMOVAL = {
     "soak_*": "issue 19's soak runner, which wires the soak's pure core into the image",
     "mce_poll_tick": "issue 19's soak runner: each soaking CPU's poll timer (mce/poll.h)",
     "smbios_dimms_get": "issue 19's soak runner hands the firmware's DIMM map to the soak",
-    "results_checkpoint_write": "issue 19's soak runner: the run registers it as the soak's "
-                                "checkpoint sink (soak_set_checkpoint_sink)",
 }
 
 TOKEN_RE = re.compile(r"[A-Za-z_]\w*")

@@ -11,7 +11,11 @@
  *   to the same bytes; the buckets kept are the worst, worst first;
  * - every single-bit flip and every truncation is refused, another version is named, a
  *   reserved byte or a bad name is refused even with a good CRC;
- * - the next boot's line; when a checkpoint is due (first, new kind, interval).
+ * - the next boot's line; when a checkpoint is due (first, new kind, interval);
+ * - a mid-run copy of a ledger (soak_ledger_snapshot): every count, the not-stored count and
+ *   every bucket of a ledger whose events are known, no entry; it folds as the ledger does;
+ * - the event of note: a failing kind before a corrected error, the earliest, the lower CPU
+ *   on a tie, never a retired page, carried across several CPUs' entries.
  */
 #include "tests/host/host_test.h"
 #include "tests/host/smbios_qemu_tables.h"
@@ -201,8 +205,75 @@ static void test_when_due(void)
 	CHECK(SOAK_CKPT_INTERVAL_NS == 10 * min, "the stated interval");
 }
 
+/* Three corrected errors in two soak ranges, a miscompare, a retired page; two stored. */
+static void test_snapshot_of_a_ledger(void)
+{
+	static struct soak_range r[2] = { { 4 * MiB, 2 * MiB, 0 }, { 8 * MiB, 2 * MiB, 0 } };
+	static const u8 cpus[] = { 0 };
+	struct soak_plan_in in = { r, 2, cpus, 1, 1, NULL, 0 };
+	struct soak_where_map nodimm = { &plan, NULL, NULL, NULL };
+	struct soak_mca m = { 1, ST_CE, 4 * MiB + 64, MISC_64, false, false, false };
+	struct soak_writer w = { SOAK_HOW_COPY, SOAK_PAT_RANDOM, 0 };
+	static struct soak_ledger l, snap;
+	static struct soak_totals a, b;
+	struct soak_event ev[2];
+	const char *why;
+
+	CHECK(!soak_plan_make(&in, &plan, &why), "plan");
+	soak_ledger_init(&l, ev, 2, &nodimm);
+	soak_ledger_mca(&l, 10, 3, SOAK_EV_CORRECTED, &m);
+	soak_ledger_mca(&l, 20, 3, SOAK_EV_CORRECTED, &m);
+	m.addr = 8 * MiB + 128;
+	soak_ledger_mca(&l, 30, 3, SOAK_EV_CORRECTED, &m);
+	soak_ledger_miscompare(&l, 40, 3, 8 * MiB + 4096, 1, 3, &w, false, 0);
+	soak_ledger_retire(&l, 50, 3, 8 * MiB + 4096, SOAK_EV_MISCOMPARE);
+	memset(&snap, 0xa5, sizeof(snap));
+	soak_ledger_snapshot(&snap, &l);
+	CHECK(soak_ledger_stored(&l) == 2, "stored %u", soak_ledger_stored(&l));
+	CHECK(snap.count[SOAK_EV_CORRECTED] == 3 && snap.count[SOAK_EV_MISCOMPARE] == 1 &&
+	      snap.count[SOAK_EV_RETIRED_PAGE] == 1 && snap.count[SOAK_EV_UC_RECOVERED] == 0 &&
+	      snap.not_stored == 3, "counts %llu %llu, not stored %llu",
+	      (unsigned long long)snap.count[SOAK_EV_CORRECTED],
+	      (unsigned long long)snap.count[SOAK_EV_MISCOMPARE],
+	      (unsigned long long)snap.not_stored);
+	CHECK(snap.nr == 0 && snap.cap == 0 && !snap.ev && snap.map == &nodimm, "entries copied");
+	CHECK(snap.nr_buckets == 2 && snap.bucket[0].type == SOAK_BUCKET_RANGE &&
+	      snap.bucket[0].base == 4 * MiB && snap.bucket[0].size == 2 * MiB &&
+	      snap.bucket[0].count[SOAK_EV_CORRECTED] == 2 && snap.bucket[1].base == 8 * MiB &&
+	      snap.bucket[1].count[SOAK_EV_CORRECTED] == 1 &&
+	      snap.bucket[1].count[SOAK_EV_MISCOMPARE] == 1 &&
+	      snap.bucket[1].count[SOAK_EV_RETIRED_PAGE] == 1, "buckets: %u", snap.nr_buckets);
+	soak_totals_init(&a);
+	soak_totals_init(&b);
+	soak_totals_add(&a, &l);
+	soak_totals_add(&b, &snap);
+	CHECK(!memcmp(&a, &b, sizeof(a)), "the copy folds unlike the ledger");
+}
+
+static void test_event_of_note(void)
+{
+	struct soak_event e[5] = {
+		{ .t_ns = 1, .cpu = 0, .kind = SOAK_EV_RETIRED_PAGE },
+		{ .t_ns = 2, .cpu = 0, .kind = SOAK_EV_CORRECTED },
+		{ .t_ns = 5, .cpu = 1, .kind = SOAK_EV_MISCOMPARE },
+		{ .t_ns = 5, .cpu = 0, .kind = SOAK_EV_UC_RECOVERED },
+		{ .t_ns = 9, .cpu = 2, .kind = SOAK_EV_DEFERRED },
+	};
+	struct soak_event later = { .t_ns = 3, .cpu = 7, .kind = SOAK_EV_STUCK_CPU };
+	const struct soak_event *n = soak_ckpt_note(NULL, e, 5);
+
+	CHECK(n == &e[3], "note: entry %d", n ? (int)(n - e) : -1);
+	CHECK(soak_ckpt_note(NULL, e, 1) == NULL, "a retired page is of note");
+	CHECK(soak_ckpt_note(NULL, e, 2) == &e[1], "the corrected error is not of note");
+	CHECK(soak_ckpt_note(&e[1], e, 1) == &e[1], "the best so far was lost");
+	CHECK(soak_ckpt_note(n, &later, 1) == &later, "another CPU's earlier stuck CPU");
+	CHECK(soak_ckpt_note(&later, e, 5) == &later, "a later failing event won");
+	CHECK(soak_ckpt_note(NULL, NULL, 0) == NULL, "nothing");
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_crc32_check_value, test_round_trip_and_layout,
-			 test_damage_is_refused, test_next_boot_line, test_when_due);
+			 test_damage_is_refused, test_next_boot_line, test_when_due,
+			 test_snapshot_of_a_ledger, test_event_of_note);
 }

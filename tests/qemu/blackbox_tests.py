@@ -7,11 +7,15 @@ the same from the file. The DIMM map: QEMU given type 17 and 20 structures made 
 tools/mk-smbios-dimms.py prints each DIMM and says a type 20 map exists; plain QEMU (types 16,
 17, 19 only) says there is none.
 
-The checkpoint is the crafted one of kernel/test_results.c, written through the run's own
-sink (results_checkpoint_write) by the blackbox suite under blackbox_test=unfinished, until
-the soak engine drives the sink itself. CRAFTED below is that record's content as the issue
-words it, written out here, not read from the code.
+Two runs are reset. A real soak (tests=none soak=10m, 512 MiB, 2 CPUs) is reset on its first
+checkpoint line, written by the soak engine through the run's sink: the next boot names its
+run, its elapsed time and its counts (no error: no fault is injected; no whole pass: it is
+reset long before one ends; the bytes per pass the soak's plan line gave). And a crafted
+record (kernel/test_results.c, blackbox_test=unfinished, through the same sink), whose worst
+bucket is a named DIMM: CRAFTED below is that record's content as the issue words it,
+written out here, not read from the code.
 """
+import re
 import json
 import os
 import shutil
@@ -85,6 +89,63 @@ def t_blackbox_reset_mid_run(b):
         b.lacks(r"marked as reported", "a checkpoint reported before is marked again")
 
 
+def t_blackbox_soak_reset(b):
+    """A soak reset on its first checkpoint: the next boot and ck-results report that one."""
+    with tempfile.TemporaryDirectory(prefix="ck-vars-") as tmp:
+        vars_fd = os.path.join(tmp, "vars.fd")
+        shutil.copy(VARS, vars_fd)
+        b.run("exit=qemu tests=none soak=10m",
+              runner_args=["--smp", "2", "--vars", vars_fd, "--reset-on", CKPT_LINE])
+        b.status_is(RESET)
+        b.expect("ck-run: sent system_reset" in b.runner_err,
+                 "ck-run did not send system_reset: %r" % b.runner_err[-300:])
+        b.has(r"^blackbox: no soak checkpoint from an earlier run$")
+        b.has(r"^soak: soak=10m on 2 CPUs, ")
+        plan = b.has(r"^soak: free memory to soak: .*; covered by the plan: \d+ pages "
+                     r"\((\d+) bytes\)$")
+        m = b.has(r"^# blackbox: soak checkpoint 1 of run ([0-9a-f]{8}) stored in "
+                  r"CopykernelSoak \(([0-9hms.]+) into the soak\)$")
+        b.lacks(r"^# copykernel-soak:", "the soak ended before the reset")
+        if not m or not plan:
+            return
+        run, took, per_pass = m.group(1), m.group(2), int(plan.group(1))
+        b.run("exit=qemu tests=cpu", runner_args=["--vars", vars_fd])
+        b.status_is(PASS)
+        said = (r" ended without a summary after %s; its last checkpoint \(1 written\): passes "
+                r"0, bytes (\d+), CE 0, UE 0, deferred 0, miscompares 0, stuck CPUs 0, retired "
+                r"pages 0, passing so far; worst: none \(no error so far\)$" % re.escape(took))
+        line = b.has(r"^blackbox: previous run %s%s" % (run, said))
+        b.has(r"^blackbox: run %s's checkpoint is in this run's summary: marked as reported$"
+              % run)
+        check_ktap(b)
+        if not line:
+            return
+        done = int(line.group(1))
+        b.expect(0 < done < per_pass and done % 4096 == 0,
+                 "bytes verified %d: not whole pages of a first pass of %d" % (done, per_pass))
+        p = ck_results("--ovmf-vars", vars_fd)
+        if not b.expect(p.returncode == 0, "ck-results: %d %s" % (p.returncode, p.stderr)):
+            return
+        obj = json.loads(p.stdout)
+        prev = obj.get("previous_soak", {})
+        want = {"state": "unfinished", "run_id": run, "checkpoints": 1, "final": False,
+                "failing": False, "cpus": 2, "passes": 0, "bytes_verified": done,
+                "bytes_per_pass": per_pass, "first": None}
+        b.expect(all(prev.get(k) == v for k, v in want.items()) and
+                 set(prev.get("counts", {}).values()) == {0},
+                 "the stored summary's previous_soak: %r" % prev)
+        text = prev.get("text", "")
+        b.expect(re.fullmatch(r"previous run %s%s" % (run, said), text) is not None,
+                 "the stored summary's previous_soak text: %r" % text)
+        # The variable itself, as ck-results reads it now: reported by the second boot.
+        text = obj.get("soak_checkpoint", {}).get("text", "")
+        b.expect(re.fullmatch(r"previous run %s \(already reported by run %s\)%s" %
+                              (run, obj.get("run_id"), said), text) is not None,
+                 "ck-results' soak_checkpoint text: %r" % text)
+        b.expect(("the soak ended without a summary: " + text) in p.stderr,
+                 "ck-results' stderr: %r" % p.stderr)
+
+
 def t_blackbox_dimm_map(b):
     """SMBIOS types 17 and 20 from mk-smbios-dimms.py: one line per DIMM, a type 20 map."""
     with tempfile.TemporaryDirectory(prefix="ck-smbios-") as tmp:
@@ -114,4 +175,5 @@ def t_blackbox_no_dimm_map(b):
     b.lacks(r"^warning: SMBIOS")
 
 
-SCENARIOS = [t_blackbox_reset_mid_run, t_blackbox_dimm_map, t_blackbox_no_dimm_map]
+SCENARIOS = [t_blackbox_soak_reset, t_blackbox_reset_mid_run, t_blackbox_dimm_map,
+             t_blackbox_no_dimm_map]

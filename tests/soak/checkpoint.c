@@ -104,6 +104,32 @@ void soak_ckpt_from(struct soak_ckpt *c, const struct soak_totals *t,
 	}
 }
 
+/* 0: fails a soak, 1: corrected, 2: never of note. */
+static int note_rank(const struct soak_event *e)
+{
+	if (e->kind == SOAK_EV_RETIRED_PAGE || e->kind >= NR_SOAK_EV)
+		return 2;
+	return e->kind == SOAK_EV_CORRECTED ? 1 : 0;
+}
+
+static bool note_before(const struct soak_event *a, const struct soak_event *b)
+{
+	if (note_rank(a) != note_rank(b))
+		return note_rank(a) < note_rank(b);
+	if (a->t_ns != b->t_ns)
+		return a->t_ns < b->t_ns;
+	return a->cpu < b->cpu;
+}
+
+const struct soak_event *soak_ckpt_note(const struct soak_event *best,
+					const struct soak_event *ev, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		if (note_rank(&ev[i]) < 2 && (!best || note_before(&ev[i], best)))
+			best = &ev[i];
+	return best && note_rank(best) < 2 ? best : NULL;
+}
+
 static void put16(u8 *p, u16 v)
 {
 	p[0] = (u8)v;

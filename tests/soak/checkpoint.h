@@ -78,6 +78,13 @@ struct soak_ckpt {
 void soak_ckpt_from(struct soak_ckpt *c, const struct soak_totals *t,
 		    const struct soak_verdict *v, const struct soak_event *first,
 		    const struct soak_where_map *map, bool final);
+/*
+ * The event of note among @best (may be NULL) and @ev[0..@nr): the earliest that fails a
+ * soak (uncorrected, deferred, miscompare, stuck CPU), else the earliest corrected error;
+ * never a retired page (it follows its cause). Ties: the lower CPU. NULL when there is none.
+ */
+const struct soak_event *soak_ckpt_note(const struct soak_event *best,
+					const struct soak_event *ev, unsigned int nr);
 /* Returns the record's length, or 0 when @size is too small. */
 size_t soak_ckpt_encode(const struct soak_ckpt *c, u8 *buf, size_t size);
 /* Returns 0, or -1 and @why. */

@@ -99,15 +99,17 @@ static struct soak_bucket *bucket_of(struct soak_bucket *b, unsigned int *nr,
 	for (unsigned int i = 0; i < *nr; i++)
 		if (same_key(&b[i], key))
 			return &b[i];
+	/* A bucket is published (release) after its key: see soak_ledger_snapshot(). */
 	if (*nr < SOAK_MAX_BUCKETS - 1) {
 		b[*nr] = *key;
 		memset(b[*nr].count, 0, sizeof(b[*nr].count));
-		return &b[(*nr)++];
+		__atomic_store_n(nr, *nr + 1, __ATOMIC_RELEASE);
+		return &b[*nr - 1];
 	}
 	if (*nr == SOAK_MAX_BUCKETS - 1) {
 		memset(other, 0, sizeof(*other));
 		other->type = SOAK_BUCKET_OTHER;
-		(*nr)++;
+		__atomic_store_n(nr, *nr + 1, __ATOMIC_RELEASE);
 	}
 	return other;
 }
@@ -130,24 +132,66 @@ static void key_of(const struct soak_event *e, struct soak_bucket *k)
 	}
 }
 
+/* Counters another CPU may read while this one records: single stores (atomic, relaxed). */
 static void add_count(u32 *c)
 {
 	if (*c != ~0u)
-		(*c)++;
+		__atomic_store_n(c, *c + 1, __ATOMIC_RELAXED);
 }
 
+static void add_count64(u64 *c)
+{
+	__atomic_store_n(c, *c + 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * In this order: the kind's count, its bucket's count, then the entry, published (release)
+ * after it is whole; an entry below the published count is never written again.
+ */
 static void record(struct soak_ledger *l, struct soak_event *e)
 {
 	struct soak_bucket key;
 
 	attribute(l->map, e);
 	key_of(e, &key);
-	l->count[e->kind]++;
+	add_count64(&l->count[e->kind]);
 	add_count(&bucket_of(l->bucket, &l->nr_buckets, &key)->count[e->kind]);
-	if (l->nr < l->cap)
-		l->ev[l->nr++] = *e;
-	else
-		l->not_stored++;
+	if (l->nr < l->cap) {
+		l->ev[l->nr] = *e;
+		__atomic_store_n(&l->nr, l->nr + 1, __ATOMIC_RELEASE);
+	} else {
+		add_count64(&l->not_stored);
+	}
+}
+
+unsigned int soak_ledger_stored(const struct soak_ledger *l)
+{
+	return __atomic_load_n(&l->nr, __ATOMIC_ACQUIRE);
+}
+
+void soak_ledger_snapshot(struct soak_ledger *to, const struct soak_ledger *from)
+{
+	unsigned int nr = __atomic_load_n(&from->nr_buckets, __ATOMIC_ACQUIRE);
+
+	memset(to, 0, sizeof(*to));
+	to->map = from->map;
+	for (int k = 0; k < NR_SOAK_EV; k++)
+		to->count[k] = __atomic_load_n(&from->count[k], __ATOMIC_RELAXED);
+	to->not_stored = __atomic_load_n(&from->not_stored, __ATOMIC_RELAXED);
+	to->nr_buckets = MIN(nr, (unsigned int)SOAK_MAX_BUCKETS);
+	for (unsigned int i = 0; i < to->nr_buckets; i++) {
+		const struct soak_bucket *b = &from->bucket[i];
+		struct soak_bucket *c = &to->bucket[i];
+
+		c->type = b->type;	/* the key: written before the bucket was published */
+		c->node = b->node;
+		c->where = b->where;
+		c->dimm = b->dimm;
+		c->base = b->base;
+		c->size = b->size;
+		for (int k = 0; k < NR_SOAK_EV; k++)
+			c->count[k] = __atomic_load_n(&b->count[k], __ATOMIC_RELAXED);
+	}
 }
 
 static void event_init(struct soak_event *e, u64 t_ns, u16 cpu, enum soak_ev_kind kind)

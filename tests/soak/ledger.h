@@ -5,7 +5,8 @@
  *
  * Each CPU keeps its own ledger (its storage is the caller's), so the CPU that saw an event
  * records it without sharing anything; the reporting CPU folds every ledger into one
- * struct soak_totals after the soak (or, for a checkpoint, from counters only it reads).
+ * struct soak_totals after the soak (or, for a checkpoint while they run, from what
+ * soak_ledger_snapshot() and soak_ledger_stored() let a CPU that is not the writer read).
  *
  * Events: corrected (a polled bank or a CMCI), deferred (AMD: uncorrected, not consumed),
  * uncorrected-recovered (poison consumed by a copy or a verify and recovered), miscompare, a
@@ -144,6 +145,16 @@ void soak_ledger_miscompare(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 phys, 
 void soak_ledger_stuck(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 rip);
 void soak_ledger_retire(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 phys,
 			enum soak_ev_kind cause);
+
+/*
+ * For a checkpoint while @l's CPU still records (the reading CPU writes nothing in @l):
+ * the entries stored so far, each whole and never written again (acquire); and a copy of
+ * @from's counts and buckets into @to without any entry. A bucket is copied once its key is
+ * published; counts are read one by one (relaxed), so the copy is of no single instant: an
+ * event recorded during it may be in a count and not yet in its bucket.
+ */
+unsigned int soak_ledger_stored(const struct soak_ledger *l);
+void soak_ledger_snapshot(struct soak_ledger *to, const struct soak_ledger *from);
 
 enum soak_reread soak_reread_class(u64 expected, u64 actual, u64 reread);
 

@@ -145,6 +145,13 @@ static void ap_work(void *arg)
 	soak_work((unsigned int)(uintptr_t)arg, NULL);
 }
 
+/* The boot CPU between its pieces and after them: watch the others, then the black box. */
+static void boot_tick(void)
+{
+	soak_monitor_tick();
+	soak_checkpoint_tick();
+}
+
 /* Every CPU's passes; the boot CPU watches the others between its pieces and after them. */
 static void run_cpus(void)
 {
@@ -163,8 +170,8 @@ static void run_cpus(void)
 	for (unsigned int i = 1; i < soak.nr_cpus; i++)
 		if (on_cpu_async(soak.cpu_of[i], ap_work, (void *)(uintptr_t)i))
 			pr_err("soak: CPU %u would not take its work\n", soak.cpu_of[i]);
-	soak_work(0, soak_monitor_tick);
-	soak_monitor_finish();
+	soak_work(0, boot_tick);
+	soak_monitor_finish(boot_tick);
 	for (unsigned int i = 1; i < soak.nr_cpus; i++)
 		if (!soak_is_stuck(i))
 			on_cpu_wait(soak.cpu_of[i], SMP_DEFAULT_TIMEOUT_MS);

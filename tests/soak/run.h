@@ -10,7 +10,8 @@
  * split by mechanism: run.c (memory, plan, the CPUs, the results), run_work.c (a CPU's
  * pieces: write, copy, compare, verify, retire), run_poll.c (corrected errors polled on
  * every CPU), run_monitor.c (the boot CPU's progress lines and the stuck-CPU watchdog),
- * run_report.c (the results), run_fault.c (the soak_fault= test knobs).
+ * run_report.c (the results), run_fault.c (the soak_fault= test knobs), run_ckpt.c (the
+ * checkpoints handed to the black box).
  */
 #ifndef CK_SOAK_RUN_H
 #define CK_SOAK_RUN_H
@@ -40,5 +41,12 @@ struct soak_opts {
  * boot CPU, with the APs idle; the memory it soaks is never handed back.
  */
 bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms);
+
+/*
+ * Where the soak's checkpoint records (tests/soak/checkpoint.h) go: @write stores one and
+ * returns 0, -EAGAIN (too soon: not written), -EBUSY (busy: not written) or another error
+ * it has reported itself. NULL (the default): no checkpoint is built. Set before soak_run().
+ */
+void soak_set_checkpoint_sink(int (*write)(const void *rec, size_t len));
 
 #endif

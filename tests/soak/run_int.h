@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_int.h - what the soak engine's files (run.c, run_work.c, run_poll.c, run_monitor.c,
- * run_report.c, run_fault.c; the state itself lives in run_state.c, below them all) share:
- * the soak's read-only facts, set up before the workers start and never written while they
- * run, and each CPU's own state (per CPU: only its CPU writes it; the monitor reads).
+ * run_report.c, run_fault.c, run_ckpt.c; the state itself lives in run_state.c, below them
+ * all) share: the soak's read-only facts, set up before the workers start and never written
+ * while they run, and each CPU's own state (per CPU: only its CPU writes it; the monitor and
+ * the checkpoints read).
  */
 #ifndef CK_SOAK_RUN_INT_H
 #define CK_SOAK_RUN_INT_H
@@ -63,13 +64,26 @@ void soak_work(unsigned int idx, void (*tick)(void));
 void soak_poll_now(struct soak_cpu *sc);
 void soak_poll_due(struct soak_cpu *sc);
 
+/*
+ * run_ckpt.c: every CPU's counts, buckets and event of note folded into @t (@first: NULL when
+ * none), safe while they soak (a mid-run fold lags: run_ckpt.c says by what); the boot CPU's
+ * checkpoint when soak_ckpt_due() says so (nothing without a sink); the final one.
+ */
+void soak_fold(struct soak_totals *t, const struct soak_event **first);
+void soak_checkpoint_tick(void);
+void soak_checkpoint_final(const struct soak_totals *t, const struct soak_verdict *v,
+			   const struct soak_event *first);
+
 /* run_report.c: fold, judge and print the results; returns whether the soak passed. */
 bool soak_report(void);
 
-/* run_monitor.c: the boot CPU's duties between its pieces, and after them until the end. */
+/*
+ * run_monitor.c: the boot CPU's duties between its pieces, and after them (soak_monitor_finish
+ * calls @tick, run.c's: the monitor's tick, then the checkpoint's) until the end.
+ */
 void soak_monitor_begin(void);
 void soak_monitor_tick(void);
-void soak_monitor_finish(void);
+void soak_monitor_finish(void (*tick)(void));
 /* CPUs the watchdog found stuck (their soak index has the bit set in the array). */
 bool soak_is_stuck(unsigned int idx);
 unsigned int soak_nr_stuck(void);

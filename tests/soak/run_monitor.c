@@ -10,6 +10,7 @@
  *     the monitor names the CPU with its RIP (as symbol+offset) and stack words. The soak
  *     goes on without it; its memory is not counted as covered;
  *   - the soak_fault= knobs' requests (run_fault.c).
+ * (run.c's boot CPU tick adds the black box's checkpoints, run_ckpt.c, after these.)
  *
  * The monitor's findings (stuck CPUs) go into the boot CPU's ledger: it is the only CPU that
  * writes there.
@@ -147,8 +148,8 @@ void soak_monitor_tick(void)
 	}
 }
 
-/* After the boot CPU's own passes: watch until every other CPU is done or stuck. */
-void soak_monitor_finish(void)
+/* After the boot CPU's own passes: @tick until every other CPU is done or stuck. */
+void soak_monitor_finish(void (*tick)(void))
 {
 	for (;;) {
 		bool all = true;
@@ -158,7 +159,7 @@ void soak_monitor_finish(void)
 			       __atomic_load_n(&soak_cpu_of(i)->done, __ATOMIC_ACQUIRE);
 		if (all)
 			break;
-		soak_monitor_tick();
+		tick();
 		for (int k = 0; k < 1000; k++)
 			cpu_relax();
 	}

@@ -3,7 +3,8 @@
  * run_report.c - the soak's results once every CPU has finished or been found stuck
  * (run_int.h): the coverage, every ledger entry as text and as a JSON record, the ledger
  * table (by DIMM, or by node and range), the KTAP suite "soak" with one case per node and
- * its LAVA lines, the "# copykernel-soak:" summary line and its JSON record.
+ * its LAVA lines, the "# copykernel-soak:" summary line and its JSON record, then the final
+ * checkpoint (run_ckpt.c).
  *
  * The verdict is tests/soak/ledger.c's, and one more rule the ledger cannot see: every CPU
  * not found stuck must have touched, in each whole pass, every page of its slices that was
@@ -21,6 +22,7 @@
 
 static struct soak_totals tot;
 static struct soak_verdict verdict;
+static const struct soak_event *first;	/* of note, for the checkpoint */
 static char line[1536];
 
 static void out(const char *s)
@@ -77,23 +79,7 @@ static bool coverage(void)
 
 static void fold(void)
 {
-	u32 passes = ~0u;
-
-	soak_totals_init(&tot);
-	tot.seed = soak.seed;
-	tot.elapsed_ns = soak_elapsed_ns();
-	tot.bytes_per_pass = soak.plan.covered_bytes;
-	tot.free_bytes = soak.plan.free_bytes;
-	for (unsigned int i = 0; i < soak.nr_cpus; i++) {
-		struct soak_cpu *sc = soak_cpu_of(i);
-
-		soak_totals_add(&tot, &sc->ledger);
-		tot.bytes_verified += sc->bytes_verified;
-		if (!soak_is_stuck(i) && sc->passes < passes)
-			passes = sc->passes;
-	}
-	tot.passes = passes == ~0u ? 0 : passes;
-	tot.cpus = soak.nr_cpus - soak_nr_stuck();
+	soak_fold(&tot, &first);
 	soak_judge(&tot, &verdict);
 }
 
@@ -174,5 +160,8 @@ bool soak_report(void)
 	soak_summary_json(&tot, &verdict, &soak.map, line, sizeof(line));
 	out(line);
 	printk("# ck-lava <soak %s>\n", pass ? "pass" : "fail");
+	if (!cov && verdict.pass)
+		verdict = (struct soak_verdict){ .pass = false, .rule = -1, .bucket = -1 };
+	soak_checkpoint_final(&tot, &verdict, first);
 	return pass;
 }
