@@ -25,6 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cklib.common import KTAP_SUBTEST, bounded  # noqa: E402
+from cklib.soak import SoakValue, monitor_minutes, parse_limit, soak_of  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAVA_DIR = os.path.join(ROOT, "lava")
@@ -36,6 +37,10 @@ SERVER_TEMPLATES = "/usr/share/lava-server/device-types"
 PATTERN = r"ck-lava <(?P<test_case_id>[a-z0-9_.-]+) (?P<result>pass|fail|skip)>"
 BENCH_PATTERN = (r"ck-lava <(?P<test_case_id>bench\.[a-z0-9_.-]+) (?P<result>pass) "
                  r"(?P<measurement>[0-9]+) (?P<units>MB/s)>")
+# The soak's cases (soak.nodeN) and its verdict (soak), after the suites' totals.
+SOAK_PATTERN = r"ck-lava <(?P<test_case_id>soak(?:\.[a-z0-9_-]+)?) (?P<result>pass|fail)>"
+# The longest monitor a job from this tool gets (--test-minutes' bound): 24 hours.
+MONITOR_LIMIT = 24 * 60
 
 # name: (command line, minutes for the test action)
 PRESETS = {
@@ -44,7 +49,10 @@ PRESETS = {
     # inject=qemu needs ck-run.py's monitor relay, which a LAVA job does not have: the
     # emulated backend runs the same recovery path.
     "mce-qemu": ("tests=cmdline,cpu,mce inject=emulate exit=qemu", 10),
+    # The soak alone, for --soak (default 1h); the monitor's minutes come from its length.
+    "soak": ("tests=none soak={soak} console=ttyS0,115200 exit=auto", None),
 }
+SOAK_DEFAULT = "1h"
 
 TEMPLATES = {
     # name: (file, device types it is written for, what it needs)
@@ -133,6 +141,13 @@ def render_job(template, cmdline, image_url=None, disk_url=None, device_type=Non
     cmdline = check_cmdline(cmdline)
     # The image takes the last bench= word; with a preset, figures follow the KTAP totals.
     bench = [w for w in cmdline.split() if w.startswith("bench=")][-1:] not in ([], ["bench=none"])
+    soak = soak_of(cmdline) not in (None, "off")
+    if soak and bench:
+        raise Fail(2, "soak= and bench= in one job: the figures come after the soak and its "
+                      "monitor; give the benchmarks a job of their own")
+    # tests=none prints no KTAP document before the soak's: the suites' monitor would take it.
+    suites = not soak or [w for w in cmdline.split() if w.startswith("tests=")][-1:] != \
+        ["tests=none"]
     jinja2 = need("jinja2")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(LAVA_DIR, "jobs")),
                              undefined=jinja2.StrictUndefined, autoescape=False,
@@ -141,12 +156,25 @@ def render_job(template, cmdline, image_url=None, disk_url=None, device_type=Non
         text = env.get_template(fname).render(
             template=fname, cmdline=cmdline, image_url=image_url, disk_url=disk_url,
             device_type=device_type, name=name or template, pattern=PATTERN,
-            bench=bench, bench_pattern=BENCH_PATTERN,
+            bench=bench, bench_pattern=BENCH_PATTERN, soak=soak, suites=suites,
+            soak_pattern=SOAK_PATTERN,
             job_minutes=job_minutes or test_minutes + 5, test_minutes=test_minutes).lstrip()
     except jinja2.TemplateError as e:
         raise Fail(3, f"lava/jobs/{fname}: {e}")
     lava_validate_job(load_yaml(text, template), f"job from {template}")
     return text
+
+
+def job_minutes(cmdline, given, default):
+    """The monitor's minutes for @cmdline: --test-minutes (@given), else derived from its
+    soak=, else @default. Raises Fail(2) for a soak that cannot fit in a job."""
+    try:
+        if soak_of(cmdline) is not None:
+            parse_limit(soak_of(cmdline))
+        minutes = monitor_minutes(cmdline, given, MONITOR_LIMIT)
+    except SoakValue as e:
+        raise Fail(2, str(e))
+    return default if minutes is None else minutes
 
 
 def render_device(name, templates=None):
@@ -295,6 +323,16 @@ def bench_figures(lines):
     return out
 
 
+def soak_verdict(lines):
+    """{"soak": pass|fail} from the image's soak summary line (the same run's serial): the
+    soak's LAVA verdict, which is no KTAP case."""
+    for line in lines:
+        m = re.match(r"^# copykernel-soak: result=(PASS|FAIL) ", line)
+        if m:
+            return {"soak": m.group(1).lower()}
+    return {}
+
+
 def compare(ktap, lava):
     """Mismatches between KTAP's cases and LAVA's results, one line each ([] when equal)."""
     bad = []
@@ -437,7 +475,10 @@ def run_check(build, cmdline, timeout, log):
         figures = bench_figures(serial)
         if "bench=" in cmdline and not figures:
             problems.append("no benchmark figure in the serial output")
-        problems += compare({**ktap, **figures}, results)
+        verdict = soak_verdict(serial) if soak_of(cmdline) not in (None, "off") else {}
+        if soak_of(cmdline) not in (None, "off") and not verdict:
+            problems.append("soak= but no '# copykernel-soak: result=' line in the serial output")
+        problems += compare({**ktap, **figures, **verdict}, results)
         secs = time.monotonic() - t0
         counts = {r: sum(1 for v in ktap.values() if v == r) for r in ("pass", "fail", "skip")}
         if problems:
@@ -487,8 +528,12 @@ def main(argv=None):
     j.add_argument("--image-url", help="copykernel.efi (qemu-kernel, ipxe, grub)")
     j.add_argument("--disk-url", help="the GPT disk image, make img (qemu-disk)")
     j.add_argument("--name", help="job name suffix")
-    j.add_argument("--test-minutes", type=bounded(int, 1, 24 * 60, "a number of minutes"),
-                   help="timeout of the monitor, 1..1440")
+    j.add_argument("--test-minutes", type=bounded(int, 1, MONITOR_LIMIT, "a number of minutes"),
+                   help="timeout of the monitor, 1..1440; with soak=DURATION, by default the "
+                   "soak's minutes and 10 (tests=none) or 15 more, and never less")
+    j.add_argument("--soak", metavar="VALUE", help="with --preset soak: the soak= value, a "
+                   f"duration up to 23h (30s, 90m, 12h) or passes:N with --test-minutes "
+                   f"(default {SOAK_DEFAULT})")
     j.add_argument("-o", "--out", help="output file (default stdout)")
     d = sub.add_parser("device", help="render a device dictionary from lava/devices")
     d.add_argument("name")
@@ -509,12 +554,14 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         if args.cmd == "job":
+            if args.soak is not None and args.preset != "soak":
+                raise Fail(2, "--soak goes with --preset soak (else put soak= in --cmdline)")
             if args.preset:
                 cmdline, minutes = PRESETS[args.preset]
+                cmdline = cmdline.format(soak=args.soak or SOAK_DEFAULT)
             else:
                 cmdline, minutes = args.cmdline, 10
-            if args.test_minutes is not None:
-                minutes = args.test_minutes
+            minutes = job_minutes(cmdline, args.test_minutes, minutes)
             write(render_job(args.template, cmdline, image_url=args.image_url,
                              disk_url=args.disk_url, device_type=args.device_type,
                              name=args.name or args.preset, test_minutes=minutes), args.out)
