@@ -4,6 +4,7 @@
 
   ck-lava.py job --template qemu-kernel --preset bringup --image-url file:///x/copykernel.efi
   ck-lava.py job --template ipxe --cmdline 'tests=all exit=reset' --image-url http://h/ck.efi
+  ck-lava.py job --template ipxe --preset soak --soak 12h --image-url http://h/ck.efi
   ck-lava.py device qemu-ovmf --templates /usr/share/lava-server/device-types -o dev.yaml
   ck-lava.py validate job.yaml
   ck-lava.py check                 make lava-check: lava-run offline on QEMU, compared with KTAP
@@ -14,8 +15,11 @@ lava/devices; a device dictionary extends one of lava-server's device-type templ
 Every job and device is checked with lava_common's schema (Debian package lava-common, a
 dependency of lava-dispatcher) before it is written.
 
+With soak= (--preset soak, or in --cmdline) the monitor's minutes come from the soak's
+length (tools/cklib/soak.py) and a monitor `copykernel-soak` records soak.nodeN and soak.
+
 Exit statuses: 0 written (or valid); 1 LAVA's schema rejected it; 2 usage error (also a
-command line that cannot go into a job); 3 bad input (missing template or file, YAML that
+command line that cannot go into a job, or a soak that cannot fit in one); 3 bad input (missing template or file, YAML that
 does not parse, lava_common or jinja2 not installed).
 """
 import argparse
@@ -24,21 +28,16 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cklib.common import KTAP_SUBTEST, bounded  # noqa: E402
+from cklib.common import bounded  # noqa: E402
+# The monitors' patterns and the ids of a run's results (the tests read them from here too).
+from cklib.lavaids import (BENCH_PATTERN, KTAP_RESULT, PATTERN, SOAK_PATTERN,  # noqa: E402,F401
+                           bench_figures, compare, ktap_cases, slug, soak_verdict)
 from cklib.soak import SoakValue, monitor_minutes, parse_limit, soak_of  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAVA_DIR = os.path.join(ROOT, "lava")
 SERVER_TEMPLATES = "/usr/share/lava-server/device-types"
 
-# The monitors' patterns (README "Results for LAVA"), ending at the line's closing '>'. LAVA
-# records a measurement (null when the group did not match) whenever the pattern has the
-# group, so test cases and benchmark figures need a pattern each.
-PATTERN = r"ck-lava <(?P<test_case_id>[a-z0-9_.-]+) (?P<result>pass|fail|skip)>"
-BENCH_PATTERN = (r"ck-lava <(?P<test_case_id>bench\.[a-z0-9_.-]+) (?P<result>pass) "
-                 r"(?P<measurement>[0-9]+) (?P<units>MB/s)>")
-# The soak's cases (soak.nodeN) and its verdict (soak), after the suites' totals.
-SOAK_PATTERN = r"ck-lava <(?P<test_case_id>soak(?:\.[a-z0-9_-]+)?) (?P<result>pass|fail)>"
 # The longest monitor a job from this tool gets (--test-minutes' bound): 24 hours.
 MONITOR_LIMIT = 24 * 60
 
@@ -203,79 +202,6 @@ def render_device(name, templates=None):
 
 # ---- comparing a run's KTAP with what LAVA recorded (make lava-check) ----------------------
 
-KTAP_RESULT = re.compile(r"^(?P<indent> *)(?P<ok>ok|not ok) (?P<num>\d+) (?P<name>[^#]*?)"
-                         r"\s*(?:# (?P<directive>.*))?$")
-
-
-def slug(name, size=64):
-    """ck_slug() (kernel/lib/format.c) in Python, with its buffer size: one id component."""
-    out, gap = [], False
-    for ch in name:
-        if len(out) + 1 >= size:
-            break
-        c = ch.lower() if "A" <= ch <= "Z" else ch
-        if c.isascii() and (c.isalnum() or c in "_-"):
-            if gap and out:
-                if len(out) + 2 >= size:
-                    break
-                out.append("_")
-            gap = False
-            out.append(c)
-        else:
-            gap = True
-    return "".join(out) or "_"
-
-
-def ktap_cases(lines):
-    """{id: pass|fail|skip} for every case (depth 2) and parameter (depth 3) of a KTAP log,
-    with the ids the image prints: suite.case and suite.case.param (README "Results for
-    LAVA"). Raises ValueError on a result outside a subtest or a repeated id."""
-    names = {}          # indent -> name of the subtest open at that indent
-    seen_params = {}    # param slug -> occurrences, within the current case
-    out = {}
-    for raw in lines:
-        line = raw.rstrip("\r\n")
-        m = KTAP_SUBTEST.match(line)
-        if m:
-            names[len(m.group("indent"))] = m.group("name")
-            if len(m.group("indent")) == 8:
-                seen_params = {}
-            continue
-        m = KTAP_RESULT.match(line)
-        if not m:
-            continue
-        indent = len(m.group("indent"))
-        if indent == 0:
-            continue        # a suite's result: not a case
-        directive = (m.group("directive") or "").strip()
-        if m.group("ok") == "not ok":
-            result = "fail"
-        elif directive.upper().startswith("SKIP"):
-            result = "skip"
-        else:
-            result = "pass"
-        name = m.group("name").strip()
-        if indent == 4:
-            if 4 not in names:
-                raise ValueError(f"case {name!r} outside a suite")
-            cid = f"{slug(names[4])}.{slug(name)}"
-            seen_params = {}
-        elif indent == 8:
-            if 4 not in names or 8 not in names:
-                raise ValueError(f"parameter {name!r} outside a case")
-            p = slug(name)
-            seen_params[p] = seen_params.get(p, 0) + 1
-            if seen_params[p] > 1:
-                p = f"{p}_{seen_params[p]}"
-            cid = f"{slug(names[4])}.{slug(names[8])}.{p}"
-        else:
-            continue
-        if cid in out:
-            raise ValueError(f"id {cid} twice")
-        out[cid] = result
-    return out
-
-
 def lava_log(lines):
     """From lava-run's output (one YAML flow mapping a line, JSON but for tags such as
     `! "486106"`): the serial lines, the results of the copykernel monitors
@@ -311,39 +237,6 @@ def lava_log(lines):
         elif lvl == "info" and msg == "Job finished correctly":
             finished = True
     return serial, results, finished and job == "pass"
-
-
-def bench_figures(lines):
-    """{id: "pass VALUE MB/s"} from the image's benchmark lines (the same run's serial)."""
-    out = {}
-    for line in lines:
-        m = re.search(BENCH_PATTERN, line)
-        if m:
-            out[m.group("test_case_id")] = " ".join(m.group("result", "measurement", "units"))
-    return out
-
-
-def soak_verdict(lines):
-    """{"soak": pass|fail} from the image's soak summary line (the same run's serial): the
-    soak's LAVA verdict, which is no KTAP case."""
-    for line in lines:
-        m = re.match(r"^# copykernel-soak: result=(PASS|FAIL) ", line)
-        if m:
-            return {"soak": m.group(1).lower()}
-    return {}
-
-
-def compare(ktap, lava):
-    """Mismatches between KTAP's cases and LAVA's results, one line each ([] when equal)."""
-    bad = []
-    for cid, res in sorted(ktap.items()):
-        if cid not in lava:
-            bad.append(f"{cid}: KTAP {res}, not in LAVA's results")
-        elif lava[cid] != res:
-            bad.append(f"{cid}: KTAP {res}, LAVA {lava[cid]}")
-    for cid in sorted(set(lava) - set(ktap)):
-        bad.append(f"{cid}: LAVA {lava[cid]}, no such KTAP case")
-    return bad
 
 
 def sh(cmd, timeout, **kw):
