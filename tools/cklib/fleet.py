@@ -2,7 +2,8 @@
 """cklib.fleet - ck-report.py --fleet: one row per machine from whatever files it left (the
 image's serial log or lava-run's, ck-results.py's summary, the hosted build's JSON lines), with
 outliers among the machines of the same CPU model, stale machine-check errors and failed
-cases flagged.
+cases flagged; and a soak table, one row per machine whose logs hold a soak_summary record
+(tools/cklib/soak.py), a failed soak flagged.
 """
 import json
 import math
