@@ -4,6 +4,7 @@
 
   ck-lava.py job --template qemu-kernel --preset bringup --image-url file:///x/copykernel.efi
   ck-lava.py job --template ipxe --cmdline 'tests=all exit=reset' --image-url http://h/ck.efi
+  ck-lava.py job --template ipxe --preset soak --soak 12h --image-url http://h/ck.efi
   ck-lava.py device qemu-ovmf --templates /usr/share/lava-server/device-types -o dev.yaml
   ck-lava.py validate job.yaml
   ck-lava.py check                 make lava-check: lava-run offline on QEMU, compared with KTAP
@@ -14,8 +15,11 @@ lava/devices; a device dictionary extends one of lava-server's device-type templ
 Every job and device is checked with lava_common's schema (Debian package lava-common, a
 dependency of lava-dispatcher) before it is written.
 
+With soak= (--preset soak, or in --cmdline) the monitor's minutes come from the soak's
+length (tools/cklib/soak.py) and a monitor `copykernel-soak` records soak.nodeN and soak.
+
 Exit statuses: 0 written (or valid); 1 LAVA's schema rejected it; 2 usage error (also a
-command line that cannot go into a job); 3 bad input (missing template or file, YAML that
+command line that cannot go into a job, or a soak that cannot fit in one); 3 bad input (missing template or file, YAML that
 does not parse, lava_common or jinja2 not installed).
 """
 import argparse
@@ -24,18 +28,18 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cklib.common import KTAP_SUBTEST, bounded  # noqa: E402
+from cklib.common import bounded  # noqa: E402
+# The monitors' patterns and the ids of a run's results (the tests read them from here too).
+from cklib.lavaids import (BENCH_PATTERN, KTAP_RESULT, PATTERN, SOAK_PATTERN,  # noqa: E402,F401
+                           bench_figures, compare, ktap_cases, slug, soak_verdict)
+from cklib.soak import SoakValue, monitor_minutes, parse_limit, soak_of  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAVA_DIR = os.path.join(ROOT, "lava")
 SERVER_TEMPLATES = "/usr/share/lava-server/device-types"
 
-# The monitors' patterns (README "Results for LAVA"), ending at the line's closing '>'. LAVA
-# records a measurement (null when the group did not match) whenever the pattern has the
-# group, so test cases and benchmark figures need a pattern each.
-PATTERN = r"ck-lava <(?P<test_case_id>[a-z0-9_.-]+) (?P<result>pass|fail|skip)>"
-BENCH_PATTERN = (r"ck-lava <(?P<test_case_id>bench\.[a-z0-9_.-]+) (?P<result>pass) "
-                 r"(?P<measurement>[0-9]+) (?P<units>MB/s)>")
+# The longest monitor a job from this tool gets (--test-minutes' bound): 24 hours.
+MONITOR_LIMIT = 24 * 60
 
 # name: (command line, minutes for the test action)
 PRESETS = {
@@ -44,7 +48,10 @@ PRESETS = {
     # inject=qemu needs ck-run.py's monitor relay, which a LAVA job does not have: the
     # emulated backend runs the same recovery path.
     "mce-qemu": ("tests=cmdline,cpu,mce inject=emulate exit=qemu", 10),
+    # The soak alone, for --soak (default 1h); the monitor's minutes come from its length.
+    "soak": ("tests=none soak={soak} console=ttyS0,115200 exit=auto", None),
 }
+SOAK_DEFAULT = "1h"
 
 TEMPLATES = {
     # name: (file, device types it is written for, what it needs)
@@ -133,6 +140,13 @@ def render_job(template, cmdline, image_url=None, disk_url=None, device_type=Non
     cmdline = check_cmdline(cmdline)
     # The image takes the last bench= word; with a preset, figures follow the KTAP totals.
     bench = [w for w in cmdline.split() if w.startswith("bench=")][-1:] not in ([], ["bench=none"])
+    soak = soak_of(cmdline) not in (None, "off")
+    if soak and bench:
+        raise Fail(2, "soak= and bench= in one job: the figures come after the soak and its "
+                      "monitor; give the benchmarks a job of their own")
+    # tests=none prints no KTAP document before the soak's: the suites' monitor would take it.
+    suites = not soak or [w for w in cmdline.split() if w.startswith("tests=")][-1:] != \
+        ["tests=none"]
     jinja2 = need("jinja2")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(LAVA_DIR, "jobs")),
                              undefined=jinja2.StrictUndefined, autoescape=False,
@@ -141,12 +155,25 @@ def render_job(template, cmdline, image_url=None, disk_url=None, device_type=Non
         text = env.get_template(fname).render(
             template=fname, cmdline=cmdline, image_url=image_url, disk_url=disk_url,
             device_type=device_type, name=name or template, pattern=PATTERN,
-            bench=bench, bench_pattern=BENCH_PATTERN,
+            bench=bench, bench_pattern=BENCH_PATTERN, soak=soak, suites=suites,
+            soak_pattern=SOAK_PATTERN,
             job_minutes=job_minutes or test_minutes + 5, test_minutes=test_minutes).lstrip()
     except jinja2.TemplateError as e:
         raise Fail(3, f"lava/jobs/{fname}: {e}")
     lava_validate_job(load_yaml(text, template), f"job from {template}")
     return text
+
+
+def job_minutes(cmdline, given, default):
+    """The monitor's minutes for @cmdline: --test-minutes (@given), else derived from its
+    soak=, else @default. Raises Fail(2) for a soak that cannot fit in a job."""
+    try:
+        if soak_of(cmdline) is not None:
+            parse_limit(soak_of(cmdline))
+        minutes = monitor_minutes(cmdline, given, MONITOR_LIMIT)
+    except SoakValue as e:
+        raise Fail(2, str(e))
+    return default if minutes is None else minutes
 
 
 def render_device(name, templates=None):
@@ -174,79 +201,6 @@ def render_device(name, templates=None):
 
 
 # ---- comparing a run's KTAP with what LAVA recorded (make lava-check) ----------------------
-
-KTAP_RESULT = re.compile(r"^(?P<indent> *)(?P<ok>ok|not ok) (?P<num>\d+) (?P<name>[^#]*?)"
-                         r"\s*(?:# (?P<directive>.*))?$")
-
-
-def slug(name, size=64):
-    """ck_slug() (kernel/lib/format.c) in Python, with its buffer size: one id component."""
-    out, gap = [], False
-    for ch in name:
-        if len(out) + 1 >= size:
-            break
-        c = ch.lower() if "A" <= ch <= "Z" else ch
-        if c.isascii() and (c.isalnum() or c in "_-"):
-            if gap and out:
-                if len(out) + 2 >= size:
-                    break
-                out.append("_")
-            gap = False
-            out.append(c)
-        else:
-            gap = True
-    return "".join(out) or "_"
-
-
-def ktap_cases(lines):
-    """{id: pass|fail|skip} for every case (depth 2) and parameter (depth 3) of a KTAP log,
-    with the ids the image prints: suite.case and suite.case.param (README "Results for
-    LAVA"). Raises ValueError on a result outside a subtest or a repeated id."""
-    names = {}          # indent -> name of the subtest open at that indent
-    seen_params = {}    # param slug -> occurrences, within the current case
-    out = {}
-    for raw in lines:
-        line = raw.rstrip("\r\n")
-        m = KTAP_SUBTEST.match(line)
-        if m:
-            names[len(m.group("indent"))] = m.group("name")
-            if len(m.group("indent")) == 8:
-                seen_params = {}
-            continue
-        m = KTAP_RESULT.match(line)
-        if not m:
-            continue
-        indent = len(m.group("indent"))
-        if indent == 0:
-            continue        # a suite's result: not a case
-        directive = (m.group("directive") or "").strip()
-        if m.group("ok") == "not ok":
-            result = "fail"
-        elif directive.upper().startswith("SKIP"):
-            result = "skip"
-        else:
-            result = "pass"
-        name = m.group("name").strip()
-        if indent == 4:
-            if 4 not in names:
-                raise ValueError(f"case {name!r} outside a suite")
-            cid = f"{slug(names[4])}.{slug(name)}"
-            seen_params = {}
-        elif indent == 8:
-            if 4 not in names or 8 not in names:
-                raise ValueError(f"parameter {name!r} outside a case")
-            p = slug(name)
-            seen_params[p] = seen_params.get(p, 0) + 1
-            if seen_params[p] > 1:
-                p = f"{p}_{seen_params[p]}"
-            cid = f"{slug(names[4])}.{slug(names[8])}.{p}"
-        else:
-            continue
-        if cid in out:
-            raise ValueError(f"id {cid} twice")
-        out[cid] = result
-    return out
-
 
 def lava_log(lines):
     """From lava-run's output (one YAML flow mapping a line, JSON but for tags such as
@@ -283,29 +237,6 @@ def lava_log(lines):
         elif lvl == "info" and msg == "Job finished correctly":
             finished = True
     return serial, results, finished and job == "pass"
-
-
-def bench_figures(lines):
-    """{id: "pass VALUE MB/s"} from the image's benchmark lines (the same run's serial)."""
-    out = {}
-    for line in lines:
-        m = re.search(BENCH_PATTERN, line)
-        if m:
-            out[m.group("test_case_id")] = " ".join(m.group("result", "measurement", "units"))
-    return out
-
-
-def compare(ktap, lava):
-    """Mismatches between KTAP's cases and LAVA's results, one line each ([] when equal)."""
-    bad = []
-    for cid, res in sorted(ktap.items()):
-        if cid not in lava:
-            bad.append(f"{cid}: KTAP {res}, not in LAVA's results")
-        elif lava[cid] != res:
-            bad.append(f"{cid}: KTAP {res}, LAVA {lava[cid]}")
-    for cid in sorted(set(lava) - set(ktap)):
-        bad.append(f"{cid}: LAVA {lava[cid]}, no such KTAP case")
-    return bad
 
 
 def sh(cmd, timeout, **kw):
@@ -437,7 +368,10 @@ def run_check(build, cmdline, timeout, log):
         figures = bench_figures(serial)
         if "bench=" in cmdline and not figures:
             problems.append("no benchmark figure in the serial output")
-        problems += compare({**ktap, **figures}, results)
+        verdict = soak_verdict(serial) if soak_of(cmdline) not in (None, "off") else {}
+        if soak_of(cmdline) not in (None, "off") and not verdict:
+            problems.append("soak= but no '# copykernel-soak: result=' line in the serial output")
+        problems += compare({**ktap, **figures, **verdict}, results)
         secs = time.monotonic() - t0
         counts = {r: sum(1 for v in ktap.values() if v == r) for r in ("pass", "fail", "skip")}
         if problems:
@@ -487,8 +421,12 @@ def main(argv=None):
     j.add_argument("--image-url", help="copykernel.efi (qemu-kernel, ipxe, grub)")
     j.add_argument("--disk-url", help="the GPT disk image, make img (qemu-disk)")
     j.add_argument("--name", help="job name suffix")
-    j.add_argument("--test-minutes", type=bounded(int, 1, 24 * 60, "a number of minutes"),
-                   help="timeout of the monitor, 1..1440")
+    j.add_argument("--test-minutes", type=bounded(int, 1, MONITOR_LIMIT, "a number of minutes"),
+                   help="timeout of the monitor, 1..1440; with soak=DURATION, by default the "
+                   "soak's minutes and 10 (tests=none) or 15 more, and never less")
+    j.add_argument("--soak", metavar="VALUE", help="with --preset soak: the soak= value, a "
+                   f"duration up to 23h (30s, 90m, 12h) or passes:N with --test-minutes "
+                   f"(default {SOAK_DEFAULT})")
     j.add_argument("-o", "--out", help="output file (default stdout)")
     d = sub.add_parser("device", help="render a device dictionary from lava/devices")
     d.add_argument("name")
@@ -509,12 +447,14 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         if args.cmd == "job":
+            if args.soak is not None and args.preset != "soak":
+                raise Fail(2, "--soak goes with --preset soak (else put soak= in --cmdline)")
             if args.preset:
                 cmdline, minutes = PRESETS[args.preset]
+                cmdline = cmdline.format(soak=args.soak or SOAK_DEFAULT)
             else:
                 cmdline, minutes = args.cmdline, 10
-            if args.test_minutes is not None:
-                minutes = args.test_minutes
+            minutes = job_minutes(cmdline, args.test_minutes, minutes)
             write(render_job(args.template, cmdline, image_url=args.image_url,
                              disk_url=args.disk_url, device_type=args.device_type,
                              name=args.name or args.preset, test_minutes=minutes), args.out)

@@ -21,7 +21,9 @@ a damaged file is not reported as if it were complete.
                                           .log, .jsonl: ck-results.py summaries, serial or
                                           lava-run logs, hosted JSON lines); flags outliers
                                           (median and MAD per CPU model), stale machine-check
-                                          errors and failed cases
+                                          errors and failed cases; then a soak table (verdict,
+                                          duration, passes, counts, worst bucket) from the
+                                          soak_summary records, failed soaks flagged
 """
 import argparse
 import json

@@ -180,15 +180,19 @@ def test_every_template_and_preset_validates(template, preset):
                  "--image-url", "http://lab/copykernel.efi", "--disk-url", "http://lab/ck.img")
     assert_clean(r, TOOL, allowed=(0,))
     job = yaml.safe_load(r.out)
-    cmdline = ckl.PRESETS[preset][0]
+    cmdline = ckl.PRESETS[preset][0].format(soak=ckl.SOAK_DEFAULT)
     text = r.out.decode()
     # The command line reaches the image the template's way, and nowhere a half of it.
     where = {"qemu-kernel": f'-append "{cmdline}"', "ipxe": f"{{KERNEL}} {cmdline}'",
              "grub": f"{{KERNEL}} {cmdline}'", "qemu-disk": f"command line: {cmdline}\n"}
     assert where[template] in text
     monitors = [a["test"]["monitors"] for a in job["actions"] if "test" in a][0]
-    assert monitors[0]["pattern"] == ckl.PATTERN
-    assert (len(monitors) == 2) == ("bench=" in cmdline and "bench=none" not in cmdline)
+    names = [m["name"] for m in monitors]
+    assert ("copykernel" in names) == ("tests=none" not in cmdline)
+    assert ("copykernel-soak" in names) == ("soak=" in cmdline)
+    assert ("copykernel-bench" in names) == ("bench=" in cmdline and "bench=none" not in cmdline)
+    if "copykernel" in names:
+        assert monitors[0]["pattern"] == ckl.PATTERN
 
 
 @needs_lava

@@ -7,6 +7,10 @@
   compare       ck-report.py --compare: the change of each ratio between two builds
   fleet         ck-report.py --fleet: one row per machine, outliers among peers
   plots         ck-report.py --plot and --fleet --plot (matplotlib)
+  lavaids       LAVA's monitor patterns, the dotted ids of a KTAP log and the comparison of
+                a run's results with lava-run's record (ck-lava.py check)
+  soak          the soak= value and a LAVA monitor's minutes for it (ck-lava.py), the
+                soak_summary record as a row of the fleet's soak table
 
 The tools' file names hold '-', so they are not modules themselves; each one puts its own
 directory on sys.path before `from cklib import ...`.

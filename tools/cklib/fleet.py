@@ -2,7 +2,8 @@
 """cklib.fleet - ck-report.py --fleet: one row per machine from whatever files it left (the
 image's serial log or lava-run's, ck-results.py's summary, the hosted build's JSON lines), with
 outliers among the machines of the same CPU model, stale machine-check errors and failed
-cases flagged.
+cases flagged; and a soak table, one row per machine whose logs hold a soak_summary record
+(tools/cklib/soak.py), a failed soak flagged.
 """
 import json
 import math
@@ -12,6 +13,7 @@ from collections import defaultdict
 
 from cklib.common import KTAP_SUBTEST, BadInput, loads_strict, os_problem
 from cklib.records import NUM, SIZE, STR, fits, json_type, records, records_of_lines, size_name
+from cklib.soak import soak_row, soak_table
 
 # DIR holds one entry per machine: a subdirectory named after it, or files named
 # MACHINE.json (ck-results.py's summary), MACHINE.log (a serial log or lava-run's output) and
@@ -47,6 +49,7 @@ class Machine:
         self.figures = {}
         self.flags = []
         self.hosted = False
+        self.soak = None        # cklib.soak.soak_row() of its soak_summary record
 
     def cpu_key(self):
         """The CPU model peers are grouped by (a hosted run is its own group: figures of a
@@ -86,11 +89,16 @@ def fleet_serial(m, lines, path):
         elif (mt := RE_SUMMARY.match(line)):
             m.result = mt.group(1)
     for r in records_of_lines(lines, path):
-        fleet_record(m, r)
+        fleet_record(m, r, path)
 
 
-def fleet_record(m, r):
+def fleet_record(m, r, path):
     kind = r.get("kind")
+    if kind == "soak_summary":
+        try:
+            m.soak = soak_row(r)
+        except ValueError as e:
+            raise BadInput(path, str(e))
     if kind == "quick" and isinstance(r.get("primitive"), str) and \
             fits(r.get("mb_per_s"), NUM):
         m.figures["quick/" + r["primitive"]] = r["mb_per_s"]
@@ -164,7 +172,7 @@ def fleet_machine(name, files):
             fleet_summary(m, obj, path)
         elif path.endswith(".jsonl"):
             for r in records(path):
-                fleet_record(m, r)
+                fleet_record(m, r, path)
         else:
             lines = text.splitlines()
             if lines and lines[0].startswith('{"dt"'):
@@ -227,6 +235,8 @@ def fleet_flag(machines):
                            (" and %d more" % (len(m.failed) - 5) if len(m.failed) > 5 else ""))
         elif m.result not in (None, "PASS"):
             m.flags.append("run result %s" % m.result)
+        if m.soak and m.soak["result"] != "PASS":
+            m.flags.append("soak %s: %s" % (m.soak["result"], m.soak["reason"]))
 
 
 def fleet_dir(path):
@@ -269,6 +279,10 @@ def fleet_table(machines, out):
     out.write("figures: MB/s (quick: 1 MiB cache-warm median of 5); outliers: robust z > %.1f "
               "and more than %gx off the median of the same CPU model (3 or more machines)\n"
               % (FLEET_Z, FLEET_FACTOR))
+    soaked = [(m.name, m.soak) for m in machines if m.soak]
+    if soaked:
+        out.write("\n")
+        soak_table(soaked, out)
 
 
 def fleet_json(machines):
@@ -278,5 +292,6 @@ def fleet_json(machines):
                           "stepping": m.stepping, "microcode": m.ucode,
                           "dispatch": m.dispatch, "mca": m.mca, "mca_verdict": m.verdict,
                           "stale_mce_banks": m.stale, "failed": m.failed, "result": m.result,
-                          "figures": m.figures, "flags": m.flags} for m in machines]}
+                          "figures": m.figures, "soak": m.soak, "flags": m.flags}
+                         for m in machines]}
 
