@@ -225,22 +225,6 @@ void mce_poll_cpu(void)
 	irq_restore(f);
 }
 
-bool mce_poll_tick(void)
-{
-	struct mce_poll_cpu *pc = this_cpu_ptr(&mce_poll_cpus);
-	bool due;
-	u64 f;
-
-	if (!pc->s.started || !mce_cpu_this())
-		return false;
-	f = irq_save();
-	due = mce_poll_due(&pc->s, now_ms());
-	if (due)
-		mce_poll_rearm(&pc->s, now_ms(), poll_here(pc) > 0);
-	irq_restore(f);
-	return due;
-}
-
 unsigned int mce_poll_take(struct mce_poll_event *out, unsigned int max)
 {
 	struct mce_poll_cpu *pc = this_cpu_ptr(&mce_poll_cpus);

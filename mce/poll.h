@@ -70,12 +70,6 @@ void mce_poll_init_cpu(unsigned int interval_ms);
  * what it finds on this CPU. Interrupts are held off meanwhile.
  */
 void mce_poll_cpu(void);
-/*
- * Poll when this CPU's interval is over, as Linux's poll timer would fire; returns whether it
- * polled. The interval halves (down to 10 ms) after a poll that logged something, doubles
- * (up to the longest) after one that did not, and is one second while a bank storms.
- */
-bool mce_poll_tick(void);
 /* Move up to @max of this CPU's queued events to @out, oldest first; returns how many. */
 unsigned int mce_poll_take(struct mce_poll_event *out, unsigned int max);
 /* This CPU's counts. */
