@@ -144,6 +144,58 @@ def t_soak_polls_corrected(b):
           r"miscompares=0 stuck_cpus=0 retired_pages=0 not_stored=0$")
 
 
+# Two nodes of 256 MiB with two CPUs each: CPUs 0-1 and the first 256 MiB on node 0.
+CE_NODES = ("-object memory-backend-ram,id=m0,size=256M -object memory-backend-ram,id=m1,"
+            "size=256M -numa node,nodeid=0,cpus=0-1,memdev=m0 "
+            "-numa node,nodeid=1,cpus=2-3,memdev=m1")
+NODE_BYTES = 256 * MiB
+# VAL EN MISCV ADDRV (UC clear: corrected) with a memory-controller code; MISC 0x86 is LSB 6
+# (64-byte granularity), physical address mode.
+CE_VAL = 0x9c00000000000000
+
+
+def t_soak_corrected_two_nodes(b):
+    """CEs into CPUs 0 and 2 of two nodes mid-soak: each in the ledger once, OVER decoded."""
+    # Each with its CPU, bank, address and node; a bank written twice before a poll: OVER.
+    # (cpu, bank, code, address): CPU 0 reports an address on node 1, CPU 2 two on node 0 in
+    # one bank. They go in at the first progress line, a second in, after each CPU's first
+    # poll; soak_poll= is longer than the soak, so the next poll is when each CPU's pass ends.
+    shots = [(0, 2, 0x9f, NODE_BYTES + 0x40), (2, 3, 0x9f, 0x200080), (2, 3, 0xa0, 0x201000)]
+    args = ["--smp", "4"]
+    for cpu, bank, code, addr in shots:
+        args += ["--hmp-when", r"^soak: progress: ",
+                 "mce %d %d 0x%x 0 0x%x 0x86" % (cpu, bank, CE_VAL | code, addr)]
+    b.run("exit=qemu tests=none soak=passes:1 soak_poll=60000 soak_progress=1", cpu=INTEL,
+          mem="512M", timeout=300, extra=[CE_NODES], runner_args=args)
+    b.status_is(PASS)
+    ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
+          r.get("event") == "corrected"]
+    # What each bank holds at the poll: the last error written to it, OVER when it was not the
+    # first (the bank's STATUS gains bit 62).
+    want = {}
+    for cpu, bank, code, addr in shots:
+        over = (cpu, bank) in want
+        want[(cpu, bank)] = (CE_VAL | code | (1 << 62 if over else 0), addr, over)
+    b.expect(len(ev) == len(want), "%d corrected records, want %d: %s" % (len(ev), len(want), ev))
+    for (cpu, bank), (status, addr, over) in sorted(want.items()):
+        mine = [e for e in ev if e.get("cpu") == cpu and e.get("bank") == bank]
+        if not b.expect(len(mine) == 1, "CPU %d bank %d in the ledger %d times, want once" %
+                        (cpu, bank, len(mine))):
+            continue
+        e = mine[0]
+        b.expect(int(e["status"], 16) == status and e.get("over") is over and
+                 int(e["phys"], 16) == addr & ~63 and e.get("granularity") == 64 and
+                 e.get("node") == addr // NODE_BYTES,
+                 "CPU %d bank %d: %s; want STATUS 0x%x OVER %s at 0x%x on node %d" %
+                 (cpu, bank, e, status, over, addr & ~63, addr // NODE_BYTES))
+    b.has(r"^# copykernel-soak: result=PASS .* corrected=%d deferred=0 uncorrected=0 "
+          r"miscompares=0 stuck_cpus=0 retired_pages=0 not_stored=0$" % len(want))
+    summ = [r for r in soak_records(b) if r.get("kind") == "soak_summary"]
+    if b.expect(len(summ) == 1, "one soak_summary record"):
+        b.expect(summ[0]["counts"]["corrected"] == len(want),
+                 "the summary counts %s corrected" % summ[0]["counts"]["corrected"])
+
+
 # Two nodes, the second without CPUs (how CXL memory appears, REFERENCE.md 2), no SLIT.
 CPULESS = ("-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,"
            "size=256M -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,memdev=m1")
@@ -268,5 +320,6 @@ def t_soak_fault_mce(b):
 
 # The two whole passes over 1 GiB are the longest: boot_tests starts them first.
 SLOW = [t_soak_one_pass_boot_cpu, t_soak_one_pass_smp4]
-SCENARIOS = [t_soak_polls_corrected, t_soak_cpuless_node, t_soak_fault_flip, t_soak_fault_stuck,
+SCENARIOS = [t_soak_polls_corrected, t_soak_corrected_two_nodes, t_soak_cpuless_node,
+             t_soak_fault_flip, t_soak_fault_stuck,
              t_soak_fault_emulate, t_soak_fault_mce]
