@@ -276,8 +276,12 @@ static enum ck_status run_soak(const struct ck_config *cfg, enum ck_status statu
 			       .chunk_mib = cfg->soak_chunk, .progress_s = cfg->soak_progress,
 			       .watchdog_s = cfg->soak_watchdog, .poll_ms = cfg->soak_poll };
 
+	struct dispatch_caps caps;
+
 	if (cfg->soak.kind == SOAK_LIMIT_OFF)
 		return status;
+	copy_caps(&caps);
+	o.nt_copy = !copy_mc_cannot_run(COPY_MC_AVX2_NT, &caps);
 	/* Its checkpoints go to the black box (CopykernelSoak, kernel/results.h). */
 	soak_set_checkpoint_sink(results_checkpoint_write);
 	/* The firmware's DIMM map (kernel/platform/smbios_fw.c), or none: nodes and ranges. */

@@ -93,6 +93,11 @@ static void print_plan(void)
 	       soak.nr_cpus, (unsigned long long)p->chunk_bytes >> 20,
 	       (unsigned long long)took.kept >> 20, (unsigned long long)SOAK_RESERVE >> 20,
 	       soak.opts.poll_ms);
+	printk("soak: copies rotate through %s\n", soak.copy_mask & (1u << SOAK_COPY_NT) ?
+	       "copy_mc_highpages, copy_mc_highpage, folio_mc_copy batched and per page, and "
+	       "copy_mc_avx2_nt (AVX2 non-temporal)" :
+	       "copy_mc_highpages, copy_mc_highpage, folio_mc_copy batched and per page "
+	       "(no AVX2: no non-temporal copy)");
 	printk("soak: free memory to soak: %llu pages (%llu bytes) in %u ranges; covered by the "
 	       "plan: %llu pages (%llu bytes)\n", (unsigned long long)p->free_pages,
 	       (unsigned long long)p->free_bytes, p->nr_ranges,
@@ -187,8 +192,8 @@ bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms)
 		return false;
 	soak.map = (struct soak_where_map){ .plan = &soak.plan, .numa = numa(), .dimms = dimms,
 					    .symbol = rip_symbol };
-	/* The non-temporal copy is left out: the soak's CPUs do not all have it (AVX2). */
-	soak.copy_mask = SOAK_COPY_ALL & ~(1u << SOAK_COPY_NT);
+	/* The non-temporal copy joins the rotation where the CPUs have it (AVX2). */
+	soak.copy_mask = SOAK_COPY_ALL & ~(o->nt_copy ? 0 : 1u << SOAK_COPY_NT);
 	print_plan();
 	/* copy_mc_highpages as the v3 patch with a preemptible kernel: one batched copy. */
 	page_api_cfg.preemptible = true;

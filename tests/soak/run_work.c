@@ -17,7 +17,9 @@
  * is not compared.
  */
 #include "copy/pages.h"
+#include "copy/routines.h"
 #include "copy/verify.h"
+#include "kernel/include/errno.h"
 #include "kernel/include/x86.h"
 #include "kernel/mm/page.h"
 #include "mce/mce.h"
@@ -178,6 +180,10 @@ static int copy_run(int op, u64 dst, u64 src, u64 nr)
 		return folio_mc_copy_batched(&fd, &fs);
 	case SOAK_FOLIO_COPY_PER_PAGE:
 		return folio_mc_copy_per_page(&fd, &fs);
+	case SOAK_COPY_NT:
+		/* Bytes left: poison stopped it; the source's verify finds and retires the page. */
+		return copy_mc_avx2_nt((void *)(uintptr_t)dst, (const void *)(uintptr_t)src,
+				       nr << PAGE_SHIFT) ? -EHWPOISON : 0;
 	default:
 		return copy_mc_highpages(to, from, nr);
 	}
