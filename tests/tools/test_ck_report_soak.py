@@ -167,3 +167,29 @@ def test_worst_bucket_properties(ledger, rnd):
         i = rnd.randrange(len(ledger))
         ledger[i] = dict(ledger[i], uncorrected=1)
         assert worst_bucket(ledger)["where"] == ledger[i]["where"]
+
+
+LEDGER_LINE = re.compile(r"^# soak-ledger: (.*): corrected (\d+), deferred (\d+), uncorrected "
+                         r"(\d+), miscompares (\d+), stuck CPUs (\d+), retired pages (\d+)$", re.M)
+
+
+def test_the_ledger_table_is_the_images_ledger_per_bucket():
+    """Per machine and bucket (DIMM, or node and range): the fleet's ledger lines hold what the
+    image's own `# soak-ledger:` text lines say, for every bucket with an event, and no other."""
+    r = run_tool(TOOL, "--fleet", FLEET)
+    assert_clean(r, TOOL, allowed=(0,))
+    lines = r.out.decode().splitlines()
+    [head] = [i for i, ln in enumerate(lines) if ln.startswith("machine") and "where (DIMM" in ln]
+    got = set()
+    for ln in lines[head + 1:]:
+        if not ln.strip():
+            break
+        f = ln.split()
+        got.add((f[0], " ".join(f[1:-6]), tuple(int(x) for x in f[-6:])))
+    want = set()
+    for n in MACHINES:
+        for m in LEDGER_LINE.finditer(log_of(n)[1]):
+            ce, de, uc, mis, stuck, ret = (int(x) for x in m.groups()[1:])
+            if ce or de or uc or mis or stuck or ret:
+                want.add((n, m.group(1), (uc, de, mis, stuck, ce, ret)))
+    assert want and got == want

@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from cklib.common import KTAP_SUBTEST, BadInput, loads_strict, os_problem
 from cklib.records import NUM, SIZE, STR, fits, json_type, records, records_of_lines, size_name
-from cklib.soak import soak_row, soak_table
+from cklib.soak import soak_ledger_table, soak_row, soak_table
 
 # DIR holds one entry per machine: a subdirectory named after it, or files named
 # MACHINE.json (ck-results.py's summary), MACHINE.log (a serial log or lava-run's output) and
@@ -283,6 +283,8 @@ def fleet_table(machines, out):
     if soaked:
         out.write("\n")
         soak_table(soaked, out)
+        out.write("\n")
+        soak_ledger_table(soaked, out)
 
 
 def fleet_json(machines):

@@ -104,7 +104,20 @@ def soak_row(rec):
     return {"result": res, "reason": rec.get("reason"), "seconds": rec["duration_ns"] / 1e9,
             "passes": rec["passes"], "bytes_verified": rec["bytes_verified"],
             "counts": {k: counts[k] for k in KINDS + ("retired_pages",)},
-            "not_stored": rec.get("not_stored", 0), "worst": worst_bucket(ledger)}
+            "not_stored": rec.get("not_stored", 0), "worst": worst_bucket(ledger),
+            "buckets": buckets_with_events(ledger)}
+
+
+def buckets_with_events(ledger):
+    """Every bucket of the ledger that holds an event, in the ledger's order:
+    [{"where": text, "dimm": name or None, "node": n or None, "counts": {kind: n}}]."""
+    out = []
+    for b in ledger:
+        c = {k: b.get(k, 0) for k in KINDS + ("retired_pages",) if _count(b.get(k, 0))}
+        if any(c.values()):
+            out.append({"where": str(b.get("where", "?")), "dimm": b.get("dimm"),
+                        "node": b.get("node"), "counts": c})
+    return out
 
 
 def _count(v):
@@ -129,6 +142,25 @@ def worst_bucket(ledger):
 
 SOAK_HEAD = ("machine", "soak", "duration", "passes", "verified", "uncorrected", "deferred",
              "miscompares", "stuck CPUs", "corrected", "retired pages", "worst bucket")
+
+
+LEDGER_HEAD = ("machine", "where (DIMM, or node and range)") + KINDS + ("retired_pages",)
+
+
+def soak_ledger_table(rows, out):
+    """The fleet's soak ledger: one line per machine and bucket with events (per DIMM where
+    the firmware's map named one, else per node and range), from the soak_summary records."""
+    lines = [list(LEDGER_HEAD)]
+    for name, s in rows:
+        for b in s["buckets"]:
+            lines.append([name, b["where"]] + [str(b["counts"].get(k, 0))
+                                                for k in KINDS + ("retired_pages",)])
+    if len(lines) == 1:
+        out.write("soak ledger: no bucket of any machine holds an event\n")
+        return
+    widths = [max(len(r[i]) for r in lines) for i in range(len(LEDGER_HEAD))]
+    for r in lines:
+        out.write("  ".join(x.ljust(n) for x, n in zip(r, widths)).rstrip() + "\n")
 
 
 def soak_table(rows, out):
