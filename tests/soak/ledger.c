@@ -178,6 +178,9 @@ void soak_ledger_snapshot(struct soak_ledger *to, const struct soak_ledger *from
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		to->count[k] = __atomic_load_n(&from->count[k], __ATOMIC_RELAXED);
 	to->not_stored = __atomic_load_n(&from->not_stored, __ATOMIC_RELAXED);
+	/* The published entries, shared read-only: their writer never touches them again. */
+	to->ev = from->ev;
+	to->nr = soak_ledger_stored(from);
 	to->nr_buckets = MIN(nr, (unsigned int)SOAK_MAX_BUCKETS);
 	for (unsigned int i = 0; i < to->nr_buckets; i++) {
 		const struct soak_bucket *b = &from->bucket[i];

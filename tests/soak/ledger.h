@@ -149,7 +149,9 @@ void soak_ledger_retire(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 phys,
 /*
  * For a checkpoint while @l's CPU still records (the reading CPU writes nothing in @l):
  * the entries stored so far, each whole and never written again (acquire); and a copy of
- * @from's counts and buckets into @to without any entry. A bucket is copied once its key is
+ * @from's counts and buckets into @to, which shares @from's stored entries read-only (@to's
+ * cap is 0: nothing may be recorded in it), so a fold of @to knows each kind's earliest
+ * event as a fold of @from does. A bucket is copied once its key is
  * published; counts are read one by one (relaxed), so the copy is of no single instant: an
  * event recorded during it may be in a count and not yet in its bucket.
  */
