@@ -255,7 +255,7 @@ soak-speed: $(B)/ck-soak-speed
 # runs, as root; SOAK_BENCH_ARGS='--hugepages --rounds 15 --seconds 10' for a longer run).
 SOAK_SRC := tools/ck-soak.c tools/soak_run.c tools/soak_report.c tools/soak_compare.c \
 	tools/soak_work.c tools/soak_peer.c tools/ck-bench-host.c tests/soak/pattern.c \
-	tests/soak/ledger.c tests/soak/report.c tests/soak/json.c mce/decode.c \
+	tests/soak/ledger.c tests/soak/report.c mce/decode.c \
 	kernel/platform/smbios.c kernel/platform/numa.c kernel/platform/acpi.c bench/stats.c \
 	kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \
 	kernel/platform/cpufeat.c kernel/arch/cpuid.c kernel/lib/format.c
@@ -284,7 +284,8 @@ run:
 
 check:
 	$(Q)tools/ensure-deps.sh check
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img $(B)/ck-bench
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img $(B)/ck-bench \
+		$(B)/ck-soak $(B)/ck-soak-speed
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
 # A default run on every CPU model QEMU lists (MODELS=all: every versioned name too, or a
