@@ -43,24 +43,6 @@ size_t bb_encode(const struct bb_header *h, const u8 *rec, size_t rec_len, u8 *b
 	return len;
 }
 
-/* The start time: printable ASCII, then only NULs. */
-static bool take_started(const u8 *p, char *out)
-{
-	size_t n = 0;
-
-	while (n < BB_STARTED && p[n]) {
-		if (p[n] < 0x20 || p[n] >= 0x7f)
-			return false;
-		out[n] = (char)p[n];
-		n++;
-	}
-	out[n] = '\0';
-	for (size_t i = n; i < BB_STARTED; i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
 int bb_decode(const u8 *buf, size_t len, struct bb_var *v, const char **why)
 {
 	memset(v, 0, sizeof(*v));
@@ -71,7 +53,7 @@ int bb_decode(const u8 *buf, size_t len, struct bb_var *v, const char **why)
 		*why = "shorter than its 44-byte header";
 	else if (soak_crc32(buf, 40) != get_le32(buf + 40))
 		*why = "bad header CRC (a torn or corrupt write)";
-	else if (!take_started(buf + 16, v->h.started))
+	else if (!soak_take_ascii(buf + 16, BB_STARTED, v->h.started))
 		*why = "its start time is not printable ASCII padded with NULs";
 	else if (!get_le32(buf + 4) || !get_le32(buf + 8))
 		*why = "run id or checkpoint count 0";
@@ -207,14 +189,6 @@ size_t bb_prev_text(const struct bb_prev *p, char *buf, size_t size)
 		   c->flags & SOAK_CKPT_FAILING ? "failing" : "passing");
 	put_worst(buf, size, &len, c);
 	return len;
-}
-
-static void json_hex(struct json_writer *w, const char *key, u64 v)
-{
-	char hex[20];
-
-	ck_snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)v);
-	json_str(w, key, hex);
 }
 
 static void json_run(struct json_writer *w, const char *key, u32 run)

@@ -196,6 +196,20 @@ void json_u64(struct json_writer *w, const char *key, u64 v)
 		put_u64(w, v);
 }
 
+void json_hex(struct json_writer *w, const char *key, u64 v)
+{
+	char s[19] = "0x";
+	unsigned int n = 2;
+	int shift = 60;
+
+	while (shift > 0 && !(v >> shift & 0xf))
+		shift -= 4;
+	for (; shift >= 0; shift -= 4)
+		s[n++] = "0123456789abcdef"[v >> shift & 0xf];
+	s[n] = '\0';
+	json_str(w, key, s);
+}
+
 void json_s64(struct json_writer *w, const char *key, s64 v)
 {
 	if (!member(w, key))

@@ -70,6 +70,9 @@ void json_record(struct json_writer *w, char *buf, size_t size, const char *kind
 void json_str(struct json_writer *w, const char *key, const char *s);
 void json_s64(struct json_writer *w, const char *key, s64 v);
 void json_u64(struct json_writer *w, const char *key, u64 v);
+/* A 64-bit register as a string "0x..." (lower case, no leading zeros): JSON numbers lose
+ * bits past 2^53. */
+void json_hex(struct json_writer *w, const char *key, u64 v);
 /* @v / 10^@decimals with exactly @decimals digits after the point (0..18). */
 void json_fixed(struct json_writer *w, const char *key, s64 v, unsigned int decimals);
 void json_bool(struct json_writer *w, const char *key, bool v);

@@ -135,6 +135,14 @@ static void test_integers(void)
 			 (unsigned long long)uv[i]);
 		CHECK(!strcmp(buf, want), "u64: %s, want %s", buf, want);
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(uv); i++) {
+		json_record(&w, buf, sizeof(buf), NULL);
+		json_hex(&w, "v", uv[i] ^ (i & 1 ? 0x9c0000000000009fULL : 0));
+		json_end(&w);
+		snprintf(want, sizeof(want), "{\"schema\":1,\"v\":\"0x%llx\"}",
+			 (unsigned long long)(uv[i] ^ (i & 1 ? 0x9c0000000000009fULL : 0)));
+		CHECK(!strcmp(buf, want), "hex: %s, want %s", buf, want);
+	}
 }
 
 static void test_fixed_point(void)

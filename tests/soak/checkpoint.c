@@ -205,19 +205,18 @@ static bool zero(const u8 *p, size_t from, size_t to)
 	return true;
 }
 
-/* A stored name: printable ASCII, then only NULs. */
-static bool take_name(const u8 *p, char *name)
+bool soak_take_ascii(const u8 *p, size_t size, char *out)
 {
 	size_t n = 0;
 
-	while (n < SOAK_CKPT_NAME && p[n]) {
+	while (n < size && p[n]) {
 		if (p[n] < 0x20 || p[n] >= 0x7f)
 			return false;
-		name[n] = (char)p[n];
+		out[n] = (char)p[n];
 		n++;
 	}
-	name[n] = '\0';
-	return zero(p, n, SOAK_CKPT_NAME);
+	out[n] = '\0';
+	return zero(p, n, size);
 }
 
 static bool decode_bucket(const u8 *p, struct soak_ckpt_bucket *b)
@@ -229,7 +228,7 @@ static bool decode_bucket(const u8 *p, struct soak_ckpt_bucket *b)
 	b->size = get_le64(p + 16);
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		b->count[k] = get_le32(p + 24 + 4 * k);
-	return b->type <= SOAK_BUCKET_OTHER && zero(p, 4, 8) && take_name(p + 48, b->name);
+	return b->type <= SOAK_BUCKET_OTHER && zero(p, 4, 8) && soak_take_ascii(p + 48, SOAK_CKPT_NAME, b->name);
 }
 
 int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char **why)

@@ -104,4 +104,10 @@ u32 soak_kinds(const struct soak_totals *t);
 /* CRC-32 as zlib computes it (reflected 0xedb88320, initial and final ~0). */
 u32 soak_crc32(const void *p, size_t len);
 
+/*
+ * A fixed-size text field of a stored record (@size bytes at @p): printable ASCII, then only
+ * NULs. Copies it to @out (@size + 1 bytes) and returns true; false for any other byte.
+ */
+bool soak_take_ascii(const u8 *p, size_t size, char *out);
+
 #endif

@@ -187,15 +187,6 @@ size_t soak_event_text(const struct soak_event *e, const struct soak_where_map *
 	return o.len;
 }
 
-/* A 64-bit register as a JSON string "0x...": JSON numbers lose bits past 2^53. */
-static void json_hex(struct json_writer *w, const char *key, u64 v)
-{
-	char s[24];
-
-	ck_snprintf(s, sizeof(s), "0x%llx", (unsigned long long)v);
-	json_str(w, key, s);
-}
-
 static void put_json_where(struct json_writer *w, const struct soak_event *e,
 			   const struct soak_where_map *map)
 {
