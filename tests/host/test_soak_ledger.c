@@ -476,6 +476,32 @@ static void test_verdict_names_the_first_address(void)
 	      line);
 }
 
+/*
+ * A failure the run found outside the ledger (rule -1 with a run reason: coverage, a knob
+ * not done) is FAIL with that reason in the summary line and its JSON, never "PASS".
+ */
+static void test_run_reason_fails_the_summary(void)
+{
+	struct soak_verdict v = { .pass = false, .rule = -1, .bucket = -1,
+				  .run_reason = "the soak_fault= knob did not do what it asked" };
+	struct soak_totals t;
+
+	soak_totals_init(&t);
+	t.bytes_verified = 4096;
+	t.passes = 1;
+	soak_summary_text(&t, &v, &map, line, sizeof(line));
+	CHECK(strstr(line, "# copykernel-soak: result=FAIL ") == line &&
+	      strstr(line, " reason=\"the soak_fault= knob did not do what it asked\""), "%s",
+	      line);
+	soak_summary_json(&t, &v, &map, line, sizeof(line));
+	CHECK(is_json(line) && strstr(line, "\"result\":\"FAIL\"") &&
+	      strstr(line, "\"reason\":\"the soak_fault= knob did not do what it asked\""),
+	      "%s", line);
+	v.run_reason = NULL;
+	soak_verdict_text(&t, &v, &map, line, sizeof(line));
+	CHECK(strcmp(line, "PASS") != 0, "a failing verdict without a rule reads %s", line);
+}
+
 static void test_json_escapes_names(void)
 {
 	static struct smbios_dimms odd;
@@ -508,5 +534,6 @@ int main(void)
 			 test_stuck_retired_poison,
 			 test_full_store_counts_everything, test_buckets_overflow_into_other,
 			 test_verdict_rules, test_verdict_names_the_first_address,
+			 test_run_reason_fails_the_summary,
 			 test_json_escapes_names);
 }

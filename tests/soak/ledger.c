@@ -332,20 +332,22 @@ void soak_judge(const struct soak_totals *t, struct soak_verdict *v)
 		u64 limit = rule->threshold ? threshold : 0;
 
 		if (rule->scope == SOAK_SCOPE_RUN && t->count[rule->kind] > limit) {
-			*v = (struct soak_verdict){ false, (int)r, -1, t->count[rule->kind],
-						    limit };
+			*v = (struct soak_verdict){ .rule = (int)r, .bucket = -1,
+						    .count = t->count[rule->kind],
+						    .limit = limit };
 			return;
 		}
 		if (rule->scope == SOAK_SCOPE_NOTHING_SOAKED && !t->bytes_verified) {
-			*v = (struct soak_verdict){ false, (int)r, -1, 0, 0 };
+			*v = (struct soak_verdict){ .rule = (int)r, .bucket = -1 };
 			return;
 		}
 		if (rule->scope != SOAK_SCOPE_BUCKET)
 			continue;
 		for (unsigned int i = 0; i < t->nr_buckets; i++)
 			if (t->bucket[i].count[rule->kind] > limit) {
-				*v = (struct soak_verdict){ false, (int)r, (int)i,
-							    t->bucket[i].count[rule->kind], limit };
+				*v = (struct soak_verdict){
+					.rule = (int)r, .bucket = (int)i,
+					.count = t->bucket[i].count[rule->kind], .limit = limit };
 				return;
 			}
 	}

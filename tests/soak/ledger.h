@@ -196,6 +196,11 @@ struct soak_verdict {
 	int rule;		/* the first failing rule, or -1 */
 	int bucket;		/* for a bucket rule: the bucket, else -1 */
 	u64 count, limit;	/* what it counted, and the most it allows */
+	/*
+	 * A failure the run found and the ledger cannot see (rule -1): a CPU that did not cover
+	 * its pages, a soak_fault= knob that did not do what it asked. NULL: none.
+	 */
+	const char *run_reason;
 };
 void soak_judge(const struct soak_totals *t, struct soak_verdict *v);
 

@@ -324,8 +324,12 @@ static void put_verdict(struct soak_text *o, const struct soak_totals *t,
 {
 	const struct soak_rule *r;
 
-	if (v->pass || v->rule < 0 || (unsigned int)v->rule >= soak_nr_rules) {
+	if (v->pass) {
 		tprintf(o, "PASS");
+		return;
+	}
+	if (v->rule < 0 || (unsigned int)v->rule >= soak_nr_rules) {
+		tprintf(o, "%s", v->run_reason ? v->run_reason : "failed (no rule named)");
 		return;
 	}
 	r = &soak_rules[v->rule];

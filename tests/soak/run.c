@@ -200,6 +200,6 @@ bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms)
 	run_cpus();
 	ok = soak_fault_end();
 	page_api_cfg.preemptible = page_batched;
-	ok = soak_report() && ok;
+	ok = soak_report(ok);
 	return ok;
 }

@@ -74,8 +74,11 @@ void soak_checkpoint_tick(void);
 void soak_checkpoint_final(const struct soak_totals *t, const struct soak_verdict *v,
 			   const struct soak_event *first);
 
-/* run_report.c: fold, judge and print the results; returns whether the soak passed. */
-bool soak_report(void);
+/*
+ * run_report.c: fold, judge and print the results; returns whether the soak passed. @knob_ok:
+ * the soak_fault= knob did what it asked (soak_fault_end).
+ */
+bool soak_report(bool knob_ok);
 
 /*
  * run_monitor.c: the boot CPU's duties between its pieces, and after them (soak_monitor_finish
