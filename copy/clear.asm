@@ -14,6 +14,20 @@ section .text
 
 %include "kernel/include/asm-consts.inc"
 
+; ZERO_LINE: store rax to the 64-byte line at rdi (eight 8-byte stores), then rdi += one line.
+; The loop body of both unrolled clears.
+%macro ZERO_LINE 0
+	mov [rdi], rax
+	mov [rdi + 8], rax
+	mov [rdi + 16], rax
+	mov [rdi + 24], rax
+	mov [rdi + 32], rax
+	mov [rdi + 40], rax
+	mov [rdi + 48], rax
+	mov [rdi + 56], rax
+	lea rdi, [rdi + CACHE_LINE_SIZE]
+%endmacro
+
 ; void clear_page_erms(void *addr)
 ; In: rdi = page.  Clobbers: rax, rcx, rdi
 global clear_page_erms
@@ -43,15 +57,7 @@ clear_page_unrolled:
 	xor eax, eax
 	mov ecx, PAGE_SIZE / CACHE_LINE_SIZE
 .line:
-	mov [rdi], rax
-	mov [rdi + 8], rax
-	mov [rdi + 16], rax
-	mov [rdi + 24], rax
-	mov [rdi + 32], rax
-	mov [rdi + 40], rax
-	mov [rdi + 48], rax
-	mov [rdi + 56], rax
-	lea rdi, [rdi + CACHE_LINE_SIZE]
+	ZERO_LINE
 	dec ecx
 	jnz .line
 	ret
@@ -92,15 +98,7 @@ clear_pages_unrolled:
 	shl rcx, PAGE_SHIFT - CACHE_LINE_SHIFT	; lines
 	jz .done
 .line:
-	mov [rdi], rax
-	mov [rdi + 8], rax
-	mov [rdi + 16], rax
-	mov [rdi + 24], rax
-	mov [rdi + 32], rax
-	mov [rdi + 40], rax
-	mov [rdi + 48], rax
-	mov [rdi + 56], rax
-	lea rdi, [rdi + CACHE_LINE_SIZE]
+	ZERO_LINE
 	dec rcx
 	jnz .line
 .done:
