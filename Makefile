@@ -39,7 +39,7 @@ NASMFLAGS := -f elf64 -g -F dwarf -I./ -I$(B)/gen/
 LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefined -T linker.ld
 
 BOOT_SRC   := $(wildcard boot/*.c)
-# The layers, lowest first (README "Layout"; tools/layers.py checks every include edge).
+# The layers, lowest first (docs/design/architecture.md; tools/layers.py checks every include edge).
 KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm copy mce \
 	bench tests tests/lib tests/soak kernel
 # Generator files (ASM_GEN below) are compiled to assembly only, never linked.
@@ -128,7 +128,7 @@ $(B)/copykernel.efi: $(B)/copykernel.so
 	@$(if $(Q),echo "  OBJCOPY $@")
 	$(Q)$(OBJCOPY) $(PE_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
 
-# A GPT disk with an EFI system partition: dd it to a USB stick (README, "Running on hardware").
+# A GPT disk with an EFI system partition: dd it to a USB stick (docs/user/hardware.md).
 img:
 	$(Q)tools/ensure-deps.sh img
 	$(Q)$(MAKE) --no-print-directory $(B)/copykernel.img

@@ -5,7 +5,7 @@
  * A case is one timed operation over a number of bytes (a folio copy, a primitive over a
  * buffer), cache-hot or cache-cold (before every cold run, untimed: the environment's
  * evict() streams an eviction buffer, or with cold_flush its flush() writes back and drops
- * the case's own buffers). The method (README, "Benchmarks"):
+ * the case's own buffers). The method (docs/design/benchmark-method.md):
  *
  *   - after BENCH_WARMUP discarded runs, a cache-hot case shorter than BENCH_MIN_SAMPLE_NS
  *     is repeated @reps times back to back inside one timing, so a timing is long against
@@ -118,7 +118,7 @@ void bench_outf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3
  */
 void bench_failf(const struct bench_env *env, const char *fmt, ...) __printf(2, 3);
 unsigned int bench_failures(void);
-/* One JSON object for a result, as a line (schema in README, "Benchmarks"). */
+/* One JSON object for a result, as a line (docs/user/results.md). */
 void bench_json(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 		const struct bench_result *r, char *buf, size_t size);
 /*

@@ -98,7 +98,7 @@ static void out(const char *line)
 static const char *cur_preset = "";
 
 /*
- * The result for LAVA (README "Results for LAVA"), one line per figure ending in '>':
+ * The result for LAVA (docs/user/results.md), one line per figure ending in '>':
  *
  *   # ck-lava <bench.PRESET.API.PRIMITIVE.SRC-DST.SIZE.MODE pass MEDIAN MB/s>
  *

@@ -47,13 +47,13 @@ bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
 		 struct ratio *r);
 
 /*
- * The comparison method (README, "Benchmarks"): @a[i] and @b[i] are the durations of round
- * i (each the minimum of k back-to-back runs, A and B alternating AB, BA, ...). The ratio is
+ * The comparison method (docs/design/benchmark-method.md): @a[i] and @b[i] are the durations of
+ * round i (each the minimum of k back-to-back runs, A and B alternating AB, BA, ...). The ratio is
  * the median of the per-round ratios a[i] / b[i] (so drift between rounds cancels), with a
- * percentile bootstrap 95% interval over @iters resamples of the rounds (at most
- * STATS_BOOT_MAX), drawn from @seed (the same seed gives the same interval). Rounds where a
- * duration is 0 must have been left out by the caller. Parts per thousand as above, rounded,
- * and parts per million; false with fewer than 3 rounds.
+ * percentile bootstrap 95% interval over @iters resamples of the rounds (at most STATS_BOOT_MAX),
+ * drawn from @seed (the same seed gives the same interval). Rounds where a duration is 0 must have
+ * been left out by the caller. Parts per thousand as above, rounded, and parts per million; false
+ * with fewer than 3 rounds.
  */
 #define STATS_BOOT_MAX		2000
 #define STATS_SEED		0x2545f4914f6cdd1dULL

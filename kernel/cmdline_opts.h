@@ -4,7 +4,7 @@
  * struct ck_config, what it takes, its default, its bounds and a one-line description).
  *
  * The parser (cmdline.c) reads nothing else about a key, and the same rows are what a
- * reference of the command line is written from (README "Command line"; issue 21 generates or
+ * reference of the command line is written from (docs/user/command-line.md; issue 21 generates or
  * checks it): cmdline_opts() lists them, cmdline_opt_values() says in words what a row takes.
  * Plain C, host-tested and fuzzed with the parser.
  */

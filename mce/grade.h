@@ -7,7 +7,7 @@
  * vendor), one for AMD and Hygon. The decision after grading every bank follows Linux's
  * do_machine_check() (core.c): a fatal grade anywhere panics, a broadcast machine check
  * nobody claims panics, an action-required error in kernel mode resumes at the
- * machine-check-safe fixup, anything else resumes. README "Machine checks" lists the two
+ * machine-check-safe fixup, anything else resumes. docs/design/machine-checks.md lists the two
  * places where the image deliberately differs. Plain C, checked on the host against an
  * independent model of Linux (tests/oracle/).
  */

@@ -66,7 +66,7 @@ static bool handle_nested(struct pt_regs *regs, struct mce_sim *be)
 }
 
 /*
- * This CPU alone: scan, decide (mce_decide: Linux's order, README "Machine checks"), clear
+ * This CPU alone: scan, decide (mce_decide: Linux's order, docs/design/machine-checks.md), clear
  * MCG_STATUS, then act. The record goes into the ring once it is whole.
  */
 static void handle_local(struct pt_regs *regs, enum mce_kind kind, struct mce_sim *be, u64 mcg,

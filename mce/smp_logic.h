@@ -52,7 +52,7 @@ struct mce_view {
 /*
  * What a CPU brings to the reign, from its decision over its banks (mce_decide with
  * reigned set): panic when any bank graded panic or its own decision stops the machine (the
- * image's two deliberate differences from Linux, README "Machine checks"), else its worst
+ * image's two deliberate differences from Linux, docs/design/machine-checks.md), else its worst
  * logged bank's grade (Linux's per-CPU mces_seen severity), else none.
  */
 enum mce_grade mce_rv_cpu_grade(const struct mce_decision *d);

@@ -4,8 +4,8 @@
  * the top level lists suites, each suite is a subtest indented by four spaces, diagnostics
  * start with "# ".
  *
- * Beside each case's KTAP result goes one diagnostic line for LAVA (README "Results for
- * LAVA"), at the case's indentation, ending in '>' so a pattern can be anchored there:
+ * Beside each case's KTAP result goes one diagnostic line for LAVA (docs/user/results.md), at
+ * the case's indentation, ending in '>' so a pattern can be anchored there:
  *
  *     # ck-lava <suite.case pass|fail|skip>
  *         # ck-lava <suite.case.param pass|fail>

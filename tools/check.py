@@ -296,7 +296,7 @@ def layer_checks(build, res):
     tool = [sys.executable, os.path.join(ROOT, "tools", "path-check.py")]
     p = subprocess.run(tool, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
-    res.add("paths: every repository path a comment or README.md names exists",
+    res.add("paths: every repository path a comment, README.md or docs/ names exists",
             p.returncode == 0, [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
             note=(p.stdout.splitlines() or ["?"])[-1])
     tmp = scratch_tree({
@@ -304,16 +304,44 @@ def layer_checks(build, res):
         "kernel/arch/traps.h": "/* see kernel/arch/entry.asm and tests/host/test_*.c */\n",
         "tests/host/test_traps.c": "// copy/clear in prose; kernel/gone/ is gone\n",
         "tools/run.py": "# tools/testing/kunit/kunit.py is Linux's\n\"\"\"tools/NAME.py\"\"\"\n",
-        "README.md": "Run `tools/run.py`; see `tools/missing.sh`.\n"})
+        "README.md": "Run `tools/run.py`; see `tools/missing.sh`.\n",
+        "docs/user/run.md": "Back to `docs/user/`; `tools/gone.py` is gone.\n"})
     try:
         p = subprocess.run(tool + ["--root", tmp], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     want = ["kernel/arch/entry.asm:1: names kernel/traps.h,", "tests/host/test_traps.c:1: "
-            "names kernel/gone/,", "README.md:1: names tools/missing.sh,", "3 missing"]
+            "names kernel/gone/,", "README.md:1: names tools/missing.sh,",
+            "docs/user/run.md:1: names tools/gone.py,", "4 missing"]
     ok = p.returncode == 1 and all(w in p.stdout for w in want)
-    res.add("paths: a comment or README naming a file that does not exist fails the check",
+    res.add("paths: a comment, README.md or docs/ naming a file that does not exist fails "
+            "the check",
+            ok, [] if ok else p.stdout.splitlines())
+    link_checks(res)
+
+
+def link_checks(res):
+    """tools/link-check.py on README.md and docs/, and on a scratch tree with broken links."""
+    tool = [sys.executable, os.path.join(ROOT, "tools", "link-check.py")]
+    p = subprocess.run(tool, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    res.add("links: every relative link in README.md and docs/ resolves", p.returncode == 0,
+            [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
+            note=(p.stdout.splitlines() or ["?"])[-1])
+    tmp = scratch_tree({
+        "README.md": "# Top\n[a](docs/a.md#the-runner-ck-runpy), [b](docs/b.md), "
+                     "[c](https://example.org/c.md)\n`[d](d.md)`\n```\n[e](e.md)\n```\n",
+        "docs/a.md": "## The runner, `ck-run.py`\n[up](../README.md#top) [x](#nowhere)\n"})
+    try:
+        p = subprocess.run(tool + ["--root", tmp], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    want = ["README.md:2: docs/b.md: no such file", "docs/a.md:2: #nowhere: no heading",
+            "4 relative links in README.md and docs/, 2 broken"]
+    ok = p.returncode == 1 and all(w in p.stdout for w in want)
+    res.add("links: a link to a missing file or heading fails the check (code and URLs aside)",
             ok, [] if ok else p.stdout.splitlines())
 
 

@@ -11,8 +11,8 @@
  * table gives the median rate in GB/s of buffer data (10^9 bytes per second: for memcmp and
  * compare, bytes of one buffer, though they read two), and each routine's speed relative to
  * memcmp (or memset, for fill) as the median of the per-round ratios with a bootstrap 95%
- * interval (bench/stats.c, README "Benchmarks"). Buffers are mmap'ed with MADV_HUGEPAGE and
- * touched before the first round. A benchmark, not a test: nothing here asserts a time.
+ * interval (bench/stats.c, docs/design/benchmark-method.md). Buffers are mmap'ed with MADV_HUGEPAGE
+ * and touched before the first round. A benchmark, not a test: nothing here asserts a time.
  */
 #define _GNU_SOURCE
 #include <sched.h>

@@ -124,7 +124,7 @@ struct boot_info {
 	void (*fw_reset)(enum fw_reset_kind kind);
 	/*
 	 * Store @size bytes as the non-volatile UEFI variable @name (ASCII) under the project's
-	 * vendor GUID (README, "Results that survive a reboot"); @size 0 deletes it. Returns 0
+	 * vendor GUID (docs/user/results.md); @size 0 deletes it. Returns 0
 	 * or the firmware's error code (its low bits).
 	 */
 	int (*fw_set_var)(const char *name, const void *data, size_t size);

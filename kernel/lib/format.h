@@ -22,7 +22,7 @@ int ck_snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 void ck_appendf(char *buf, size_t size, size_t *len, const char *fmt, ...) __printf(4, 5);
 
 /*
- * One component of a result id ("suite.case.param", README "Results for LAVA"): @name in
+ * One component of a result id ("suite.case.param", docs/user/results.md): @name in
  * lower case, every run of characters other than [a-z0-9_-] turned into one '_', no '_' at
  * either end ("" becomes "_"). Always NUL-terminated when size > 0; returns the length written.
  */

@@ -83,7 +83,8 @@ void memory_failure_queue(u64 pfn);
  * after a page boundary's 63 bytes names the page before. The #MC handler therefore notes
  * the page its bank named (memory_failure_consumed), and the copy queues through
  * memory_failure_queue_copy(), which keeps the bank's page when it lies in the copied range.
- * Linux (v3 of the seed patch) queues the return value's page; README says why we differ.
+ * Linux (v3 of the seed patch) queues the return value's page; why we differ:
+ * docs/design/machine-checks.md.
  *
  * The note is per CPU (the #MC and the copy that consumed the poison run on one CPU), so
  * CPUs recovering at the same moment each keep their own page. The counters below are

@@ -88,7 +88,7 @@ static void test_truncation(void)
 	CHECK(!strcmp(buf, "abc"), "a lone trailing %% prints nothing: '%s'", buf);
 }
 
-/* ck_slug(): the id components of the LAVA result lines (README "Results for LAVA"). */
+/* ck_slug(): the id components of the LAVA result lines (docs/user/results.md). */
 /* ck_appendf: pieces that fit are joined; the length counts what did not fit, as snprintf's. */
 static void test_append(void)
 {

@@ -11,9 +11,9 @@
  * AMD's McaOverflowRecov and SMCA each way; no fixup, a machine-check-safe fixup or another
  * kind at RIP; and address encodings that are and are not usable. For each, the end
  * (panic, resume, recover at the fixup) and whether the page is offlined must agree with
- * the model, except in the two deliberate deviation classes README "Machine checks" names,
- * which are counted apart. On Intel, MCG_STATUS.SEAM_NR (TDX) is tried each way too (the bit
- * is reserved on AMD).
+ * the model, except in the two deliberate deviation classes docs/design/machine-checks.md names,
+ * which are counted apart. On Intel, MCG_STATUS.SEAM_NR (TDX) is tried each way too (the bit is
+ * reserved on AMD).
  *
  * A second walk covers the model-specific row: the Skylake-SP patrol-scrub quirk, for CPUs
  * on both sides of Linux's VFM_STEPPING(INTEL_SKYLAKE_X, 4) and banks on both sides of its
@@ -103,8 +103,8 @@ static void compare(struct walk *w, const struct lx_mce_in *x, const struct cpu_
 		w->agree++;
 		return;
 	}
-	/* The two deliberate deviations (README): the image never resumes without RIPV, and
-	   never resumes into an uncorrected error it cannot recover from. */
+	/* The two deliberate deviations (docs/design/machine-checks.md): the image never resumes
+	   without RIPV, and never resumes into an uncorrected error it cannot recover from. */
 	if (o.end == MCE_END_PANIC && le == MCE_END_RESUME && o.why == &mce_rule_no_ripv) {
 		w->dev_no_ripv++;
 		return;

@@ -11,7 +11,7 @@
  * machine, nothing above "keep" anywhere stops it too (unknown source), otherwise each CPU
  * ends as the model says for it alone. Every pair of a set of single-bank states on two CPUs,
  * and a fixed pseudo-random sample of three- and four-CPU events, must agree, apart from the
- * image's two deliberate deviation classes (README "Machine checks"), counted apart.
+ * image's two deliberate deviation classes (docs/design/machine-checks.md), counted apart.
  */
 #include "mce/grade.h"
 #include "mce/mce_regs.h"

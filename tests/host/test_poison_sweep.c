@@ -3,10 +3,10 @@
  * test_poison_sweep.c - the poison sweep's binding and verdicts (tests/lib/poison_sweep.h)
  * on observations written by hand, each against the independent model of Linux
  * (tests/oracle/linux_folio_mc.c) and a verdict worked out from the v3 patch and the
- * project's README, not from the judge's code; then the whole sweep over copy/pages.c's
- * forms with the real copy_mc_fragile and rep movsb, poison standing in as a PROT_NONE page
- * whose loads outside the poisoned line are single-stepped with the trap flag (the host's
- * twin of mce/emulate.c's line poison; the fault shim resumes a load of the line at its
+ * project's docs/design/machine-checks.md, not from the judge's code; then the whole sweep over
+ * copy/pages.c's forms with the real copy_mc_fragile and rep movsb, poison standing in as a
+ * PROT_NONE page whose loads outside the poisoned line are single-stepped with the trap flag (the
+ * host's twin of mce/emulate.c's line poison; the fault shim resumes a load of the line at its
  * fixup, as a #MC recovery would).
  */
 #define _GNU_SOURCE
@@ -46,7 +46,7 @@ static enum psw_verdict judge(const struct psw_point *pt, const struct psw_obs *
  * What a correct v3 batched copy does on poison at @off of page @page, stopping @early bytes
  * before it: one call of 2 MiB, stopped there; the bank names the page; v3's formula gives
  * the page of the first byte not copied, and the project queues the bank's page when the
- * two differ (README, "Which page did the copy stop at?").
+ * two differ (docs/design/machine-checks.md, "Which page did the copy stop at?").
  */
 static struct psw_obs v3_obs(unsigned long page, u64 off, u64 early)
 {

@@ -9,8 +9,8 @@
 
 #include "kernel/include/types.h"
 
-/* What the handler must end with, decided by hand from Linux's rules (README lists the rows
-   where the image deliberately differs). */
+/* What the handler must end with, decided by hand from Linux's rules (the rows where the
+   image deliberately differs: docs/design/machine-checks.md). */
 enum mce_vector_end { VEC_RESUME, VEC_RECOVER, VEC_PANIC };
 
 struct mce_vector {
@@ -19,7 +19,7 @@ struct mce_vector {
 	u64 status, mcg_status;
 	bool handler_reaches;	/* false: the handler skips such banks (VAL clear) */
 	enum mce_vector_end end;
-	bool deviates;		/* Linux ends otherwise; README says why the image differs */
+	bool deviates;		/* Linux ends otherwise; docs/design/machine-checks.md says why */
 	/* Model-specific rows: the bank (0: bank 1) and the CPU (family 0: the CPU's own). */
 	u16 bank;
 	u8 family, model, stepping;

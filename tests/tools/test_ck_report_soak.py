@@ -4,8 +4,8 @@ runs of the image (README.md there), one of them through lava-run.
 
 Each machine's row (from its soak_summary JSON record) must agree with the image's other
 account of the same soak, the `# copykernel-soak:` and `# soak-ledger:` text lines; the
-worst bucket follows README "Thresholds" (a miscompare fails a soak, corrected errors only
-above a threshold), whatever the ledger's order; a damaged record is refused.
+worst bucket follows docs/user/soak.md "Thresholds" (a miscompare fails a soak, corrected
+errors only above a threshold), whatever the ledger's order; a damaged record is refused.
 """
 import json
 import os

@@ -12,7 +12,8 @@ ALPHA = 0.05
 Z95 = 1.959964          # the comparison intervals are 95% intervals
 SE_FLOOR = 0.0005       # ratios are printed in parts per thousand: no interval is narrower
 # Run-to-run noise of a ratio (standard deviation of its log) used when a side has one run:
-# ten hosted rfc runs of one build on the Zen 3 CI VM at load 5-6 spread by 2.4% (README).
+# ten hosted rfc runs of one build on the Zen 3 CI VM at load 5-6 spread by 2.4%
+# (docs/design/benchmark-method.md).
 RUN_NOISE = 0.025
 
 

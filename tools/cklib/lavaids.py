@@ -8,7 +8,7 @@ import re
 
 from cklib.common import KTAP_SUBTEST
 
-# The monitors' patterns (README "Results for LAVA"), ending at the line's closing '>'. LAVA
+# The monitors' patterns (docs/user/results.md), ending at the line's closing '>'. LAVA
 # records a measurement (null when the group did not match) whenever the pattern has the
 # group, so test cases and benchmark figures need a pattern each.
 PATTERN = r"ck-lava <(?P<test_case_id>[a-z0-9_.-]+) (?P<result>pass|fail|skip)>"
@@ -43,8 +43,8 @@ def slug(name, size=64):
 
 def ktap_cases(lines):
     """{id: pass|fail|skip} for every case (depth 2) and parameter (depth 3) of a KTAP log,
-    with the ids the image prints: suite.case and suite.case.param (README "Results for
-    LAVA"). Raises ValueError on a result outside a subtest or a repeated id."""
+    with the ids the image prints: suite.case and suite.case.param (docs/user/results.md).
+    Raises ValueError on a result outside a subtest or a repeated id."""
     names = {}          # indent -> name of the subtest open at that indent
     seen_params = {}    # param slug -> occurrences, within the current case
     out = {}

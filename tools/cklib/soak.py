@@ -3,7 +3,7 @@
 the monitor timeout a LAVA job needs for it (ck-lava.py), and the image's soak_summary record
 read into one row (ck-report.py --fleet).
 
-The soak= value follows README "Bring-up soak": off, one decimal number and one unit (s, m,
+The soak= value follows docs/user/soak.md: off, one decimal number and one unit (s, m,
 h) up to a week, or passes:N. A duration soak stops at the first piece boundary after its
 time, so a job's monitor must cover the soak plus the boot, the suites and the report.
 """
@@ -16,7 +16,7 @@ UNITS = {"s": 1, "m": 60, "h": 3600}
 # with tests=none; with suites before the soak, the bring-up preset's 15 minutes more.
 MARGIN_ALONE = 10
 MARGIN_SUITES = 15
-# Kinds of soak event, worst first: the order in which README "Thresholds" fails a soak
+# Kinds of soak event, worst first: the order in which docs/user/soak.md "Thresholds" fails a soak
 # (corrected errors fail only above a bucket's threshold, so they rank last).
 KINDS = ("uncorrected", "deferred", "miscompares", "stuck_cpus", "corrected")
 
