@@ -230,6 +230,27 @@ def test_a_stored_fleet_keeps_kcidb_rules_and_names_every_machine(fleet):
     assert {t["environment"]["misc"]["machine"] for t in doc["tests"]} == machines
 
 
+def test_a_stored_benchmark_run_keeps_kcidb_rules():
+    doc = kcidb(os.path.join(DATA, "bench-sample.log"))
+    assert kcidb_problems(doc) == [] and schema_errors(doc) == []
+    ratios = [t for t in doc["tests"] if "_vs_" in t["path"]]
+    assert ratios and all("unit" not in t["number"] for t in ratios)
+
+
+def test_a_run_printed_twice_gets_distinct_ids():
+    with open(RUN, encoding="utf-8") as f:
+        lines = ktap_lines(f.read())
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "twice.log")
+        with open(path, "w") as f:       # a machine that reset and ran its suites again
+            f.write("\n".join(lines + lines) + "\n")
+        doc = kcidb(path)
+    assert kcidb_problems(doc) == []
+    paths = [t["path"] for t in doc["tests"] if t["misc"]["source"] == "ktap"]
+    # KCIDB: a path may repeat (the same test run again), an id may not
+    assert len(paths) == 2 * 57 and len(set(paths)) == 57
+
+
 def set_status(d):
     d["tests"][0]["status"] = "OK"
 

@@ -3,7 +3,7 @@
 newest in kernelci/kcidb-io) for a run or a fleet directory, from the machines that
 cklib.fleet read.
 
-What maps to what (README "KernelCI's KCIDB format" has the user's account):
+What maps to what (the user documentation's KCIDB section has the reader's account):
   - one checkout (copykernel's source: the commit given with --git-commit, else the version
     the image printed) and one build per kind of run: the UEFI image, and the hosted
     ck-bench when a machine's files are its JSON lines;
@@ -18,8 +18,12 @@ What maps to what (README "KernelCI's KCIDB format" has the user's account):
     mce., the soak's summary as soak.summary (PASS or FAIL, its duration) and every ledger
     bucket's count of each kind of event as a DONE test soak.ledger.BUCKET.KIND;
   - the machine (name, CPU, brand, microcode, firmware, memory) as each test's environment.
+Ids: ORIGIN:COMMIT (or ORIGIN:vVERSION-DIGEST without --git-commit) for the checkout, that
+and .image or .hosted for a build, ORIGIN:DIGEST.MACHINE.PATH for a test, DIGEST the sha256 of
+the machine's files: the same files give the same ids, so a document sent twice merges; a
+path seen again on one machine (it reset and ran its suites twice) gets "#2" in its id.
 No issues or incidents: a KCIDB issue is a triage object whose culprit is the tested code,
-the tool or the harness, and a failing DIMM is none of those (see the user's account).
+the tool or the harness, and a failing DIMM is none of those.
 """
 import hashlib
 import re
@@ -48,15 +52,16 @@ RE_STALE = re.compile(r"^MCE: .*?(\d+) stale banks? cleared")
 
 
 class Paths:
-    """Test paths of one machine, each used once: a repeat gets _2, _3 on its last part."""
+    """The ids of one machine's tests: a path seen again (a machine that reset and ran its
+    suites twice) keeps its path, its id gets "#2", "#3" (a path holds no '#')."""
 
     def __init__(self):
         self.seen = {}
 
-    def take(self, path):
+    def id_of(self, path):
         n = self.seen.get(path, 0) + 1
         self.seen[path] = n
-        return path if n == 1 else "%s_%d" % (path, n)
+        return path if n == 1 else "%s#%d" % (path, n)
 
 
 def clean(line):
@@ -78,7 +83,7 @@ def ktap_tests(lines):
     new KTAP document starts, inside it). A result's excerpt is the lines since the previous
     result at its indentation (or since its subtest began)."""
     out, open_, since = [], {}, {0: []}     # open_: indent -> name of the subtest open there
-    params = {}                             # (suite, case) -> {param: times seen}
+    params = {}                             # param -> times seen in the open case
 
     def cut_off():
         for ind in sorted(open_):
@@ -93,12 +98,14 @@ def ktap_tests(lines):
             buf.append(line)
         if line == "KTAP version 1":
             cut_off()
-            since = {0: [line]}
+            since, params = {0: [line]}, {}
             continue
         m = KTAP_SUBTEST.match(line)
         if m:
             ind = len(m.group("indent"))
             open_[ind], since[ind] = m.group("name"), []
+            if ind == 8:
+                params = {}     # a case's parameters: each name once (the image's rule)
             continue
         m = KTAP_RESULT.match(line)
         if not m:
@@ -109,10 +116,9 @@ def ktap_tests(lines):
         name = m.group("name").strip()
         parts = [slug(open_[i]) for i in range(4, ind + 1, 4)] + [slug(name)]
         if ind == 8:
-            seen = params.setdefault(tuple(parts[:2]), {})
-            seen[parts[2]] = seen.get(parts[2], 0) + 1
-            if seen[parts[2]] > 1:
-                parts[2] += "_%d" % seen[parts[2]]
+            params[parts[2]] = params.get(parts[2], 0) + 1
+            if params[parts[2]] > 1:
+                parts[2] += "_%d" % params[parts[2]]
         excerpt, since[ind] = since.get(ind, []), []
         for i in [i for i in open_ if i > ind]:
             del open_[i]
@@ -251,8 +257,8 @@ def machine_tests(m, origin, build_id):
     env, paths, out = environment(m), Paths(), []
 
     def add(parts, source, fields):
-        path = paths.take(".".join(parts))
-        t = {"id": "%s:%s.%s.%s" % (origin, key, m.name, path), "origin": origin,
+        path = ".".join(parts)
+        t = {"id": "%s:%s.%s.%s" % (origin, key, m.name, paths.id_of(path)), "origin": origin,
              "build_id": build_id, "path": path, "environment": env}
         t.update(fields)
         t["misc"] = dict(fields.get("misc", {}), source=source)
@@ -282,7 +288,8 @@ def document(machines, origin="copykernel", commit=None, url=None):
         h = hashlib.sha256()
         for m in machines:
             h.update(m.digest.digest())
-        key = "v%s-%s" % ("+".join(versions) or "unknown", h.hexdigest()[:ID_DIGITS])
+        key = "%s-%s" % ("v" + "+".join(versions) if versions else "unversioned",
+                         h.hexdigest()[:ID_DIGITS])
     checkout = {"id": "%s:%s" % (origin, key), "origin": origin, "tree_name": "copykernel",
                 "valid": True,
                 "comment": "copykernel %s%s" % ("+".join(versions) or "(version not printed)",
