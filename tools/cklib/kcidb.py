@@ -262,6 +262,9 @@ def machine_tests(m, origin, build_id):
              "build_id": build_id, "path": path, "environment": env}
         t.update(fields)
         t["misc"] = dict(fields.get("misc", {}), source=source)
+        for k in ("comment", "log_excerpt"):    # KCIDB's text fields hold no NUL
+            if k in t:
+                t[k] = t[k].replace("\0", "")
         out.append(t)
 
     for parts, status, name, excerpt, directive in ktap_tests(m.serial):
