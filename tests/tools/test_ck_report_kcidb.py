@@ -444,3 +444,18 @@ def test_a_damaged_machine_is_bad_input_and_an_empty_log_no_result():
             f.write("nothing here\n")
         r = run_tool(TOOL, "--kcidb", empty)
         assert_clean(r, TOOL, allowed=(1,))
+
+
+def test_a_nul_in_a_record_does_not_reach_a_text_field():
+    src = os.path.join(DATA, "soak-fleet", "qemu-512m-flip", "serial.log")
+    with open(src, encoding="utf-8") as f:
+        text = f.read()
+    assert '"reason":"miscompare (1)"' in text
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "nul.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace('"reason":"miscompare (1)"', '"reason":"mis\\u0000compare"'))
+        doc = kcidb(path)
+    assert kcidb_problems(doc) == []
+    [s] = [t for t in doc["tests"] if t["path"] == "soak.summary"]
+    assert s["comment"] == "miscompare"
