@@ -50,16 +50,15 @@ from cklib.records import (fixed, gbps_text, ratio_text, records,  # noqa: E402
 
 TOOL = "ck-report"
 EPILOG = """exit status:
-  0  tables (or the comparison) on stdout
+  0  tables (or the comparison, or the KCIDB document) on stdout
   1  no results: the input holds no record a table is made of (--compare: no case measured
-     in both A and B; --fleet: no machine's files in DIR)
+     in both A and B; --fleet: no machine's files in DIR; --kcidb: no test for the document)
   2  usage error (bad options, a --run-noise outside 0..100, no input given, an --origin,
      --git-commit or --git-url KCIDB refuses)
   3  bad input: a file is missing, unreadable or a directory; a record line is cut off, not
      UTF-8, not JSON, of another schema, or lacks a field (or has one of the wrong type);
      the --plot directory cannot be made; with --fleet, any file of a machine damaged
-     (a summary that is not ck-results.py's JSON, a lava-run line that is not JSON);
-     --kcidb: 1 when the document would hold no test
+     (a summary that is not ck-results.py's JSON, a lava-run line that is not JSON)
 every failure is one line on stderr: "ck-report: FILE: what is wrong (where)"."""
 
 
