@@ -24,10 +24,17 @@ a damaged file is not reported as if it were complete.
                                           errors and failed cases; then a soak table (verdict,
                                           duration, passes, counts, worst bucket) from the
                                           soak_summary records, failed soaks flagged
+    ck-report.py LOG --kcidb [--machine NAME] one KernelCI KCIDB I/O document (schema v5.3)
+    ck-report.py --fleet DIR --kcidb          for a run or a fleet: a checkout, a build, a
+                [--origin O] [--git-commit H] test per KTAP result, benchmark figures, the
+                [--git-url URL]               machine-check verdict and the soak's ledger,
+                                          each machine as its tests' environment
+                                          (tools/cklib/kcidb.py says what maps to what)
 """
 import argparse
 import json
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -35,17 +42,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cklib.common import (EXIT_BAD_INPUT, EXIT_NO_RESULT, EXIT_OK, BadInput,  # noqa: E402
                           bounded, run_main)
 from cklib.compare import RUN_NOISE, compare  # noqa: E402
-from cklib.fleet import fleet_dir, fleet_json, fleet_table  # noqa: E402
+from cklib.fleet import fleet_dir, fleet_json, fleet_machine, fleet_table  # noqa: E402
+from cklib.kcidb import COMMIT_RE, ORIGIN_RE, URL_RE, document  # noqa: E402
 from cklib.plots import fleet_plot, plot  # noqa: E402
 from cklib.records import (fixed, gbps_text, ratio_text, records,  # noqa: E402
                            size_name)
 
 TOOL = "ck-report"
 EPILOG = """exit status:
-  0  tables (or the comparison) on stdout
+  0  tables (or the comparison, or the KCIDB document) on stdout
   1  no results: the input holds no record a table is made of (--compare: no case measured
-     in both A and B; --fleet: no machine's files in DIR)
-  2  usage error (bad options, a --run-noise outside 0..100, no input given)
+     in both A and B; --fleet: no machine's files in DIR; --kcidb: no test for the document)
+  2  usage error (bad options, a --run-noise outside 0..100, no input given, an --origin,
+     --git-commit or --git-url KCIDB refuses)
   3  bad input: a file is missing, unreadable or a directory; a record line is cut off, not
      UTF-8, not JSON, of another schema, or lacks a field (or has one of the wrong type);
      the --plot directory cannot be made; with --fleet, any file of a machine damaged
@@ -106,6 +115,26 @@ def seed_tables(recs, out):
     return len(comps) + len(prims) + len(perf) + len(twin)
 
 
+def matching(rx, what):
+    def parse(text):
+        if not rx.match(text):
+            raise argparse.ArgumentTypeError("%r is not %s" % (text, what))
+        return text
+    parse.__name__ = what
+    return parse
+
+
+def kcidb_out(machines, args, source):
+    doc = document(machines, args.origin, args.git_commit, args.git_url)
+    if not doc["tests"]:
+        print("ck-report: %s: no test for KCIDB (no KTAP result, figure, verdict or soak)"
+              % source, file=sys.stderr)
+        return EXIT_NO_RESULT
+    json.dump(doc, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+    return EXIT_OK
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -120,7 +149,26 @@ def main(argv=None):
     ap.add_argument("--fleet", metavar="DIR", help="one table over many machines' results")
     ap.add_argument("--json", action="store_true", help="with --fleet: JSON instead of the "
                     "table")
+    ap.add_argument("--kcidb", action="store_true",
+                    help="a KernelCI KCIDB I/O document (v5.3) of the run or the fleet")
+    ap.add_argument("--origin", default="copykernel", help="with --kcidb: the KCIDB origin "
+                    "(lower-case letters, digits, _; default %(default)s)",
+                    type=matching(ORIGIN_RE, "a KCIDB origin ([a-z0-9_]+)"))
+    ap.add_argument("--git-commit", metavar="HASH", type=matching(COMMIT_RE, "a full commit "
+                    "hash (40 hex digits)"), help="with --kcidb: the commit the image was "
+                    "built from (the checkout's id); else the version the image printed")
+    ap.add_argument("--git-url", metavar="URL", type=matching(URL_RE, "an https:// URL"),
+                    help="with --kcidb: the repository the commit is in")
+    ap.add_argument("--machine", metavar="NAME", help="with --kcidb and a LOG: the machine's "
+                    "name (default: the file's name without its extension)")
     args = ap.parse_args(argv)
+    if not args.kcidb and (args.git_commit or args.git_url or args.machine or
+                           args.origin != "copykernel"):
+        ap.error("--origin, --git-commit, --git-url and --machine go with --kcidb")
+    if args.kcidb and (args.compare or args.plot or args.json):
+        ap.error("--kcidb takes a LOG or --fleet DIR, without --compare, --plot or --json")
+    if args.machine and (args.fleet or not args.machine.strip()):
+        ap.error("--machine names the machine of one LOG (a fleet's are its entries' names)")
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
@@ -136,6 +184,8 @@ def main(argv=None):
                 print("ck-report: %s: no machine's results (MACHINE/ or MACHINE.json, .log, "
                       ".jsonl)" % args.fleet, file=sys.stderr)
                 return EXIT_NO_RESULT
+            if args.kcidb:
+                return kcidb_out(machines, args, args.fleet)
             if args.json:
                 json.dump(fleet_json(machines), sys.stdout, indent=1, sort_keys=True)
                 sys.stdout.write("\n")
@@ -166,6 +216,12 @@ def main(argv=None):
         if not args.input:
             ap.error("give a log or JSON-lines file, or --compare A B")
         main.source = args.input
+        if args.kcidb:
+            if os.path.isdir(args.input):
+                raise BadInput(args.input, "is a directory (a fleet: --fleet DIR)")
+            name = args.machine or re.sub(r"\.(log|jsonl|json)$", "",
+                                          os.path.basename(args.input))
+            return kcidb_out([fleet_machine(name, [args.input])], args, args.input)
         recs = records(args.input)
         n = seed_tables(recs, sys.stdout)
         if args.plot:

@@ -7,6 +7,7 @@
   compare       ck-report.py --compare: the change of each ratio between two builds
   fleet         ck-report.py --fleet: one row per machine, outliers among peers
   plots         ck-report.py --plot and --fleet --plot (matplotlib)
+  kcidb         ck-report.py --kcidb: a run or a fleet as one KernelCI KCIDB v5.3 document
   lavaids       LAVA's monitor patterns, the dotted ids of a KTAP log and the comparison of
                 a run's results with lava-run's record (ck-lava.py check)
   soak          the soak= value and a LAVA monitor's minutes for it (ck-lava.py), the

@@ -5,6 +5,7 @@ outliers among the machines of the same CPU model, stale machine-check errors an
 cases flagged; and a soak table, one row per machine whose logs hold a soak_summary record
 (tools/cklib/soak.py), a failed soak flagged.
 """
+import hashlib
 import json
 import math
 import os
@@ -50,6 +51,9 @@ class Machine:
         self.flags = []
         self.hosted = False
         self.soak = None        # cklib.soak.soak_row() of its soak_summary record
+        self.serial = []        # its serial lines (a lava-run log's target lines), in order
+        self.records = []       # its JSON-lines records, in the order read
+        self.digest = hashlib.sha256()  # over its files' bytes (ids of its KCIDB objects)
 
     def cpu_key(self):
         """The CPU model peers are grouped by (a hosted run is its own group: figures of a
@@ -88,11 +92,13 @@ def fleet_serial(m, lines, path):
             m.failed.append("%s.%s" % (outer, case) if outer else case)
         elif (mt := RE_SUMMARY.match(line)):
             m.result = mt.group(1)
+    m.serial += lines
     for r in records_of_lines(lines, path):
         fleet_record(m, r, path)
 
 
 def fleet_record(m, r, path):
+    m.records.append(r)
     kind = r.get("kind")
     if kind == "soak_summary":
         try:
@@ -164,6 +170,7 @@ def fleet_machine(name, files):
             raise BadInput(path, "not UTF-8 (byte %#04x at offset %d)" % (data[e.start],
                                                                           e.start))
         m.sources.append(os.path.basename(path))
+        m.digest.update(data)
         if path.endswith(".json"):
             try:
                 obj = loads_strict(text)

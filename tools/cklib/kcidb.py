@@ -1,0 +1,316 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""cklib.kcidb - ck-report.py --kcidb: one KernelCI KCIDB I/O document (schema v5.3, the
+newest in kernelci/kcidb-io) for a run or a fleet directory, from the machines that
+cklib.fleet read.
+
+What maps to what (the user documentation's KCIDB section has the reader's account):
+  - one checkout (copykernel's source: the commit given with --git-commit, else the version
+    the image printed) and one build per kind of run: the UEFI image, and the hosted
+    ck-bench when a machine's files are its JSON lines;
+  - a test per KTAP result line (suites, cases, parameters), its path the dotted id the image
+    prints for LAVA (suite.case.param, cklib.lavaids.slug per part), its status PASS, FAIL,
+    SKIP (a SKIP directive), ERROR (a TIMEOUT or ERROR directive, or a subtest the log ends
+    inside of);
+  - benchmark figures (quick, result and comparison records) as DONE tests with a number:
+    bandwidths in B/s with the metric prefix (the records' MB/s are 10^6 bytes a second),
+    ratios without a unit;
+  - the machine-check verdict lines and the stale banks cleared at boot as DONE tests under
+    mce., the soak's summary as soak.summary (PASS or FAIL, its duration) and every ledger
+    bucket's count of each kind of event as a DONE test soak.ledger.BUCKET.KIND;
+  - the machine (name, CPU, brand, microcode, firmware, memory) as each test's environment.
+Ids: ORIGIN:COMMIT (or ORIGIN:vVERSION-DIGEST without --git-commit) for the checkout, that
+and .image or .hosted for a build, ORIGIN:DIGEST.MACHINE.PATH for a test, DIGEST the sha256 of
+the machine's files: the same files give the same ids, so a document sent twice merges; a
+path seen again on one machine (it reset and ran its suites twice) gets "#2" in its id.
+No issues or incidents: a KCIDB issue is a triage object whose culprit is the tested code,
+the tool or the harness, and a failing DIMM is none of those.
+"""
+import hashlib
+import re
+
+from cklib.lavaids import KTAP_RESULT, slug
+from cklib.common import KTAP_SUBTEST
+from cklib.records import size_name
+from cklib.soak import KINDS
+
+MAJOR, MINOR = 5, 3
+ORIGIN_RE = re.compile(r"^[a-z0-9_]+$")
+COMMIT_RE = re.compile(r"^[0-9a-f]{40}$")
+URL_RE = re.compile(r"^https://[^\0]+$")
+EXCERPT_MAX = 16384     # KCIDB's longest log_excerpt
+ID_DIGITS = 16          # hex digits of a machine's file digest in its tests' ids
+
+RE_VERSION = re.compile(r"^copykernel (\S+): the machine is ours")
+RE_FIRMWARE = re.compile(r"^firmware: (.+?); image at ")
+RE_UEFI = re.compile(r"^copykernel: boot: UEFI .* rev (\S+)$")
+RE_FAMILY = re.compile(r"^CPU: \S+ family 0x[0-9a-f]+ model 0x[0-9a-f]+ stepping \d+ "
+                       r"\(signature (0x[0-9a-f]+)\)(.*)$")
+RE_RAM = re.compile(r"^memory map: (\d+) MiB of RAM")
+RE_CMDLINE = re.compile(r"^cmdline: in effect: (.*)$")
+RE_MCE_VERDICT = re.compile(r"^\s*# mce-verdict: (.*)$")
+RE_STALE = re.compile(r"^MCE: .*?(\d+) stale banks? cleared")
+
+
+class Paths:
+    """The ids of one machine's tests: a path seen again (a machine that reset and ran its
+    suites twice) keeps its path, its id gets "#2", "#3" (a path holds no '#')."""
+
+    def __init__(self):
+        self.seen = {}
+
+    def id_of(self, path):
+        n = self.seen.get(path, 0) + 1
+        self.seen[path] = n
+        return path if n == 1 else "%s#%d" % (path, n)
+
+
+def clean(line):
+    return line.rstrip("\r\n").lstrip("\x1b").replace("\0", "")
+
+
+def ktap_status(ok, directive):
+    d = directive.strip().upper()
+    if d.startswith("SKIP"):
+        return "SKIP"
+    if d.startswith(("TIMEOUT", "ERROR")):
+        return "ERROR"
+    return "PASS" if ok else "FAIL"
+
+
+def ktap_tests(lines):
+    """[(path parts, status, name, excerpt lines, directive)] for every KTAP result of
+    @lines, and an ERROR for every subtest whose result line never came (the log ends, or a
+    new KTAP document starts, inside it). A result's excerpt is the lines since the previous
+    result at its indentation (or since its subtest began)."""
+    out, open_, since = [], {}, {0: []}     # open_: indent -> name of the subtest open there
+    params = {}                             # param -> times seen in the open case
+
+    def cut_off():
+        for ind in sorted(open_):
+            parts = [slug(open_[i]) for i in sorted(open_) if i <= ind]
+            out.append((parts, "ERROR", open_[ind], since.get(ind, []),
+                        "the log ends inside this subtest: no result line"))
+        open_.clear()
+
+    for raw in lines:
+        line = clean(raw)
+        for buf in since.values():
+            buf.append(line)
+        if line == "KTAP version 1":
+            cut_off()
+            since, params = {0: [line]}, {}
+            continue
+        m = KTAP_SUBTEST.match(line)
+        if m:
+            ind = len(m.group("indent"))
+            open_[ind], since[ind] = m.group("name"), []
+            if ind == 8:
+                params = {}     # a case's parameters: each name once (the image's rule)
+            continue
+        m = KTAP_RESULT.match(line)
+        if not m:
+            continue
+        ind = len(m.group("indent"))
+        if ind % 4 or ind > 8 or not all(i in open_ for i in range(4, ind + 1, 4)):
+            continue
+        name = m.group("name").strip()
+        parts = [slug(open_[i]) for i in range(4, ind + 1, 4)] + [slug(name)]
+        if ind == 8:
+            params[parts[2]] = params.get(parts[2], 0) + 1
+            if params[parts[2]] > 1:
+                parts[2] += "_%d" % params[parts[2]]
+        excerpt, since[ind] = since.get(ind, []), []
+        for i in [i for i in open_ if i > ind]:
+            del open_[i]
+            since.pop(i, None)
+        directive = (m.group("directive") or "").strip()
+        out.append((parts, ktap_status(m.group("ok") == "ok", directive), name, excerpt,
+                    directive))
+    cut_off()
+    return out
+
+
+def environment(m):
+    """The KCIDB environment of machine @m (a cklib.fleet.Machine)."""
+    misc = {"machine": m.name, "hosted": m.hosted}
+    for k, v in (("vendor", m.vendor), ("family", m.family), ("model", m.model),
+                 ("stepping", m.stepping)):
+        if v is not None:
+            misc[k] = v
+    if m.ucode is not None:
+        misc["microcode"] = "%#x" % m.ucode
+    prev = ""
+    for raw in m.serial:
+        line = clean(raw)
+        if (mt := RE_FIRMWARE.match(line)):
+            misc["firmware"] = mt.group(1)
+        elif (mt := RE_UEFI.match(line)):
+            misc["uefi_revision"] = mt.group(1)
+        elif (mt := RE_FAMILY.match(line)):
+            misc["signature"] = mt.group(1)
+            misc["hypervisor"] = "hypervisor" in mt.group(2)
+        elif RE_FAMILY.match(prev) and line.startswith("CPU: ") and \
+                not line.startswith("CPU: microcode"):
+            misc["cpu_name"] = line[5:]
+        elif (mt := RE_RAM.match(line)):
+            misc["ram_mib"] = int(mt.group(1))
+        elif (mt := RE_CMDLINE.match(line)):
+            misc["cmdline"] = mt.group(1)
+        prev = line
+    words = ["%s: %s" % (m.name, m.cpu_key())]
+    if m.stepping is not None:
+        words.append("stepping %d" % m.stepping)
+    for k, what in (("cpu_name", ""), ("microcode", "microcode "), ("firmware", "firmware ")):
+        if k in misc:
+            words.append(what + misc[k])
+    return {"comment": ", ".join(words), "misc": misc}
+
+
+def number(value, unit=None, prefix=None):
+    n = {"value": value}
+    if unit:
+        n["unit"] = unit
+    if prefix:
+        n["prefix"] = prefix
+    return n
+
+
+def bench_tests(records):
+    """[(path parts, number, misc)] for the quick, result and comparison records."""
+    out = []
+    for r in records:
+        kind = r.get("kind")
+        if kind == "quick" and isinstance(r.get("mb_per_s"), (int, float)):
+            out.append((["bench", "quick", slug(str(r.get("primitive")))],
+                        number(r["mb_per_s"] * 1000000, "B/s", "metric"),
+                        {k: r[k] for k in ("bytes", "runs", "median_ns") if k in r}))
+        elif kind == "result":
+            nodes = "%s-%s" % (r.get("src_node", "node0"), r.get("dst_node", "node0"))
+            out.append((["bench", slug(r["api"]), slug(r["primitive"]), slug(nodes),
+                         slug(size_name(r["size"])), slug(r["mode"])],
+                        number(r["median_mbps"] * 1000000, "B/s", "metric"),
+                        {k: r[k] for k in ("runs", "stddev_mbps", "median_ns", "q1_ns",
+                                           "q3_ns", "cycles_per_byte_x1000") if k in r}))
+        elif kind == "comparison":
+            out.append((["bench", slug(r["api"]), "%s_vs_%s" % (slug(r["candidate"]),
+                                                                slug(r["baseline"])),
+                         slug(size_name(r["size"])), slug(r["mode"])],
+                        number(r["ratio_x1000"] / 1000),
+                        {"ci_lo": r["ci_lo_x1000"] / 1000, "ci_hi": r["ci_hi_x1000"] / 1000,
+                         "significant": r["significant"]}))
+    return out
+
+
+def bucket_slug(where):
+    return slug(re.sub(r"\s*\(.*\)\s*$", "", where))
+
+
+def soak_tests(records):
+    """[(path parts, fields)] for the soak_summary records: the summary and the ledger."""
+    out = []
+    for r in records:
+        if r.get("kind") != "soak_summary":
+            continue
+        misc = {k: r[k] for k in ("passes", "cpus", "bytes_verified", "ce_threshold",
+                                  "not_stored", "counts") if r.get(k) is not None}
+        summary = {"status": r["result"], "duration": r["duration_ns"] / 1e9, "misc": misc}
+        if r.get("reason"):
+            summary["comment"] = str(r["reason"])
+        out.append((["soak", "summary"], summary))
+        for b in r.get("ledger", []):
+            where = str(b.get("where", "?"))
+            info = {k: b[k] for k in ("type", "where", "dimm", "node") if b.get(k) is not None}
+            for k in KINDS + ("retired_pages",):
+                n = b.get(k, 0)
+                if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+                    out.append((["soak", "ledger", bucket_slug(where), k], {
+                        "status": "DONE", "comment": "%s: %s %d" % (where, k, n),
+                        "number": number(n, "pages" if k == "retired_pages" else "events"),
+                        "misc": info}))
+    return out
+
+
+def mce_tests(lines):
+    """[(path parts, fields)]: the verdict lines as one test, the stale banks as another."""
+    verdict, stale = [], None
+    for raw in lines:
+        line = clean(raw)
+        if (mt := RE_MCE_VERDICT.match(line)):
+            verdict.append(mt.group(1))
+        elif (mt := RE_STALE.match(line)) and stale is None:
+            stale = int(mt.group(1))
+    out = []
+    if verdict:
+        copy_mc = [v for v in verdict if v.startswith("copy_mc_to_kernel")]
+        out.append((["mce", "verdict"], {"status": "DONE", "comment": (copy_mc or verdict)[-1],
+                                         "misc": {"lines": verdict}}))
+    if stale is not None:
+        out.append((["mce", "stale_banks"], {
+            "status": "DONE", "number": number(stale, "banks"),
+            "comment": "%d bank(s) held errors at boot, cleared" % stale}))
+    return out
+
+
+def machine_tests(m, origin, build_id):
+    """Every KCIDB test of machine @m."""
+    key = m.digest.hexdigest()[:ID_DIGITS]
+    env, paths, out = environment(m), Paths(), []
+
+    def add(parts, source, fields):
+        path = ".".join(parts)
+        t = {"id": "%s:%s.%s.%s" % (origin, key, m.name, paths.id_of(path)), "origin": origin,
+             "build_id": build_id, "path": path, "environment": env}
+        t.update(fields)
+        t["misc"] = dict(fields.get("misc", {}), source=source)
+        for k in ("comment", "log_excerpt"):    # KCIDB's text fields hold no NUL
+            if k in t:
+                t[k] = t[k].replace("\0", "")
+        out.append(t)
+
+    for parts, status, name, excerpt, directive in ktap_tests(m.serial):
+        fields = {"status": status, "comment": name + (" # " + directive if directive else "")}
+        if status in ("FAIL", "ERROR") and excerpt:
+            fields["log_excerpt"] = "\n".join(excerpt)[-EXCERPT_MAX:]
+        add(parts, "ktap", fields)
+    for parts, num, misc in bench_tests(m.records):
+        add(parts, "bench", {"status": "DONE", "number": num, "misc": misc})
+    for parts, fields in mce_tests(m.serial):
+        add(parts, "mce", fields)
+    for parts, fields in soak_tests(m.records):
+        add(parts, "soak", fields)
+    return out
+
+
+def document(machines, origin="copykernel", commit=None, url=None):
+    """The KCIDB I/O document (a dict) for @machines (cklib.fleet.Machine, one or more)."""
+    versions = sorted({mt.group(1) for m in machines for line in m.serial
+                       if (mt := RE_VERSION.match(clean(line)))})
+    if commit:
+        key = commit
+    else:
+        h = hashlib.sha256()
+        for m in machines:
+            h.update(m.digest.digest())
+        key = "%s-%s" % ("v" + "+".join(versions) if versions else "unversioned",
+                         h.hexdigest()[:ID_DIGITS])
+    checkout = {"id": "%s:%s" % (origin, key), "origin": origin, "tree_name": "copykernel",
+                "valid": True,
+                "comment": "copykernel %s%s" % ("+".join(versions) or "(version not printed)",
+                                                "" if commit else " (no commit given)")}
+    if commit:
+        checkout["git_commit_hash"] = commit
+    if url:
+        checkout["git_repository_url"] = url
+    builds, tests = {}, []
+    for m in machines:
+        kind = "hosted" if m.hosted else "image"
+        if kind not in builds:
+            builds[kind] = {
+                "id": "%s:%s.%s" % (origin, key, kind), "origin": origin,
+                "checkout_id": checkout["id"], "architecture": "x86_64", "status": "PASS",
+                "config_name": kind,
+                "comment": "the UEFI image (copykernel.efi)" if kind == "image" else
+                           "the hosted benchmark (build/ck-bench, a Linux process)"}
+        tests += machine_tests(m, origin, builds[kind]["id"])
+    return {"version": {"major": MAJOR, "minor": MINOR}, "checkouts": [checkout],
+            "builds": list(builds.values()), "tests": tests}
