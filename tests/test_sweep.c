@@ -5,7 +5,8 @@
  * of Linux (tests/lib/poison_sweep.h, tests/oracle/linux_folio_mc.h): every page of a folio
  * at its first, a middle and its last cache line, and a page marked hwpoison with no machine
  * check, through the v6.17 per-page form, the v3 batched form (and its fallback without
- * preemption) and a copy_pages-based form once one exists, over copy_mc_fragile and rep movsb.
+ * preemption) over copy_mc_fragile and rep movsb, and the copy_pages() candidate's
+ * folio_mc_copy_pages (preemptible and not) over each of its copy_mc_pages bodies.
  *
  * sweep= sets the folios (the emulation single-steps every load of the poisoned page before
  * its line, a byte at a time for rep movsb, so the 2 MiB folio in full takes minutes under
@@ -110,6 +111,9 @@ static bool sweep_possible(struct ck_test *t, struct psw_table *tab)
 	tab->prim_ran[PSW_MOVSB] = tab->prim_ran[PSW_MOVSB_EARLY] = cpu_has(X86_FEATURE_ERMS);
 	tab->prim_missing[PSW_MOVSB] = tab->prim_missing[PSW_MOVSB_EARLY] =
 		"not run: no ERMS, so Linux's copy_mc_to_kernel never uses rep movsb here";
+	/* The candidate's bodies all run: its dispatch picks one, each is held to the contract. */
+	for (unsigned int p = PSW_PAGES_ERMS; p <= PSW_PAGES_UNROLLED; p++)
+		tab->prim_ran[p] = true;
 	return true;
 }
 
@@ -129,21 +133,31 @@ static void land_fail(struct landing *l, const char *what, unsigned int line, co
 }
 
 /*
- * While line @at is poisoned, the rest of its page reads normally: the bytes before it and
- * after it are copied into @d2 (a second destination), checked once the line is healed.
+ * While line @at is poisoned, the rest of its page reads normally: the bytes of [@lo, @hi)
+ * before it and after it are copied into @d2 (a second destination, canaries set before the
+ * poison), checked once the line is healed. The span is the rest of the page for fragile; a
+ * rep movs, stepped a byte at a time there, reads the line before (its early window) and
+ * the line after, which keeps the case cheap (the sweep reads whole pages with it).
  */
-static bool neighbours_copy(const struct psw_prim_desc *p, u8 *d2, const u8 *s, u64 at)
+static void neighbours_span(const struct psw_prim_desc *p, u64 at, u64 *lo, u64 *hi)
 {
-	u64 end = 2 * SZ_4K;
+	bool whole = p->fn == copy_mc_fragile;
 
-	return (at == SZ_4K || !p->fn(d2 + SZ_4K, s + SZ_4K, at - SZ_4K)) &&
-	       (at + 64 == end || !p->fn(d2 + at + 64, s + at + 64, end - at - 64));
+	*lo = whole || at == SZ_4K ? SZ_4K : at - 64;
+	*hi = whole || at + 64 == 2 * SZ_4K ? 2 * SZ_4K : at + 128;
 }
 
-static bool neighbours_equal(const u8 *d2, const u8 *s, u64 at)
+static bool neighbours_copy(const struct psw_prim_desc *p, u8 *d2, const u8 *s, u64 at,
+			    u64 lo, u64 hi)
 {
-	return !memcmp(d2 + SZ_4K, s + SZ_4K, at - SZ_4K) &&
-	       !memcmp(d2 + at + 64, s + at + 64, 2 * SZ_4K - at - 64);
+	return (at == lo || !p->fn(d2 + lo, s + lo, at - lo)) &&
+	       (at + 64 == hi || !p->fn(d2 + at + 64, s + at + 64, hi - at - 64));
+}
+
+static bool neighbours_equal(const u8 *d2, const u8 *s, u64 at, u64 lo, u64 hi)
+{
+	return !memcmp(d2 + lo, s + lo, at - lo) &&
+	       !memcmp(d2 + at + 64, s + at + 64, hi - at - 64);
 }
 
 /*
@@ -151,8 +165,9 @@ static bool neighbours_equal(const u8 *d2, const u8 *s, u64 at)
  * exactly at the line (or @p's early bytes before it), write exactly the bytes before the
  * stop, the bank must name the line, every load before the stop from a not-present page
  * (page 1, and page 0 when the early window armed it) must have been stepped once, and the
- * other lines of the page must read normally while the line is poisoned. Nothing reads the
- * source but the primitive until the line is healed.
+ * other lines of the page (for rep movsb the two beside it: neighbours_span) must read
+ * normally while the line is poisoned. Nothing reads the source but the primitive until the
+ * line is healed.
  */
 static void land_one(struct landing *l, const struct psw_env *env,
 		     const struct psw_prim_desc *p, unsigned int line)
@@ -160,12 +175,15 @@ static void land_one(struct landing *l, const struct psw_env *env,
 	u8 *s = page_address(env->src.page), *d = page_address(env->dst.page);
 	u8 *d2 = d + LAND_LEN;
 	u64 at = SZ_4K + line * 64ULL, len = LAND_LEN, stop = at - p->early, i;
-	u64 addr = (u64)(uintptr_t)s + at, steps, want_steps, left, recs = mce_count();
+	u64 addr = (u64)(uintptr_t)s + at, steps, want_steps, left, recs = mce_count(), lo, hi;
 	unsigned int unit = p->fn == copy_mc_fragile ? 8 : 1;
 	bool neighbours;
 
+	neighbours_span(p, at, &lo, &hi);
 	for (i = 0; i < len; i++)
 		d[i] = (u8)~s[i];
+	for (i = lo; i < hi; i++)
+		d2[i] = (u8)~s[i];
 	if (!mce_emulate_poison_line(addr, p->early)) {
 		land_fail(l, "poison not set", line, p->name, 0, 1);
 		return;
@@ -174,7 +192,7 @@ static void land_one(struct landing *l, const struct psw_env *env,
 	left = p->fn(d, s, len);
 	steps = mce_emulate_steps() - steps;
 	want_steps = (stop - (p->early > line * 64U ? 0 : SZ_4K)) / unit;
-	neighbours = neighbours_copy(p, d2, s, at);
+	neighbours = neighbours_copy(p, d2, s, at, lo, hi);
 	mce_emulate_heal_line(addr);
 	for (i = stop; i < len && (d[i] ^ s[i]) == 0xff; i++)
 		;
@@ -190,7 +208,7 @@ static void land_one(struct landing *l, const struct psw_env *env,
 		land_fail(l, "record's bank address", line, p->name, last_record_addr(), addr);
 	else if (steps != want_steps)
 		land_fail(l, "loads single-stepped", line, p->name, steps, want_steps);
-	else if (!neighbours || !neighbours_equal(d2, s, at))
+	else if (!neighbours || !neighbours_equal(d2, s, at, lo, hi))
 		land_fail(l, "another line of the page did not read normally", line, p->name, 0,
 			  0);
 }
@@ -205,7 +223,7 @@ static void line_poison_lands_on_its_line(struct ck_test *t)
 	if (!sweep_possible(t, &tab) || !report(t, env_for(&env, 6), "buffers"))
 		return;
 	for (unsigned int p = 0; p < PSW_PRIMS; p++) {
-		if (!tab.prim_ran[p])
+		if (!tab.prim_ran[p] || !psw_prims[p].fn)
 			continue;
 		for (unsigned int i = 0; i < lines; i++) {
 			/* tiny: lines 0, 1, 2, 31, 32, 61, 62, 63 */
@@ -227,10 +245,12 @@ static void line_poison_lands_on_its_line(struct ck_test *t)
 
 /* ---- the sweep ---- */
 
+/* Every cell of the table: each form with each primitive that fits it, at each place. */
 #define FOR_EACH_CELL(f, p, pl)						\
 	for (unsigned int f = 0; f < PSW_FORMS; f++)			\
 		for (unsigned int p = 0; p < PSW_PRIMS; p++)		\
-			for (unsigned int pl = 0; pl < PSW_PLACES; pl++)
+			for (unsigned int pl = psw_prim_fits(f, p) ? 0 : PSW_PLACES; \
+			     pl < PSW_PLACES; pl++)
 
 /* One KTAP parameter per cell that ran: ok when none of its points is unexplained. */
 static void sweep_params(struct ck_test *t, const char *name, const struct psw_table *tab)
@@ -251,7 +271,16 @@ static void sweep_params(struct ck_test *t, const char *name, const struct psw_t
 	}
 }
 
-/* The summary table: a row per cell that ran, a row per form or primitive that did not. */
+/* The copy_mc_pages body copy/dispatch.c chose for this CPU, by its sweep name. */
+static const char *pages_body_name(void)
+{
+	for (unsigned int p = 0; p < PSW_PRIMS; p++)
+		if (psw_prims[p].pages_fn && psw_prims[p].pages_fn == copy_ops.copy_mc_pages)
+			return psw_prims[p].name;
+	return "none of them";
+}
+
+/* The summary table: a row per cell that ran, a row per primitive that did not. */
 static void sweep_table(const struct psw_table *tab, unsigned long npages, bool sampled)
 {
 	char buf[256];
@@ -267,15 +296,14 @@ static void sweep_table(const struct psw_table *tab, unsigned long npages, bool 
 		psw_cell_text(tab, f, p, pl, buf, sizeof(buf));
 		ck_diag("sweep: %s", buf);
 	}
-	for (unsigned int f = 0; f < PSW_FORMS; f++)
-		if (!psw_forms[f].copy)
-			ck_diag("sweep: %-20s %s", psw_forms[f].name, psw_forms[f].missing);
 	for (unsigned int p = 0; p < PSW_PRIMS; p++)
 		if (!tab->prim_ran[p])
-			ck_diag("sweep: %-20s %-20s %s", "(every form)", psw_prims[p].name,
+			ck_diag("sweep: %-20s %-20s %s", "(all its forms)", psw_prims[p].name,
 				tab->prim_missing[p]);
-	ck_diag("sweep: rep movsb early: told to stop %u bytes before the line, as fast strings "
-		"may (mce/emulate.c)", PSW_EARLY);
+	ck_diag("sweep: rep movsb early, pages_erms early, pages_rep early: told to stop %u bytes "
+		"before the line, as fast strings may (mce/emulate.c)", PSW_EARLY);
+	ck_diag("sweep: pages_*: the copy_mc_pages bodies of the copy_pages() candidate (not "
+		"Linux), each swept; this CPU's dispatch picks %s", pages_body_name());
 	for (unsigned int v = 0; v < PSW_VERDICTS; v++)
 		if (psw_verdict_reasons[v])
 			ck_diag("sweep: %s = a deliberate difference: %s", psw_verdict_names[v],

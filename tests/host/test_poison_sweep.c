@@ -3,11 +3,12 @@
  * test_poison_sweep.c - the poison sweep's binding and verdicts (tests/lib/poison_sweep.h)
  * on observations written by hand, each against the independent model of Linux
  * (tests/oracle/linux_folio_mc.c) and a verdict worked out from the v3 patch and the
- * project's docs/design/machine-checks.md, not from the judge's code; then the whole sweep over
- * copy/pages.c's forms with the real copy_mc_fragile and rep movsb, poison standing in as a
- * PROT_NONE page whose loads outside the poisoned line are single-stepped with the trap flag (the
- * host's twin of mce/emulate.c's line poison; the fault shim resumes a load of the line at its
- * fixup, as a #MC recovery would).
+ * project's docs/design/machine-checks.md, not from the judge's code; then the whole sweep
+ * over copy/pages.c's forms with the real copy_mc_fragile and rep movsb and the copy_pages
+ * candidate's real copy_mc_pages bodies (copy/copy_pages.asm), poison standing in as a
+ * PROT_NONE page whose loads outside the poisoned line are single-stepped with the trap flag
+ * (the host's twin of mce/emulate.c's line poison; the fault shim resumes a load of the line
+ * at its fixup, as a #MC recovery would).
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -79,6 +80,42 @@ static void test_agree(void)
 			      .resched = 7, .nqueued = 1, .queued_pfn = PFN0 + 7, .named = true,
 			      .formula_pfn = PFN0 + 7, .dst_copied = 7 << 12, .dst_clean = true };
 	CHECK(judge(&pt, &o, what) == PSW_AGREE, "per-page, page 7 first line: %s", what);
+}
+
+/*
+ * The copy_pages candidate (not Linux), held to its contract (copy/copy_pages.asm): one call
+ * of 2 MiB whose count is the bytes not copied, and v3's formula over it; rep movsq stops on
+ * quadwords, so 40 bytes early is 5 of them. Without preemption, a call per page.
+ */
+static void test_candidate(void)
+{
+	struct psw_point pt = { PSW_COPY_PAGES, PSW_PAGES_REP_EARLY, PSW_MIDDLE, 5 };
+	struct psw_obs o = v3_obs(5, 2048, PSW_EARLY);
+	char what[120];
+
+	CHECK(judge(&pt, &o, what) == PSW_AGREE, "candidate rep movsq 5 quadwords early: %s",
+	      what);
+	o.ret -= 4;	/* a remainder off the quadword grid: no rep movsq stops there */
+	o.dst_copied += 4;
+	CHECK(judge(&pt, &o, what) == PSW_UNEXPLAINED, "rep movsq off its grid: %s", what);
+	pt = (struct psw_point){ PSW_COPY_PAGES, PSW_PAGES_UNROLLED, PSW_LAST, 9 };
+	o = v3_obs(9, 4032, 0);
+	CHECK(judge(&pt, &o, what) == PSW_AGREE, "candidate unrolled, last line: %s", what);
+	o.ret -= 64;	/* one line fewer than is missing: the poisoned line claimed copied */
+	CHECK(judge(&pt, &o, what) == PSW_UNEXPLAINED, "unrolled a line short: %s", what);
+	pt = (struct psw_point){ PSW_COPY_PAGES_NOPREEMPT, PSW_PAGES_ERMS, PSW_FIRST, 2 };
+	o = (struct psw_obs){ .ran = true, .retval = -EHWPOISON, .calls = 3, .stopped = true,
+			      .call_start = 2 << 12, .call_len = 4096, .ret = 4096, .resched = 3,
+			      .nqueued = 1, .queued_pfn = PFN0 + 2, .named = true,
+			      .formula_pfn = PFN0 + 2, .dst_copied = 2 << 12, .dst_clean = true };
+	CHECK(judge(&pt, &o, what) == PSW_AGREE, "candidate per page, page 2: %s", what);
+	pt.place = PSW_HWPOISON;
+	o = (struct psw_obs){ .ran = true, .retval = -EHWPOISON, .dst_clean = true };
+	CHECK(judge(&pt, &o, what) == PSW_OURS_REFUSE, "the candidate refuses the range: %s",
+	      what);
+	CHECK(!psw_prim_fits(PSW_COPY_PAGES, PSW_MOVSB) && !psw_prim_fits(PSW_V3, PSW_PAGES_REP) &&
+	      psw_prim_fits(PSW_COPY_PAGES_NOPREEMPT, PSW_PAGES_UNROLLED),
+	      "a form runs only its own kind of primitive");
 }
 
 static void test_wrong_pfn(void)
@@ -280,6 +317,10 @@ static void check_output(const struct psw_table *tab)
 	psw_cell_text(tab, PSW_V3, PSW_FRAGILE, PSW_LAST, buf, sizeof(buf));
 	snprintf(want, sizeof(want), "%6d %6d %6d %6d %6d", NPAGES, NPAGES, 0, 0, 0);
 	CHECK(strstr(buf, "last line") && strstr(buf, want), "cell text: %s", buf);
+	psw_cell_name(PSW_COPY_PAGES_NOPREEMPT, PSW_PAGES_REP, PSW_FIRST, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "cand. no-preempt, pages_rep, first line"), "cell name: %s", buf);
+	psw_cell_text(tab, PSW_COPY_PAGES, PSW_PAGES_UNROLLED, PSW_MIDDLE, buf, sizeof(buf));
+	CHECK(strstr(buf, "copy_pages cand.") && strstr(buf, want), "candidate's cell: %s", buf);
 	psw_cell_text(tab, PSW_V3, PSW_MOVSB_EARLY, PSW_LAST, buf, sizeof(buf));
 	CHECK(strstr(buf, "not run"), "a primitive that did not run: %s", buf);
 	psw_cell_json(tab, NPAGES, PSW_PER_PAGE, PSW_MOVSB, PSW_MIDDLE, buf, sizeof(buf));
@@ -300,7 +341,8 @@ static void check_output(const struct psw_table *tab)
 }
 
 /*
- * Every form that exists, fragile and rep movsb, every place at every page of a 4-page
+ * Every form, over fragile and rep movsb or the candidate's three copy_mc_pages bodies
+ * (stopping exactly: the twin has no early window), every place at every page of a 4-page
  * folio: with no bank (the host has no #MC), the project queues v3's own page, so every
  * machine-check point agrees with the model, the pre-check refuses every hwpoison page and,
  * switched off, agrees.
@@ -309,14 +351,17 @@ static void test_host_sweep(void)
 {
 	static struct psw_table tab;
 	struct psw_env env;
-	unsigned long forms = 0, cells = 0;
+	unsigned long cells = 0;
 
 	host_env(&env);
 	tab.prim_ran[PSW_FRAGILE] = tab.prim_ran[PSW_MOVSB] = true;
+	tab.prim_ran[PSW_PAGES_ERMS] = tab.prim_ran[PSW_PAGES_REP] = true;
+	tab.prim_ran[PSW_PAGES_UNROLLED] = true;
 	psw_sweep(&env, &tab, false);
 	for (unsigned int f = 0; f < PSW_FORMS; f++)
-		forms += psw_forms[f].copy != NULL;
-	cells = forms * 2;
+		for (unsigned int p = 0; p < PSW_PRIMS; p++)
+			cells += tab.prim_ran[p] && psw_prim_fits(f, p);
+	CHECK(cells == 3 * 2 + 2 * 3, "%lu form-primitive pairs, want 12", cells);
 	CHECK(psw_total(&tab, PSW_UNEXPLAINED) == 0, "%lu unexplained; first: %s",
 	      psw_total(&tab, PSW_UNEXPLAINED), tab.cell[0][0][0].first_what);
 	CHECK(psw_total(&tab, PSW_AGREE) == cells * 4 * NPAGES, "%lu agree, want %lu",
@@ -339,6 +384,6 @@ static void test_host_sweep(void)
 
 int main(void)
 {
-	return RUN_TESTS(test_agree, test_wrong_pfn, test_bank_page, test_refuse,
+	return RUN_TESTS(test_agree, test_candidate, test_wrong_pfn, test_bank_page, test_refuse,
 			 test_other_differences, test_host_sweep);
 }

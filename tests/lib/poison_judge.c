@@ -17,9 +17,10 @@ const char *const psw_verdict_reasons[PSW_VERDICTS] = {
 	[PSW_OURS_REFUSE] = "we check PG_hwpoison before reading a source page (seed 002's "
 			    "review; per page: that page, batched: the range) and return "
 			    "-EHWPOISON; Linux copies it silently",
-	[PSW_OURS_BANK_PAGE] = "rep movsb stopped in the page before: v3's pfn + (len - ret) >> "
-			       "PAGE_SHIFT names that healthy page, we queue the page the #MC bank "
-			       "named (README: which page did the copy stop at?)",
+	[PSW_OURS_BANK_PAGE] = "rep movs stopped in the page before: v3's (and the candidate's) "
+			       "pfn + (len - ret) >> PAGE_SHIFT names that healthy page, we queue "
+			       "the page the #MC bank named (README: which page did the copy stop "
+			       "at?)",
 };
 
 void psw_model_in(const struct psw_env *env, const struct psw_point *pt,
@@ -218,7 +219,7 @@ void psw_sweep(const struct psw_env *env, struct psw_table *tab, bool sampled)
 				for (unsigned long pg = 0; pg < env->src.nr; pg++) {
 					struct psw_point pt = { f, p, pl, pg };
 
-					if (!psw_forms[f].copy || !tab->prim_ran[p] ||
+					if (!psw_prim_fits(f, p) || !tab->prim_ran[p] ||
 					    !page_in(pg, env->src.nr, sampled,
 						     psw_place_is_mc(pl)))
 						continue;
@@ -243,11 +244,9 @@ void psw_cell_name(enum psw_form f, enum psw_prim p, enum psw_place pl, char *bu
 		    psw_place_names[pl]);
 }
 
-/* Why a cell has no points: its form or primitive did not run. */
-static const char *cell_missing(const struct psw_table *tab, enum psw_form f, enum psw_prim p)
+/* Why a cell has no points: its primitive did not run. */
+static const char *cell_missing(const struct psw_table *tab, enum psw_prim p)
 {
-	if (!psw_forms[f].copy)
-		return psw_forms[f].missing;
 	if (!tab->prim_ran[p])
 		return tab->prim_missing[p] ? tab->prim_missing[p] : "not run";
 	return NULL;
@@ -257,7 +256,7 @@ void psw_cell_text(const struct psw_table *tab, enum psw_form f, enum psw_prim p
 		   enum psw_place pl, char *buf, size_t size)
 {
 	const struct psw_cell *c = &tab->cell[f][p][pl];
-	const char *missing = cell_missing(tab, f, p);
+	const char *missing = cell_missing(tab, p);
 	size_t len = 0;
 
 	if (size)
@@ -280,7 +279,7 @@ void psw_cell_json(const struct psw_table *tab, unsigned long npages, enum psw_f
 		   enum psw_prim p, enum psw_place pl, char *buf, size_t size)
 {
 	const struct psw_cell *c = &tab->cell[f][p][pl];
-	const char *missing = cell_missing(tab, f, p);
+	const char *missing = cell_missing(tab, p);
 	struct json_writer w;
 
 	json_record(&w, buf, size, "poison-sweep");

@@ -5,31 +5,46 @@
  */
 #include "copy/ops.h"
 #include "copy/routines.h"
-#include "kernel/lib/string.h"
 #include "kernel/mm/page.h"
 #include "tests/lib/poison_sweep.h"
 
 const struct psw_form_desc psw_forms[PSW_FORMS] = {
-	[PSW_PER_PAGE] = { "v6.17 per-page", LX_FMC_V617_PER_PAGE, true,
-			   folio_mc_copy_per_page, NULL },
-	[PSW_V3] = { "v3 batched", LX_FMC_V3_BATCHED, true, folio_mc_copy_batched, NULL },
-	[PSW_V3_NOPREEMPT] = { "v3 no-preempt", LX_FMC_V3_BATCHED, false,
-			       folio_mc_copy_batched, NULL },
-	[PSW_COPY_PAGES] = { "copy_pages cand.", LX_FMC_COPY_PAGES, true, NULL,
-			     "not yet: no copy_pages()-based folio_mc_copy in copy/pages.c" },
+	[PSW_PER_PAGE] = { "v6.17 per-page", LX_FMC_V617_PER_PAGE, true, false,
+			   folio_mc_copy_per_page },
+	[PSW_V3] = { "v3 batched", LX_FMC_V3_BATCHED, true, false, folio_mc_copy_batched },
+	[PSW_V3_NOPREEMPT] = { "v3 no-preempt", LX_FMC_V3_BATCHED, false, false,
+			       folio_mc_copy_batched },
+	[PSW_COPY_PAGES] = { "copy_pages cand.", LX_FMC_COPY_PAGES, true, true,
+			     folio_mc_copy_pages },
+	[PSW_COPY_PAGES_NOPREEMPT] = { "cand. no-preempt", LX_FMC_COPY_PAGES, false, true,
+				       folio_mc_copy_pages },
 };
 
 const struct psw_prim_desc psw_prims[PSW_PRIMS] = {
-	[PSW_FRAGILE] = { "fragile", LX_FMC_FRAGILE, copy_mc_fragile, 0 },
-	[PSW_MOVSB] = { "rep movsb", LX_FMC_REP_MOVSB, copy_mc_fast_string, 0 },
-	[PSW_MOVSB_EARLY] = { "rep movsb early", LX_FMC_REP_MOVSB, copy_mc_fast_string,
+	[PSW_FRAGILE] = { "fragile", LX_FMC_FRAGILE, copy_mc_fragile, NULL, 0 },
+	[PSW_MOVSB] = { "rep movsb", LX_FMC_REP_MOVSB, copy_mc_fast_string, NULL, 0 },
+	[PSW_MOVSB_EARLY] = { "rep movsb early", LX_FMC_REP_MOVSB, copy_mc_fast_string, NULL,
 			      PSW_EARLY },
+	[PSW_PAGES_ERMS] = { "pages_erms", LX_FMC_REP_MOVSB, NULL, copy_mc_pages_erms, 0 },
+	[PSW_PAGES_ERMS_EARLY] = { "pages_erms early", LX_FMC_REP_MOVSB, NULL,
+				   copy_mc_pages_erms, PSW_EARLY },
+	[PSW_PAGES_REP] = { "pages_rep", LX_FMC_REP_MOVSQ, NULL, copy_mc_pages_rep, 0 },
+	[PSW_PAGES_REP_EARLY] = { "pages_rep early", LX_FMC_REP_MOVSQ, NULL, copy_mc_pages_rep,
+				  PSW_EARLY },
+	/* Its loads stop at the first poisoned one, as fragile's do (NOTES.md, F6 and C3). */
+	[PSW_PAGES_UNROLLED] = { "pages_unrolled", LX_FMC_FRAGILE, NULL, copy_mc_pages_unrolled,
+				 0 },
 };
 
 const char *const psw_place_names[PSW_PLACES] = {
 	[PSW_FIRST] = "first line", [PSW_MIDDLE] = "middle line", [PSW_LAST] = "last line",
 	[PSW_HWPOISON] = "hwpoison", [PSW_HWPOISON_NOCHECK] = "hwpoison no check",
 };
+
+bool psw_prim_fits(enum psw_form f, enum psw_prim p)
+{
+	return psw_forms[f].pages == (psw_prims[p].pages_fn != NULL);
+}
 
 u32 psw_place_offset(enum psw_place place)
 {
@@ -82,7 +97,7 @@ void psw_fill(const struct psw_env *env)
 
 /* The primitive under test, wrapped: every call counted, the first that stops noted. */
 static struct {
-	size_t (*fn)(void *dst, const void *src, size_t len);
+	const struct psw_prim_desc *prim;
 	uintptr_t dst0;
 	unsigned long calls;
 	bool stopped;
@@ -90,10 +105,8 @@ static struct {
 } rec;
 static unsigned long resched_calls;
 
-static size_t recording_copy(void *dst, const void *src, size_t len)
+static size_t note_call(void *dst, size_t len, size_t left)
 {
-	size_t left = rec.fn(dst, src, len);
-
 	rec.calls++;
 	if (left && !rec.stopped) {
 		rec.stopped = true;
@@ -102,6 +115,16 @@ static size_t recording_copy(void *dst, const void *src, size_t len)
 		rec.ret = left;
 	}
 	return left;
+}
+
+static size_t recording_copy(void *dst, const void *src, size_t len)
+{
+	return note_call(dst, len, rec.prim->fn(dst, src, len));
+}
+
+static size_t recording_pages(void *dst, const void *src, size_t npages)
+{
+	return note_call(dst, (size_t)npages << PAGE_SHIFT, rec.prim->pages_fn(dst, src, npages));
 }
 
 static void count_resched(void)
@@ -130,14 +153,25 @@ static void forget_folio(const struct psw_env *env)
 		env->src.page[i].flags &= ~PG_HWPOISON;
 }
 
-/* The first index in [from, len) where a[] and b[] differ, or len. */
-static u64 first_diff(const u8 *a, const u8 *b, u64 from, u64 len)
-{
-	u64 i = from;
+/* Folio bytes eight at a time (the buffers are page-aligned): the checks run per point. */
+typedef u64 __attribute__((may_alias)) psw_word;
 
-	while (i + PAGE_SIZE <= len && !memcmp(a + i, b + i, PAGE_SIZE))
-		i += PAGE_SIZE;
-	while (i < len && a[i] == b[i])
+/*
+ * The first index in [from, len) where d[i] ^ s[i] is not @flip, or len: with 0 where the
+ * destination stops equalling the source, with 0xff where it stops holding canaries (the
+ * source is only read, so its complement is canary(i)).
+ */
+static u64 first_diff(const u8 *d, const u8 *s, u64 from, u64 len, u8 flip)
+{
+	u64 i = from, w = flip ? ~0ULL : 0;
+
+	for (; i < len && i % sizeof(psw_word); i++)
+		if ((u8)(d[i] ^ s[i]) != flip)
+			return i;
+	while (i + sizeof(psw_word) <= len &&
+	       (*(const psw_word *)(d + i) ^ *(const psw_word *)(s + i)) == w)
+		i += sizeof(psw_word);
+	while (i < len && (u8)(d[i] ^ s[i]) == flip)
 		i++;
 	return i;
 }
@@ -149,17 +183,13 @@ static void observe_dst(const struct psw_env *env, const struct psw_point *pt,
 	u64 len = (u64)env->src.nr << PAGE_SHIFT, end = (u64)(pt->page + 2) << PAGE_SHIFT;
 	u8 *s = src_bytes(env), *d = dst_bytes(env);
 
-	o->dst_copied = first_diff(d, s, 0, len);
-	o->dst_clean = true;
-	for (u64 i = o->dst_copied; i < len && i < end; i++)
-		if (d[i] != canary(i)) {
-			o->dst_clean = false;
-			break;
-		}
+	end = end < len ? end : len;
+	o->dst_copied = first_diff(d, s, 0, len, 0);
+	o->dst_clean = o->dst_copied >= end || first_diff(d, s, o->dst_copied, end, 0xff) == end;
 	/* Canaries back where the copy may have written (all of it when it strayed). */
-	end = o->dst_clean && end < len ? end : len;
-	for (u64 i = 0; i < end; i++)
-		d[i] = canary(i);
+	end = o->dst_clean && o->dst_copied <= end ? end : len;
+	for (u64 i = 0; i < end; i += sizeof(psw_word))
+		*(psw_word *)(d + i) = ~*(const psw_word *)(s + i);
 }
 
 /* Set up @pt's poison: the line (false when the environment cannot), or the flag. */
@@ -176,19 +206,22 @@ static int copy_point(const struct psw_env *env, const struct psw_point *pt)
 {
 	const struct psw_form_desc *f = &psw_forms[pt->form];
 	struct page_api_cfg saved_cfg = page_api_cfg;
-	size_t (*saved_mc)(void *, const void *, size_t) = copy_ops.copy_mc;
+	struct copy_ops saved_ops = copy_ops;
 	struct folio src = env->src, dst = env->dst;
 	int r;
 
-	rec = (__typeof__(rec)){ .fn = psw_prims[pt->prim].fn,
+	rec = (__typeof__(rec)){ .prim = &psw_prims[pt->prim],
 				 .dst0 = (uintptr_t)dst_bytes(env) };
 	resched_calls = 0;
 	page_api_cfg.preemptible = f->preemptible;
 	page_api_cfg.check_hwpoison = pt->place != PSW_HWPOISON_NOCHECK;
 	page_api_cfg.cond_resched = count_resched;
-	copy_ops.copy_mc = recording_copy;
+	if (f->pages)
+		copy_ops.copy_mc_pages = recording_pages;
+	else
+		copy_ops.copy_mc = recording_copy;
 	r = f->copy(&dst, &src);
-	copy_ops.copy_mc = saved_mc;
+	copy_ops = saved_ops;
 	page_api_cfg = saved_cfg;
 	return r;
 }
@@ -201,7 +234,7 @@ void psw_run_point(const struct psw_env *env, const struct psw_point *pt, struct
 
 	*o = (struct psw_obs){ 0 };
 	forget_folio(env);
-	if (!psw_forms[pt->form].copy || !poison_on(env, pt, line))
+	if (!psw_prim_fits(pt->form, pt->prim) || !poison_on(env, pt, line))
 		return;
 	total = poison_log.total;
 	named = poison_naming.copies;

@@ -16,6 +16,11 @@
  * ways the project differs from Linux on purpose (each named, with its reason), or the
  * difference is unexplained. Cells (form x primitive x place) count the verdicts.
  *
+ * The copy_pages() candidate's forms (folio_mc_copy_pages, not Linux) run over its own
+ * copy_mc_pages bodies, wrapped as the copy_mc_to_kernel() primitives are for the other
+ * forms; the model holds them to the candidate's contract (LX_FMC_COPY_PAGES: v3's rules with
+ * a 64-bit length, the bodies stopping like fragile, rep movsb or, on quadwords, rep movsq).
+ *
  * Plain C over copy/ and kernel/mm/: the environment supplies the folios and the poison.
  */
 #ifndef CK_TESTS_POISON_SWEEP_H
@@ -28,7 +33,8 @@ enum psw_form {
 	PSW_PER_PAGE,		/* folio_mc_copy_per_page: Linux v6.17's loop */
 	PSW_V3,			/* folio_mc_copy_batched, preemptible: one call (seed 002) */
 	PSW_V3_NOPREEMPT,	/* the same without CONFIG_PREEMPTION: its per-page fallback */
-	PSW_COPY_PAGES,		/* a copy_pages()-based folio_mc_copy (candidate, not Linux) */
+	PSW_COPY_PAGES,		/* folio_mc_copy_pages, preemptible: one copy_mc_pages call */
+	PSW_COPY_PAGES_NOPREEMPT,	/* the same without CONFIG_PREEMPTION: a call per page */
 	PSW_FORMS
 };
 
@@ -36,6 +42,12 @@ enum psw_prim {
 	PSW_FRAGILE,		/* copy_mc_fragile: stops at the first poisoned word */
 	PSW_MOVSB,		/* copy_mc_fast_string, emulated to stop exactly at the line */
 	PSW_MOVSB_EARLY,	/* the same, told to stop PSW_EARLY bytes before the line */
+	/* The copy_pages candidate's bodies (copy/copy_pages.asm), for its forms only: */
+	PSW_PAGES_ERMS,		/* copy_mc_pages_erms: rep movsb, stopping exactly at the line */
+	PSW_PAGES_ERMS_EARLY,	/* ... told to stop PSW_EARLY bytes before it */
+	PSW_PAGES_REP,		/* copy_mc_pages_rep: rep movsq, stopping exactly at the line */
+	PSW_PAGES_REP_EARLY,	/* ... told to stop PSW_EARLY bytes (5 quadwords) before it */
+	PSW_PAGES_UNROLLED,	/* copy_mc_pages_unrolled: 8 loads per line, stops at the line */
 	PSW_PRIMS
 };
 
@@ -63,14 +75,19 @@ struct psw_form_desc {
 	const char *name;
 	enum lx_fmc_form lx;
 	bool preemptible;	/* page_api_cfg.preemptible while it runs */
-	int (*copy)(struct folio *dst, struct folio *src);	/* NULL: not built yet */
-	const char *missing;	/* why copy is NULL */
+	bool pages;		/* it copies with copy_ops.copy_mc_pages, not copy_ops.copy_mc */
+	int (*copy)(struct folio *dst, struct folio *src);
 };
 
+/*
+ * A primitive: a copy_mc_to_kernel() one (fn, for the forms over copy_ops.copy_mc) or a
+ * copy_mc_pages body (pages_fn, for the candidate's forms); exactly one of the two is set.
+ */
 struct psw_prim_desc {
 	const char *name;
 	enum lx_fmc_prim lx;
 	size_t (*fn)(void *dst, const void *src, size_t len);
+	size_t (*pages_fn)(void *dst, const void *src, size_t npages);
 	unsigned int early;	/* bytes a rep movs stops before the line */
 };
 
@@ -80,6 +97,9 @@ extern const char *const psw_place_names[PSW_PLACES];
 extern const char *const psw_verdict_names[PSW_VERDICTS];
 /* Why the project differs, for each deliberate verdict (NULL for the others). */
 extern const char *const psw_verdict_reasons[PSW_VERDICTS];
+
+/* Whether form @f runs primitive @p (a cell of the table exists for the pair). */
+bool psw_prim_fits(enum psw_form f, enum psw_prim p);
 
 /* Where the poisoned line of @place lies in its page. */
 u32 psw_place_offset(enum psw_place place);
@@ -159,7 +179,7 @@ struct psw_table {
 enum psw_verdict psw_sweep_point(const struct psw_env *env, const struct psw_point *pt,
 				 struct psw_table *tab);
 /*
- * Every point of @env's folio for the forms that exist and the primitives @tab says ran:
+ * Every point of @env's folio for each form and the primitives that fit it and @tab says ran:
  * every page, or with @sampled six of them (psw_sweep says which); the hwpoison places
  * visit three pages of a folio of PSW_BIG_PAGES or more (each copies the whole folio).
  */
