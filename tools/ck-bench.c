@@ -419,8 +419,8 @@ static void header(const struct bench_env *env, const struct bench_platform *pla
 	       "ratio = median of per-round ratios\n", plat->runs, BENCH_K_HOT, BENCH_K_COLD,
 	       BENCH_MIN_SAMPLE_NS / 1000);
 	printf("# interval: a comparison's rounds run in %u blocks (at most one per two rounds), "
-	       "each on its buffers moved to fresh memory (P=%u in a row); [lo, hi] is where another run's estimate should lie "
-	       "95%% of the time (a replication interval: two-level %d-resample bootstrap over "
+	       "each on its buffers moved to fresh memory (P=%u in a row); [lo, hi] is where "
+	       "another run's estimate should lie 95%% of the time (a replication interval: two-level %d-resample bootstrap over "
 	       "placements, then rounds); a row that could not move says P=1 and gives its rounds' "
 	       "95%% CI only (JSON: \"interval\", \"placements\"; the rounds' CI is "
 	       "ci_lo_round/ci_hi_round; tools/bench-coverage.py counts how often it holds)\n",
