@@ -222,20 +222,87 @@ void bench_run(const struct bench_env *env, const struct bench_case *c, enum ben
 	summarise(c, env, r);
 }
 
-void bench_compare(const struct bench_env *env, const struct bench_case *a,
-		   const struct bench_case *b, enum bench_mode m, unsigned int runs,
-		   struct bench_result *ra, struct bench_result *rb, struct ratio *ratio)
+/* The placements a comparison of @runs rounds asks for: 1 where nothing can move. */
+static unsigned int placements_for(const struct bench_env *env, const struct bench_case *a,
+				   unsigned int runs)
 {
-	unsigned int reps, reps_b;
+	unsigned int p = env->placements ? env->placements : BENCH_DEFAULT_PLACEMENTS;
+
+	if (!env->place || !a->flush_a || !a->flush_bytes)
+		return 1;
+	p = MIN(MIN(p, (unsigned int)BENCH_MAX_PLACEMENTS), runs / 2);
+	return MAX(p, 1u);
+}
+
+/* Every buffer of @a and @b (once each) onto fresh memory; false when one did not move. */
+static bool replace(const struct bench_env *env, const struct bench_case *a,
+		    const struct bench_case *b)
+{
+	const void *buf[4] = { a->flush_a, a->flush_b, b->flush_a, b->flush_b };
+	u64 bytes[4] = { a->flush_bytes, a->flush_bytes, b->flush_bytes, b->flush_bytes };
+
+	for (unsigned int i = 0; i < 4; i++) {
+		bool seen = !buf[i] || !bytes[i];
+
+		for (unsigned int j = 0; j < i && !seen; j++)
+			seen = buf[j] == buf[i];
+		if (!seen && !env->place(buf[i], bytes[i]))
+			return false;
+	}
+	return true;
+}
+
+static void warm_both(const struct bench_env *env, const struct bench_case *a,
+		      const struct bench_case *b, enum bench_mode m, struct bench_result *ra,
+		      struct bench_result *rb)
+{
 	bool ignored;
 
-	runs = MIN(MAX(runs, 1u), (unsigned int)STATS_MAX);
-	noise_begin(env, ra);
-	noise_begin(env, rb);
 	for (unsigned int i = 0; i < BENCH_WARMUP; i++) {
 		time_once(env, a, m, 1, &ignored, &ra->noise);
 		time_once(env, b, m, 1, &ignored, &rb->noise);
 	}
+}
+
+/* Round @i: A B (even) or B A (odd), kept with placement @pl unless a timing read 0 ns. */
+static void round_ab(const struct bench_env *env, const struct bench_case *a,
+		     const struct bench_case *b, enum bench_mode m, unsigned int i,
+		     unsigned int pl, struct bench_result *ra, struct bench_result *rb)
+{
+	bool bad = false;
+	u64 ta, tb;
+
+	if (i & 1) {	/* B A */
+		tb = sample(env, b, m, rb->reps, rb->k, &bad, &rb->noise);
+		ta = sample(env, a, m, ra->reps, ra->k, &bad, &ra->noise);
+	} else {	/* A B */
+		ta = sample(env, a, m, ra->reps, ra->k, &bad, &ra->noise);
+		tb = sample(env, b, m, rb->reps, rb->k, &bad, &rb->noise);
+	}
+	ra->disturbed += bad;
+	rb->disturbed += bad;
+	if (!ta || !tb) {
+		ra->discarded++;
+		rb->discarded++;
+		return;
+	}
+	ra->placed[ra->runs] = rb->placed[rb->runs] = (u8)pl;
+	ra->samples[ra->runs++] = ta;
+	rb->samples[rb->runs++] = tb;
+}
+
+void bench_compare(const struct bench_env *env, const struct bench_case *a,
+		   const struct bench_case *b, enum bench_mode m, unsigned int runs,
+		   struct bench_result *ra, struct bench_result *rb, struct ratio *ratio)
+{
+	unsigned int reps, reps_b, want, used = 1;
+	bool stuck = false;
+
+	runs = MIN(MAX(runs, 1u), (unsigned int)STATS_MAX);
+	want = placements_for(env, a, runs);
+	noise_begin(env, ra);
+	noise_begin(env, rb);
+	warm_both(env, a, b, m, ra, rb);
 	/* The same repetitions for both, enough for the faster one. */
 	reps = calibrate(env, a, m);
 	reps_b = calibrate(env, b, m);
@@ -243,32 +310,21 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 	start(ra, runs, k_for(m), reps);
 	start(rb, runs, k_for(m), reps);
 	for (unsigned int i = 0; i < runs; i++) {
-		bool bad = false;
-		u64 ta, tb;
-
-		if (i & 1) {	/* B A */
-			tb = sample(env, b, m, reps, rb->k, &bad, &rb->noise);
-			ta = sample(env, a, m, reps, ra->k, &bad, &ra->noise);
-		} else {	/* A B */
-			ta = sample(env, a, m, reps, ra->k, &bad, &ra->noise);
-			tb = sample(env, b, m, reps, rb->k, &bad, &rb->noise);
+		/* placement blocks of consecutive rounds; one that cannot move keeps the last */
+		if (!stuck && i * want / runs >= used) {
+			stuck = !replace(env, a, b);
+			used += !stuck;
+			if (!stuck)
+				warm_both(env, a, b, m, ra, rb);
 		}
-		ra->disturbed += bad;
-		rb->disturbed += bad;
-		if (!ta || !tb) {
-			ra->discarded++;
-			rb->discarded++;
-			continue;
-		}
-		ra->samples[ra->runs++] = ta;
-		rb->samples[rb->runs++] = tb;
+		round_ab(env, a, b, m, i, used - 1, ra, rb);
 	}
 	summarise(a, env, ra);
 	summarise(b, env, rb);
 	/* Speed of b relative to a: the median of the per-round ratios of durations a / b. */
-	if (!stats_round_ratio(ra->samples, rb->samples, ra->runs, BENCH_BOOT_ITERS, STATS_SEED,
-			       ratio))
-		*ratio = (struct ratio){ 0 };
+	if (!stats_round_ratio_placed(ra->samples, rb->samples, ra->placed, ra->runs, used,
+				      BENCH_BOOT_ITERS, STATS_SEED, ratio))
+		*ratio = (struct ratio){ .placements = 1 };
 }
 
 void bench_fmt_noise(const struct bench_result *r, char *buf, size_t size)

@@ -14,6 +14,11 @@
  *     cold ones each after its own eviction);
  *   - bench_compare runs @rounds rounds, A then B, then B then A, alternating, and reports
  *     the median of the per-round ratios with a 2000-resample bootstrap interval;
+ *   - where the environment can re-place buffers (@place), the rounds are spread over
+ *     @placements consecutive blocks (BENCH_DEFAULT_PLACEMENTS, at most one per two rounds),
+ *     each on fresh memory elsewhere after its own warm-ups, and the interval is the
+ *     replication interval over them (stats_round_ratio_placed: where another run's
+ *     estimate lies 95% of the time); the rounds' own interval is kept beside it;
  *   - a round is "disturbed" when a timing took more than twice the fastest of its sample
  *     or the thread was off its CPU for more than BENCH_OFF_CPU_PM per mille of a timing
  *     (hosted: another task ran instead; a 1 GiB timing is preempted now and then by the
@@ -66,6 +71,13 @@ struct bench_env {
 	unsigned int noise_have;
 	void (*noise_read)(struct noise_snap *s);
 	const char *noise_why;
+	/*
+	 * Give [@addr, @addr + @bytes) fresh memory elsewhere, keeping its contents and its
+	 * address (hosted: a new mapping filled and moved over it); false when it could not.
+	 * NULL: this environment cannot re-place, every comparison runs on one placement.
+	 */
+	bool (*place)(const void *addr, u64 bytes);
+	unsigned int placements;	/* a comparison's blocks (0: the default; at most max) */
 };
 
 struct bench_case {
@@ -92,6 +104,7 @@ struct bench_result {
 	unsigned int rounds, k, reps;	/* rounds run, timings per sample, ops per timing */
 	unsigned int disturbed, discarded;
 	struct noise_acct noise;	/* SMIs and effective clock over the kept timings */
+	u8 placed[STATS_MAX];		/* each kept sample's placement (bench_compare) */
 };
 
 #define BENCH_DEFAULT_RUNS	30	/* rounds */
@@ -102,6 +115,8 @@ struct bench_result {
 #define BENCH_MAX_REPS		65536
 #define BENCH_BOOT_ITERS	2000
 #define BENCH_OFF_CPU_PM	10	/* off the CPU for 1% of a timing: disturbed */
+#define BENCH_DEFAULT_PLACEMENTS 6
+#define BENCH_MAX_PLACEMENTS	STATS_MAX_GROUPS	/* 16 */
 
 void bench_run(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 	       unsigned int runs, struct bench_result *r);

@@ -324,8 +324,9 @@ void bench_image_run(const struct bench_image_opts *opts)
 	       "each after its own eviction) timings, hot cases repeated to >= %d us a timing; "
 	       "ratio = median of per-round ratios, %d-resample bootstrap 95%% CI\n",
 	       BENCH_K_HOT, BENCH_K_COLD, BENCH_MIN_SAMPLE_NS / 1000, BENCH_BOOT_ITERS);
-	printk("bench: the CI is over this run's rounds, one placement of the buffers: it does not "
-	       "hold the change from one boot to the next\n");
+	printk("bench: the CI is over this run's rounds on one placement of the buffers (P=1 in "
+	       "every row: the image does not move a case's buffers): it does not hold the change "
+	       "from one boot to the next\n");
 	if (c->hypervisor)
 		printk("bench: running under a hypervisor: figures describe the emulation, not "
 		       "the hardware\n");

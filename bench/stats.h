@@ -41,6 +41,14 @@ struct ratio {
 	bool significant;		/* the interval excludes 1000 */
 	/* The same in parts per million (0: not known), which the tables round from. */
 	u32 ratio_ppm, lo_ppm, hi_ppm;
+	/*
+	 * The placements the rounds ran on (0 or 1: one) and which interval lo/hi are: with
+	 * two or more, the replication interval (stats_round_ratio_placed); else the rounds'
+	 * own bootstrap interval, which lo_round/hi_round always hold (ppm; 0: not known).
+	 */
+	u32 lo_round_ppm, hi_round_ppm;
+	u8 placements;
+	bool replication;
 };
 
 bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
@@ -60,5 +68,22 @@ bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
 
 bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
 		       u64 seed, struct ratio *r);
+
+/*
+ * The same ratio over rounds that ran on several placements of the buffers (@g[i]: round
+ * i's placement, 0 .. @groups - 1, every one with a round), with the interval a reader
+ * takes it for: where another run's estimate is expected to lie, 95% of the time (a
+ * replication interval). From a two-level bootstrap (placements with replacement, then
+ * rounds within each drawn one): the point estimate +- the 95th percentile of the
+ * difference between two independent resamples, widened by sqrt(P / (P - 1)) for the P
+ * placements (stats.c says why). The rounds' own interval is kept in lo_round/hi_round.
+ * Fewer than 2 placements (or more than STATS_MAX_GROUPS): what stats_round_ratio gives,
+ * placements 1, replication false. False with fewer than 3 rounds.
+ */
+#define STATS_MAX_GROUPS	16
+
+bool stats_round_ratio_placed(const u64 *a, const u64 *b, const u8 *g, unsigned int n,
+			      unsigned int groups, unsigned int iters, u64 seed,
+			      struct ratio *r);
 
 #endif

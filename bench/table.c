@@ -8,7 +8,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
 
-#define TABLE_LINE	1024
+#define TABLE_LINE	1536	/* a comparison record with a uarch machine label */
 
 void table_emit(const struct bench_env *env, const struct bench_case *c, enum bench_mode m,
 		const struct bench_result *r)
@@ -27,7 +27,7 @@ void table_header(const struct bench_env *env, const char *what, const char *bas
 		  const char *cand, const char *ratio)
 {
 	bench_outf(env, "%-14s %-7s %-16s %-16s %-34s %-9s %s", "direction", what, base, cand,
-		   ratio, "%lim b/c", "rounds/dist/disc xreps");
+		   ratio, "%lim b/c", "rounds/dist/disc xreps placements");
 	limit_said = false;
 }
 
@@ -62,6 +62,26 @@ static void limit_members(struct json_writer *w, const struct bench_case *a,
 	json_u64(w, "candidate_limit_pct", probe_share(b, rb));
 }
 
+/*
+ * Which interval ci_lo/ci_hi are ("replication": where another run's estimate lies 95% of
+ * the time, over the placements; "rounds": this run's rounds on one placement), the
+ * placements, and the rounds' own interval beside it.
+ */
+static void interval_members(struct json_writer *w, const struct ratio *q)
+{
+	json_str(w, "interval", q->replication ? "replication" : "rounds");
+	json_u64(w, "placements", q->placements ? q->placements : 1);
+	if (q->lo_round_ppm || q->hi_round_ppm) {
+		json_u64(w, "ci_lo_round_x1000", (q->lo_round_ppm + 500) / 1000);
+		json_u64(w, "ci_hi_round_x1000", (q->hi_round_ppm + 500) / 1000);
+		json_u64(w, "ci_lo_round_ppm", q->lo_round_ppm);
+		json_u64(w, "ci_hi_round_ppm", q->hi_round_ppm);
+	} else {
+		json_u64(w, "ci_lo_round_x1000", q->lo_pm);
+		json_u64(w, "ci_hi_round_x1000", q->hi_pm);
+	}
+}
+
 static void comparison_record(const struct bench_env *env, const struct bench_case *a,
 			      const struct bench_case *b, enum bench_mode m,
 			      const struct bench_result *ra, const struct bench_result *rb,
@@ -88,6 +108,7 @@ static void comparison_record(const struct bench_env *env, const struct bench_ca
 		json_u64(&w, "ci_lo_ppm", q->lo_ppm);
 		json_u64(&w, "ci_hi_ppm", q->hi_ppm);
 	}
+	interval_members(&w, q);
 	json_str(&w, "method", "median-of-round-ratios");
 	json_u64(&w, "rounds", ra->rounds);
 	json_u64(&w, "k", ra->k);
@@ -126,6 +147,7 @@ void table_row(const struct bench_env *env, const struct bench_case *a,
 	       const struct bench_result *rb, const struct ratio *q)
 {
 	char sz[16], ga[40], gb[40], rr[64], dir[32], na[64], nb[64], lc[24], lim[400];
+	char placed[16];
 
 	table_emit(env, a, m, ra);
 	table_emit(env, b, m, rb);
@@ -137,12 +159,13 @@ void table_row(const struct bench_env *env, const struct bench_case *a,
 	bench_fmt_noise(ra, na, sizeof(na));
 	bench_fmt_noise(rb, nb, sizeof(nb));
 	limit_column(a, b, ra, rb, lc, sizeof(lc));
+	ck_snprintf(placed, sizeof(placed), "P=%u", q->placements);
 	probe_fmt_limit(a, lim, sizeof(lim));
 	if (!limit_said && lim[0])
 		env->out(lim);
 	limit_said = limit_said || lim[0];
-	bench_outf(env, "%-14s %-7s %-16s %-16s %-34s %-9s %u/%u/%u x%u%s%s%s", dir, sz, ga, gb,
-		   rr, lc, ra->rounds, ra->disturbed, ra->discarded, ra->reps, na, nb[0] ? " |" : "",
-		   nb);
+	bench_outf(env, "%-14s %-7s %-16s %-16s %-34s %-9s %u/%u/%u x%u %s%s%s%s", dir, sz, ga,
+		   gb, rr, lc, ra->rounds, ra->disturbed, ra->discarded, ra->reps,
+		   q->replication ? placed : "P=1 (rounds' CI only)", na, nb[0] ? " |" : "", nb);
 	comparison_record(env, a, b, m, ra, rb, q);
 }

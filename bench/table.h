@@ -10,7 +10,10 @@
  *
  * "%lim b/c" is each side as a share of the like-for-like limit the bandwidth probe measured
  * (bench/probe.h), which the line after the header names once the probe has run ("-": not
- * probed); the last column is rounds/disturbed/discarded and the repetitions a timing.
+ * probed); the last column is rounds/disturbed/discarded, the repetitions a timing and the
+ * placements: "P=4" when the rounds ran on four placements of the buffers and the interval
+ * is the replication interval (where another run's estimate lies 95% of the time), "P=1
+ * (rounds' CI only)" when they ran on one and it is the rounds' bootstrap interval.
  */
 #ifndef CK_BENCH_TABLE_H
 #define CK_BENCH_TABLE_H

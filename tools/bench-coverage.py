@@ -12,9 +12,12 @@ every ordered pair of runs i != j: does run i's point estimate lie inside run j'
 A row's coverage is the share of pairs where it does; a row whose coverage is below --rate
 (0.95) is marked LOW. Only rows of --size (2M; "all": every size) are judged.
 
-Note that a 95% confidence interval of one run's median ratio is not built to hold another
-run's estimate 95% of the time, even with no run-to-run change at all (the other estimate
-has its own spread): this asks for more, what a user reading one run's interval expects.
+The interval judged is the record's own (ci_lo/ci_hi): since issue 20 item 0.4 the
+replication interval over the run's placements ("interval": "replication", "placements":
+P), which claims exactly this, or with one placement the rounds' 95% CI. Beside it, from the
+same runs, the coverage of the rounds' own CI (ci_lo_round/ci_hi_round; a record without
+them: its ci_lo/ci_hi), which is not built to hold another run's estimate 95% of the time,
+even with no run-to-run change at all (the other estimate has its own spread).
 
 Exit status: 0 every judged row covers at the rate; 1 no row was in two runs; 2 usage; 3 a
 damaged input or a benchmark run that failed; 4 some row covers less than the rate.
@@ -42,11 +45,22 @@ def row_key(c):
             c.get("src_node", "node0"), c.get("dst_node", "node0"))
 
 
+def bounds(c, lo, hi):
+    """(point, lo, hi) as floats from keys @lo/@hi: parts per million when there are."""
+    ppm = ("ratio_ppm", lo + "_ppm", hi + "_ppm")
+    if all(isinstance(c.get(k), int) for k in ppm):
+        return tuple(c[k] / 1e6 for k in ppm)
+    return c["ratio_x1000"] / 1e3, c[lo + "_x1000"] / 1e3, c[hi + "_x1000"] / 1e3
+
+
 def estimate(c):
-    """(point, lo, hi) as floats: parts per million when the record has them."""
-    if all(isinstance(c.get(k), int) for k in ("ratio_ppm", "ci_lo_ppm", "ci_hi_ppm")):
-        return c["ratio_ppm"] / 1e6, c["ci_lo_ppm"] / 1e6, c["ci_hi_ppm"] / 1e6
-    return c["ratio_x1000"] / 1e3, c["ci_lo_x1000"] / 1e3, c["ci_hi_x1000"] / 1e3
+    """(point, lo, hi, rounds' lo, rounds' hi, placements) of a comparison record."""
+    point, lo, hi = bounds(c, "ci_lo", "ci_hi")
+    rlo, rhi = lo, hi
+    if isinstance(c.get("ci_lo_round_x1000"), int):
+        _, rlo, rhi = bounds(c, "ci_lo_round", "ci_hi_round")
+    p = c.get("placements") if c.get("interval") == "replication" else 1
+    return point, lo, hi, rlo, rhi, p if isinstance(p, int) else 1
 
 
 def rows_of(runs):
@@ -62,14 +76,15 @@ def rows_of(runs):
     return rows
 
 
-def coverage(ests):
-    """(hits, pairs): how often one run's point lies in another run's [lo, hi]."""
+def coverage(ests, lo=1, hi=2):
+    """(hits, pairs): how often one run's point lies in another run's [lo, hi] (the
+    interval at positions @lo, @hi of the estimates)."""
     hits = pairs = 0
-    for i, (point, _, _) in enumerate(ests):
-        for j, (_, lo, hi) in enumerate(ests):
+    for i, e in enumerate(ests):
+        for j, f in enumerate(ests):
             if i != j:
                 pairs += 1
-                hits += lo <= point <= hi
+                hits += f[lo] <= e[0] <= f[hi]
     return hits, pairs
 
 
@@ -95,23 +110,26 @@ def run_fresh(bench, args, n, tmp):
 def report(rows, size, rate):
     """The table; returns (judged rows, rows below the rate)."""
     judged = low = 0
-    print("%-15s %-5s %-10s %-22s %-13s %4s %-15s %-9s %s" % (
+    print("%-15s %-5s %-10s %-22s %-13s %4s %-15s %-5s %-9s %-18s %s" % (
         "api", "size", "mode", "baseline/candidate", "direction", "runs",
-        "estimates", "mean w", "coverage"))
+        "estimates", "P", "mean w", "rounds' CI", "coverage"))
     for k in sorted(rows, key=lambda k: (k[0], k[2], k[1], k[3], k[4], k[5], k[6])):
         ests = rows[k]
         if len(ests) < 2 or (size is not None and k[1] != size):
             continue
         hits, pairs = coverage(ests)
+        rhits, _ = coverage(ests, 3, 4)
         judged += 1
         bad = hits < rate * pairs
         low += bad
         pts = [e[0] for e in ests]
         width = sum(e[2] - e[1] for e in ests) / len(ests)
-        print("%-15s %-5s %-10s %-22s %-13s %4d %-15s %-9s %d/%d = %.2f%s" % (
+        ps = sorted(set(e[5] for e in ests))
+        print("%-15s %-5s %-10s %-22s %-13s %4d %-15s %-5s %-9s %-18s %d/%d = %.2f%s" % (
             k[0], size_name(k[1]), k[2], k[3] + "/" + k[4], k[5] + "->" + k[6], len(ests),
-            "%.3f..%.3f" % (min(pts), max(pts)), "%.3f" % width, hits, pairs,
-            hits / pairs, "  LOW" if bad else ""))
+            "%.3f..%.3f" % (min(pts), max(pts)), "/".join(map(str, ps)), "%.3f" % width,
+            "%d/%d = %.2f" % (rhits, pairs, rhits / pairs), hits, pairs, hits / pairs,
+            "  LOW" if bad else ""))
     return judged, low
 
 

@@ -92,6 +92,21 @@ static int set_rounds(struct ck_bench_opts *o, const struct opt *opt, const char
 	return 0;
 }
 
+static int set_placements(struct ck_bench_opts *o, const struct opt *opt, const char *v)
+{
+	long n = number(opt, v);
+
+	if (n < 0)
+		return -1;
+	o->placements = (unsigned int)n;
+	if (n < 1 || n > BENCH_MAX_PLACEMENTS) {
+		fprintf(stderr, "ck-bench: %s %s: outside 1 .. %d, the default %d is used\n",
+			opt->name, v, BENCH_MAX_PLACEMENTS, BENCH_DEFAULT_PLACEMENTS);
+		o->placements = BENCH_DEFAULT_PLACEMENTS;
+	}
+	return 0;
+}
+
 static int set_cpu(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
 	long n = number(opt, v);
@@ -151,6 +166,7 @@ static int set_cold(struct ck_bench_opts *o, const struct opt *opt, const char *
 static const struct opt opts[] = {
 	{ "--preset", NULL, "PRESET", NULL, 0, set_preset },
 	{ "--rounds", "--runs", "N", NULL, 0, set_rounds },
+	{ "--placements", NULL, "N", NULL, 0, set_placements },
 	{ "--json", NULL, "FILE", NULL, 0, set_json },
 	{ "--tiny", NULL, NULL, NULL, 0, set_tiny },
 	{ "--cold", NULL, NULL, &cold, 0, set_cold },
@@ -205,6 +221,7 @@ static const struct opt *find(const char *word)
 int ck_bench_parse(int argc, char **argv, struct ck_bench_opts *o)
 {
 	*o = (struct ck_bench_opts){ .rounds = BENCH_DEFAULT_RUNS, .cpu = -1, .perf_pairs = 15,
+				     .placements = BENCH_DEFAULT_PLACEMENTS,
 				     .ov = { -1, -1, -1, -1 } };
 	for (int i = 1; i < argc; i++) {
 		const struct opt *opt = find(argv[i]);

@@ -6,7 +6,8 @@
  *
  *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel|
  *                      copy_pages|seed003]...
- *            [--rounds N] [--json FILE] [--tiny] [--cold evict|flush] [--cpu N]
+ *            [--rounds N] [--placements N] [--json FILE] [--tiny] [--cold evict|flush]
+ *            [--cpu N]
  *            [--perf-pairs N] [--memcpy erms|orig] [--copy-page rep|unrolled]
  *            [--copy-mc fragile|erms|memcpy|avx2nt|avx512nt]
  *            [--clear-page erms|rep|unrolled|nt|clzero]
@@ -27,6 +28,8 @@ struct ck_bench_opts {
 	const char *presets[CK_BENCH_MAX_PRESETS];
 	unsigned int np;		/* none given: rfc and perf */
 	unsigned int rounds;		/* 3..STATS_MAX (out of range: the default, said so) */
+	/* a comparison's placements, 1..BENCH_MAX_PLACEMENTS (the same) */
+	unsigned int placements;
 	int cpu;			/* -1: the last CPU the process may run on */
 	unsigned int perf_pairs;
 	const char *json;		/* the JSON-lines file, or NULL */

@@ -16,7 +16,9 @@
  * else THP), given page frames so the folio APIs work; with libnuma installed, also one arena
  * per NUMA node. The run's two large buffers (the bandwidth probe's, which big and v3's
  * 1 GiB extent then use; bench/probe.h) are a THP mapping of their own, kept the whole run
- * and 1 GiB aligned when the CPU has 1 GiB pages. Cache-cold runs stream an eviction buffer
+ * and 1 GiB aligned when the CPU has 1 GiB pages. A comparison re-places its buffers between
+ * its blocks of rounds (--placements, 4): a fresh mapping moved over them (place()), so the
+ * same addresses get other physical pages. Cache-cold runs stream an eviction buffer
  * three times the largest cache CPUID describes for this core (leaf 4, or 8000001Dh on AMD;
  * 128 MiB when CPUID says nothing), or with --cold flush CLFLUSHOPT (CLFLUSH where CPUID
  * lacks it) the case's source and destination.
@@ -154,6 +156,77 @@ static void *arena_alloc(size_t bytes)
 	return arena_take(&arena, bytes);
 }
 
+/* The mappings whose pages place() may move: the arena and the run's large buffers. */
+struct region {
+	u8 *base;
+	size_t size;
+	bool hugetlb;
+};
+
+static struct region movable[4];
+static unsigned int nr_movable;
+
+static void movable_add(u8 *base, size_t size, bool hugetlb)
+{
+	if (nr_movable < ARRAY_SIZE(movable))
+		movable[nr_movable++] = (struct region){ base, size, hugetlb };
+}
+
+/* A fresh mapping of @span bytes like @r's (2 MiB aligned, THP or hugetlb): *@q, *@len. */
+static u8 *map_like(const struct region *r, size_t span, u8 **q, size_t *len)
+{
+	int huge = r->hugetlb ? MAP_HUGETLB : 0;
+	u8 *p;
+
+	*len = r->hugetlb ? span : span + (size_t)SZ_2M;
+	*q = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | huge, -1, 0);
+	if (*q == MAP_FAILED)
+		return NULL;
+	p = (u8 *)ALIGN_UP((uintptr_t)*q, SZ_2M);
+	if (!r->hugetlb)
+		madvise(p, span, MADV_HUGEPAGE);
+	return p;
+}
+
+/*
+ * bench_env.place: [@addr, @addr + @bytes), widened to whole 2 MiB pages inside its
+ * mapping, is copied into a fresh mapping of the same kind, which mremap then moves over
+ * it. The addresses and their page frames (pgmap is by address) stay, the physical pages
+ * are new: they were faulted in while the old ones were still held, so none is reused.
+ * False outside the movable mappings (a NUMA node's arena: its pages must stay on the node)
+ * or when the memory or the move fails (the old pages stay).
+ */
+static bool place(const void *addr, u64 bytes)
+{
+	uintptr_t a = (uintptr_t)addr, lo, hi;
+	const struct region *r = NULL;
+	size_t span, len;
+	u8 *p, *q;
+
+	for (unsigned int i = 0; i < nr_movable; i++)
+		if (a >= (uintptr_t)movable[i].base &&
+		    a + bytes <= (uintptr_t)movable[i].base + movable[i].size)
+			r = &movable[i];
+	if (!r)
+		return false;
+	lo = MAX(ALIGN_DOWN(a, SZ_2M), (uintptr_t)r->base);
+	hi = MIN(ALIGN_UP(a + bytes, SZ_2M), (uintptr_t)r->base + r->size);
+	span = hi - lo;
+	p = map_like(r, span, &q, &len);
+	if (!p)
+		return false;
+	memcpy(p, (void *)lo, span);
+	if (mremap(p, span, span, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)lo) == MAP_FAILED) {
+		munmap(q, len);
+		return false;
+	}
+	if (p > q)
+		munmap(q, (size_t)(p - q));
+	if (q + len > p + span)
+		munmap(p + span, (size_t)(q + len - (p + span)));
+	return true;
+}
+
 /*
  * Memory kept the whole run (the probe's two large buffers, bench/probe.h): a mapping of
  * its own, THP, 1 GiB aligned for 1 GiB when the CPU has 1 GiB pages (else 2 MiB), faulted
@@ -178,6 +251,7 @@ static void *alloc_run(size_t bytes)
 		munmap(q, bytes + align);
 		return NULL;
 	}
+	movable_add(p, bytes, false);
 	return p;
 }
 
@@ -288,6 +362,8 @@ static bool setup_buffers(const struct bench_platform *plat, struct cache_facts 
 	 */
 	arena.size = (size_t)(2 * ARENA_LARGEST + (256u << 20));
 	arena.base = map_big(arena.size, huge);
+	if (arena.base)
+		movable_add(arena.base, arena.size, *huge);
 	if (!arena.base || !evict_buf) {
 		fprintf(stderr, "ck-bench: cannot map %zu MiB of buffers\n", arena.size >> 20);
 		return false;
@@ -316,6 +392,7 @@ static void machine_record(const struct bench_env *env, const struct bench_platf
 	json_str(&w, "page_sizes", huge ? "4K,2M (hugetlb)" : "4K,2M (THP)");
 	json_u64(&w, "evict_bytes", evict_size);
 	json_u64(&w, "rounds", plat->runs);
+	json_u64(&w, "placements", env->placements);
 	json_s64(&w, "pinned_cpu", pinned_cpu);
 	json_bool(&w, "hypervisor", host.hypervisor);
 	json_str(&w, "cold_method", env->cold_flush ? "clflushopt" : "evict");
@@ -339,10 +416,15 @@ static void header(const struct bench_env *env, const struct bench_platform *pla
 	       cf->source, cf->llc > 0 ? cf->llc >> 10 : -1);
 	printf("# method: %u rounds alternating AB/BA, a sample = min of %d (hot) or %d (cold, "
 	       "each after its own eviction) timings, hot cases repeated to >= %d us a timing; "
-	       "ratio = median of per-round ratios, %d-resample bootstrap 95%% CI\n", plat->runs,
-	       BENCH_K_HOT, BENCH_K_COLD, BENCH_MIN_SAMPLE_NS / 1000, BENCH_BOOT_ITERS);
-	printf("# the CI is over this process's rounds, one placement of the buffers: it does not "
-	       "hold the change from one process to the next (tools/bench-coverage.py counts it)\n");
+	       "ratio = median of per-round ratios\n", plat->runs, BENCH_K_HOT, BENCH_K_COLD,
+	       BENCH_MIN_SAMPLE_NS / 1000);
+	printf("# interval: a comparison's rounds run in %u blocks (at most one per two rounds), "
+	       "each on its buffers moved to fresh memory (P=%u in a row); [lo, hi] is where "
+	       "another run's estimate should lie 95%% of the time (a replication interval: two-level %d-resample bootstrap over "
+	       "placements, then rounds); a row that could not move says P=1 and gives its rounds' "
+	       "95%% CI only (JSON: \"interval\", \"placements\"; the rounds' CI is "
+	       "ci_lo_round/ci_hi_round; tools/bench-coverage.py counts how often it holds)\n",
+	       env->placements, env->placements, BENCH_BOOT_ITERS);
 	machine_record(env, plat, huge);
 }
 
@@ -411,6 +493,8 @@ int main(int argc, char **argv)
 		return err;
 	plat.runs = opt.rounds;
 	plat.tiny = opt.tiny;
+	env.placements = opt.placements;
+	env.place = place;
 	env.cold_flush = opt.cold_flush;
 	if (opt.json && !(json_out = fopen(opt.json, "w"))) {
 		fprintf(stderr, "ck-bench: --json %s: %s\n", opt.json, strerror(errno));

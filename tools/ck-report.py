@@ -62,6 +62,14 @@ EPILOG = """exit status:
 every failure is one line on stderr: "ck-report: FILE: what is wrong (where)"."""
 
 
+def placed_text(c):
+    """" P=6": the interval is the replication interval over 6 placements; " P=1 (rounds'
+    CI)": the rounds' CI of one placement; "": a record from before placements."""
+    if c.get("interval") == "replication" and isinstance(c.get("placements"), int):
+        return " P=%d" % c["placements"]
+    return " P=1 (rounds' CI)" if "placements" in c else ""
+
+
 def seed_tables(recs, out):
     results = {}
     for r in recs:
@@ -84,7 +92,7 @@ def seed_tables(recs, out):
                 "%s->%s" % ((a or {}).get("src_node", "node0"), (a or {}).get("dst_node",
                                                                                "node0")),
                 size_name(c["size"]), fmt(a), fmt(b), ratio_text(c),
-                "" if c["significant"] else " n.s."))
+                ("" if c["significant"] else " n.s.") + placed_text(c)))
         out.write("\n")
     prims = [r for r in recs if r.get("kind") == "result" and r["api"] == "primitive"]
     if prims:

@@ -88,3 +88,21 @@ def test_stored_runs_are_narrower_than_their_spread():
     assert_clean(r, "bench-coverage", allowed=(4,))
     rows = [l for l in r.out.decode().splitlines() if "/90 = " in l]
     assert len(rows) == 4 and all(l.endswith("LOW") for l in rows), r.out.decode()
+
+
+def test_replication_and_rounds_counted_apart(tmp_path):
+    # Three runs at 1.000, 1.010, 1.100. Their replication intervals [0.9, 1.2] hold every
+    # other point: 6/6. Their rounds' CIs (the point +- 0.02) hold 1.000 in run 1's
+    # [0.990, 1.030] and 1.010 in run 0's [0.980, 1.020] only: 2/6.
+    runs = []
+    for p in (1000, 1010, 1100):
+        c = comparison(p, 900, 1200)
+        c.update(interval="replication", placements=6, ci_lo_round_x1000=p - 20,
+                 ci_hi_round_x1000=p + 20)
+        runs.append([c])
+    r = run_tool("bench-coverage", "--from", *write_runs(tmp_path, runs))
+    assert_clean(r, "bench-coverage", allowed=(0,))
+    out = r.out.decode()
+    row = [l for l in out.splitlines() if l.startswith("folio_mc_copy")]
+    assert len(row) == 1 and row[0].split()[-8:] == ["6", "0.300", "2/6", "=", "0.33",
+                                                     "6/6", "=", "1.00"], out

@@ -63,3 +63,29 @@ def test_no_room_for_the_large_buffers_fails(tmp_path):
     assert "bench: FAILED: no room for the run's two large buffers of 1024 MiB" in p.stdout, \
         p.stdout[-2000:]
     assert "status 3" in p.stderr, p.stderr
+
+
+def test_rounds_spread_over_placements(tmp_path):
+    """Issue 20 item 0.4: a comparison's rounds run on fresh placements of its buffers and
+    its interval says so; --placements 1 gives the rounds' CI, named as such."""
+    for placements, want in (("6", 2), ("1", 1)):
+        js = tmp_path / ("p%s.jsonl" % placements)
+        p = run(["--tiny", "--rounds", "4", "--placements", placements, "--preset", "rfc",
+                 "--json", str(js)])
+        assert p.returncode == 0, (p.stdout + p.stderr)[-2000:]
+        cmp = [r for r in map(json.loads, js.read_text().splitlines())
+               if r.get("kind") == "comparison"]
+        assert len(cmp) == 4, cmp
+        for r in cmp:
+            # 4 rounds hold at most 2 placements (two rounds each)
+            assert r["placements"] == want, r
+            assert r["interval"] == ("replication" if want > 1 else "rounds"), r
+            assert r["ci_lo_ppm"] <= r["ratio_ppm"] <= r["ci_hi_ppm"], r
+            assert r["ci_lo_round_ppm"] <= r["ratio_ppm"] <= r["ci_hi_round_ppm"], r
+            if want == 1:
+                assert (r["ci_lo_ppm"], r["ci_hi_ppm"]) == (r["ci_lo_round_ppm"],
+                                                            r["ci_hi_round_ppm"]), r
+        rows = [l for l in p.stdout.splitlines() if l.startswith("node0->node0")]
+        assert len(rows) == 4 and all(("P=%d" % want) in l for l in rows), rows
+        if want == 1:
+            assert all("rounds' CI only" in l for l in rows), rows

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_stats_placed.c - the replication interval of stats_round_ratio_placed() against a
+ * simulated two-level model whose spreads are known: each run places its buffers P times,
+ * each placement shifts the true ratio by its own normal offset (sigma_b), each round adds
+ * its own normal noise (sigma_w). The model is written here from that description alone
+ * (floating point, near-normal offsets as a sum of twelve uniforms less six: mean 0,
+ * variance 1), not from the code under test. A run's interval must hold an
+ * independent run's estimate 95% of the time; the rounds' own interval, far less when the
+ * placements' spread dominates. Also the cases worked out by hand.
+ */
+#include "bench/harness.h"
+#include "tests/host/host_test.h"
+
+#define ROUNDS		30
+#define PLACES		BENCH_DEFAULT_PLACEMENTS	/* 6 */
+#define ITERS		1000
+#define TRIALS		1000
+
+static u64 sim = 0x243f6a8885a308d3ULL;
+
+/* splitmix64: a generator of the test's own, unlike the code's xorshift */
+static u64 sim_u64(void)
+{
+	u64 z = (sim += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static double sim_normal(void)
+{
+	double s = -6.0;
+
+	for (int i = 0; i < 12; i++)
+		s += (double)(sim_u64() >> 11) / 9007199254740992.0;
+	return s;
+}
+
+/*
+ * One run of @ROUNDS rounds in @PLACES consecutive blocks of five: durations a (the
+ * baseline) and b with a / b = 1.2 * (1 + offset of the block + noise of the round), on a
+ * drifting clock both share.
+ */
+static void sim_run(double sb, double sw, u64 *a, u64 *b, u8 *g)
+{
+	double off = 0;
+
+	for (unsigned int i = 0, p = PLACES; i < ROUNDS; i++) {
+		unsigned int blk = i * PLACES / ROUNDS;
+		double drift = 1.0 + 0.001 * i;
+
+		if (blk != p) {
+			p = blk;
+			off = sb * sim_normal();
+		}
+		g[i] = (u8)blk;
+		b[i] = (u64)(1000000.0 * drift);
+		a[i] = (u64)(1000000.0 * drift * 1.2 * (1.0 + off + sw * sim_normal()));
+	}
+}
+
+struct cover {
+	unsigned int repl, round;
+};
+
+/* @TRIALS pairs of independent runs: how often the first's intervals hold the second's. */
+static struct cover sim_cover(double sb, double sw, unsigned int groups)
+{
+	struct cover c = { 0, 0 };
+	u64 a[ROUNDS], b[ROUNDS], a2[ROUNDS], b2[ROUNDS];
+	u8 g[ROUNDS], g2[ROUNDS];
+
+	for (unsigned int t = 0; t < TRIALS; t++) {
+		struct ratio r, other;
+
+		sim_run(sb, sw, a, b, g);
+		sim_run(sb, sw, a2, b2, g2);
+		stats_round_ratio_placed(a, b, g, ROUNDS, groups, ITERS, STATS_SEED + t, &r);
+		stats_round_ratio(a2, b2, ROUNDS, ITERS, STATS_SEED + t, &other);
+		c.repl += r.lo_ppm <= other.ratio_ppm && other.ratio_ppm <= r.hi_ppm;
+		c.round += r.lo_round_ppm <= other.ratio_ppm && other.ratio_ppm <= r.hi_round_ppm;
+	}
+	printf("# sigma_b %.3f sigma_w %.3f: another run's estimate inside the replication "
+	       "interval %u of %u, inside the rounds' interval %u\n", sb, sw, c.repl, TRIALS,
+	       c.round);
+	return c;
+}
+
+/*
+ * The stated rate is 95%. Over 1000 independent pairs the count of hits has a binomial
+ * standard deviation of sqrt(1000 * 0.95 * 0.05) = 6.9: three of them are +-21 (2.1%). The
+ * method is itself approximate with 6 placements (a spread estimated from 6 values), for
+ * which 1% more is allowed: 920..980 hits.
+ */
+static void test_coverage_between_dominates(void)
+{
+	struct cover c = sim_cover(0.02, 0.005, PLACES);
+
+	CHECK(c.repl >= 920 && c.repl <= 980, "replication interval holds another run's "
+	      "estimate %u of %u (920..980)", c.repl, TRIALS);
+	CHECK(c.round < 700, "the rounds' own interval holds it far less often: %u of %u",
+	      c.round, TRIALS);
+}
+
+/* With no placement effect at all, the interval may err wide (rounds counted twice). */
+static void test_coverage_no_placement_effect(void)
+{
+	struct cover c = sim_cover(0.0, 0.02, PLACES);
+
+	CHECK(c.repl >= 920, "no placement effect: %u of %u", c.repl, TRIALS);
+}
+
+/* Cases worked out by hand. */
+static void test_placed_known(void)
+{
+	u64 a[20], b[20];
+	u8 g[20];
+	struct ratio r, one;
+
+	/* four placements at 1.00, 1.02, 1.04, 1.06, five rounds each, no noise inside */
+	for (unsigned int i = 0; i < 20; i++) {
+		g[i] = (u8)(i / 5);
+		b[i] = 1000000;
+		a[i] = 1000000 + 20000 * (i / 5);
+	}
+	CHECK(stats_round_ratio_placed(a, b, g, 20, 4, 2000, STATS_SEED, &r), "computed");
+	CHECK(r.ratio_ppm == 1030000, "median 1.03: %u", r.ratio_ppm);
+	CHECK(r.placements == 4 && r.replication, "4 placements, replication interval");
+	/* two resamples' medians lie in [1.00, 1.06]: the half-width is at most
+	 * 0.06 * sqrt(4/3) = 0.0693 */
+	CHECK(r.lo_ppm >= 1030000 - 69283 && r.hi_ppm <= 1030000 + 69283 && r.lo_ppm < 1030000,
+	      "[%u, %u] within 1.03 +- 0.0693", r.lo_ppm, r.hi_ppm);
+	CHECK(r.hi_ppm - 1030000 == 1030000 - r.lo_ppm, "symmetric about the estimate");
+	stats_round_ratio(a, b, 20, 2000, STATS_SEED, &one);
+	CHECK(r.lo_round_ppm == one.lo_ppm && r.hi_round_ppm == one.hi_ppm,
+	      "the rounds' interval is kept");
+	/* every placement alike: nothing varies, the interval is the point */
+	for (unsigned int i = 0; i < 20; i++)
+		a[i] = 1100000;
+	stats_round_ratio_placed(a, b, g, 20, 4, 2000, STATS_SEED, &r);
+	CHECK(r.lo_ppm == 1100000 && r.hi_ppm == 1100000, "no spread: [%u, %u]", r.lo_ppm,
+	      r.hi_ppm);
+	/* one placement, a placement with no round, a round of no placement: the rounds' own */
+	stats_round_ratio_placed(a, b, g, 20, 1, 2000, STATS_SEED, &r);
+	CHECK(r.placements == 1 && !r.replication, "one placement: the rounds' interval");
+	stats_round_ratio_placed(a, b, g, 20, 5, 2000, STATS_SEED, &r);
+	CHECK(r.placements == 1 && !r.replication, "placement 4 has no round");
+	g[3] = 7;
+	stats_round_ratio_placed(a, b, g, 20, 4, 2000, STATS_SEED, &r);
+	CHECK(r.placements == 1 && !r.replication, "a round names placement 7 of 4");
+	CHECK(!stats_round_ratio_placed(a, b, g, 2, 2, 2000, STATS_SEED, &r), "too few rounds");
+}
+
+int main(void)
+{
+	return RUN_TESTS(test_placed_known, test_coverage_between_dominates,
+			 test_coverage_no_placement_effect);
+}
