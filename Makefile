@@ -59,7 +59,7 @@ PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .re
 	-j .rela.* -j .reloc -j .ksyms
 
 .PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
-	lava-check models soak-bench
+	lava-check models soak-bench cmdline-doc
 all: $(B)/copykernel.efi
 
 deps:
@@ -213,6 +213,13 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/*.c)
 FUZZ_SECONDS ?= 10
 
 host-tests: $(HOST_TESTS)
+
+# The command-line reference, written from the image's option table (tools/ck-cmdline-doc.c).
+$(B)/ck-cmdline-doc: tools/ck-cmdline-doc.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
+	@$(if $(Q),echo "  HOSTLD  $@")
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
+cmdline-doc: $(B)/ck-cmdline-doc
+	$(Q)$(B)/ck-cmdline-doc -o docs/reference/cmdline.md
 fuzz: $(FUZZ_TARGETS)
 qemu-tests: $(B)/copykernel.efi
 
@@ -285,7 +292,7 @@ run:
 check:
 	$(Q)tools/ensure-deps.sh check
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img $(B)/ck-bench \
-		$(B)/ck-soak $(B)/ck-soak-speed
+		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cmdline-doc
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
 # A default run on every CPU model QEMU lists (MODELS=all: every versioned name too, or a
@@ -316,6 +323,7 @@ help:
 	@echo "make soak-bench the hosted soak twin against stressapptest, interleaved (a ratio)"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make models     a default run on every QEMU CPU model, one table row each (MODELS=all)"
+	@echo "make cmdline-doc  write docs/reference/cmdline.md from the option table"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make lava-check run the image under LAVA's lava-run (offline) and compare with KTAP"
 	@echo "make clean      remove $(B)/"

@@ -174,7 +174,8 @@ static const char *parse_console(struct ck_config *cfg, struct span v)
 		rest.n -= 3;
 		for (j = 0; j < rest.n && rest.p[j] != ','; j++)
 			;
-		if (!parse_u32((struct span){ rest.p, j }, &port) || port == 0 || port > 0xfff8)
+		if (!parse_u32((struct span){ rest.p, j }, &port) || port == 0 ||
+		    port > CMDLINE_UART_PORT_MAX)
 			return "bad I/O port";
 		if (j < rest.n)
 			baud = (struct span){ rest.p + j + 1, rest.n - j - 1 };

@@ -34,15 +34,17 @@ const u32 cmdline_bauds[5] = { 9600, 19200, 38400, 57600, 115200 };
 
 #define FIELD(f)	.field = offsetof(struct ck_config, f),				\
 			.size = sizeof(((struct ck_config *)0)->f)
-#define CHOICE(k, f, names, d, text)							\
+/* The page of docs/ that holds a key's details, as the reference links it. */
+#define DOC(page)	.see = "docs/" page ".md"
+#define CHOICE(k, f, names, d, text, page)						\
 	{ .key = k, .kind = OPT_CHOICE, FIELD(f), .choices = names,			\
-	  .nr_choices = ARRAY_SIZE(names), .def = d, .desc = text }
+	  .nr_choices = ARRAY_SIZE(names), .def = d, .desc = text, DOC(page) }
 #define IMPL(k, f, names, n, text)							\
 	{ .key = k, .kind = OPT_IMPL, FIELD(f), .choices = names, .nr_choices = n,	\
-	  .def = "auto", .desc = text }
-#define NUMBER(k, f, l, h, what, d, text)						\
+	  .def = "auto", .desc = text, DOC("design/copy") }
+#define NUMBER(k, f, l, h, what, d, text, page)						\
 	{ .key = k, .kind = OPT_NUMBER, FIELD(f), .lo = l, .hi = h, .noun = what,	\
-	  .def = d, .desc = text }
+	  .def = d, .desc = text, DOC(page) }
 
 /* The soak's own parsers (tests/soak/limit.h, knob.h) behind the table's field pointers. */
 static const char *parse_soak(const char *p, size_t n, void *field)
@@ -65,24 +67,32 @@ static size_t text_soak_fault(const void *field, char *buf, size_t size)
 	return soak_fault_text(field, buf, size);
 }
 
-#define PARSED(k, f, pf, tf, d, v, what)						\
+#define PARSED(k, f, pf, tf, d, v, b, what, page)					\
 	{ .key = k, .kind = OPT_PARSED, FIELD(f), .parse = pf, .text = tf, .def = d,	\
-	  .values = v, .desc = what }
+	  .values = v, .bounds = b, .desc = what, DOC(page) }
+
+/* The soak rows' words below name these limits. */
+_Static_assert(SOAK_MAX_SECONDS == 7 * 24 * 3600 && SOAK_MAX_PASSES == 100000 &&
+	       SOAK_KNOB_MAX_CPU == 1023, "the soak and soak_fault rows' words");
 
 static const struct cmdline_opt opts[] = {
 	{ .key = "tests", .kind = OPT_SUITES, FIELD(tests), .names_of = NAMES_SUITES,
-	  .def = "all", .always = true, .desc = "the suites to run (they run in their order)" },
+	  .def = "all", .always = true, .desc = "the suites to run (they run in their order)",
+	  DOC("user/qemu") },
 	{ .key = "console", .kind = OPT_CONSOLE, FIELD(console_port), .def = "ttyS0,115200",
-	  .always = true, .desc = "the serial console the run moves to after the takeover" },
+	  .always = true, .desc = "the serial console the run moves to after the takeover",
+	  DOC("user/hardware") },
 	{ .key = "exit", .kind = OPT_CHOICE, FIELD(exit), .choices = exit_names,
 	  .nr_choices = ARRAY_SIZE(exit_names), .def = "auto", .always = true,
 	  .desc = "the way out: isa-debug-exit, firmware reset, shutdown or halt (auto: qemu "
-		  "under QEMU)" },
+		  "under QEMU)", DOC("user/results") },
 	{ .key = "crash", .kind = OPT_CHOICE, FIELD(crash), .names_of = NAMES_CRASHES,
 	  .def = "none", .always = true,
-	  .desc = "raise this exception on purpose before the tests, to see the report" },
+	  .desc = "raise this exception on purpose before the tests, to see the report",
+	  DOC("user/results") },
 	CHOICE("ebs", ebs_stale, ebs_names, "normal",
-	       "stale: boot/ spoils the first ExitBootServices map key, so the retry runs"),
+	       "stale: boot/ spoils the first ExitBootServices map key, so the retry runs",
+	       "user/hardware"),
 	IMPL("copy_page", copy_page, copy_page_impl_names, NR_COPY_PAGE_IMPL,
 	     "copy_page's primitive instead of Linux's choice"),
 	IMPL("memcpy", memcpy, memcpy_impl_names, NR_MEMCPY_IMPL,
@@ -92,47 +102,59 @@ static const struct cmdline_opt opts[] = {
 	IMPL("clear_page", clear_page, clear_page_impl_names, NR_CLEAR_PAGE_IMPL,
 	     "clear_page's primitive instead of Linux's choice"),
 	CHOICE("inject", inject, inject_names, "emulate",
-	       "the backend that raises a real machine check in the mce suite"),
+	       "the backend that raises a real machine check in the mce suite",
+	       "design/machine-checks"),
 	CHOICE("mce_case", mce_case, mce_case_names, "recover",
-	       "with inject=qemu: what the injected machine check meets"),
-	CHOICE("fb", fb_off, fb_names, "on", "the framebuffer console and summary screen"),
+	       "with inject=qemu: what the injected machine check meets", "design/machine-checks"),
+	CHOICE("fb", fb_off, fb_names, "on", "the framebuffer console and summary screen",
+	       "user/hardware"),
 	NUMBER("exit_delay", exit_delay, 0, 3600, "a number of seconds", "0",
-	       "seconds to keep the summary up before leaving"),
-	CHOICE("bench", bench, bench_names, "none", "the benchmark presets run after the tests"),
+	       "seconds to keep the summary up before leaving", "user/hardware"),
+	CHOICE("bench", bench, bench_names, "none", "the benchmark presets run after the tests",
+	       "user/benchmarks"),
 	NUMBER("bench_runs", bench_runs, 3, 200, "a run count", "30",
-	       "rounds per benchmark case"),
+	       "rounds per benchmark case", "user/benchmarks"),
 	CHOICE("bench_tiny", bench_tiny, tiny_names, "no",
-	       "yes: the benchmarks at test sizes only"),
+	       "yes: the benchmarks at test sizes only", "user/benchmarks"),
 	CHOICE("bench_cold", bench_cold, cold_names, "evict",
-	       "how a cache-cold case is made cold: an eviction buffer, or CLFLUSHOPT"),
+	       "how a cache-cold case is made cold: an eviction buffer, or CLFLUSHOPT",
+	       "user/benchmarks"),
 	{ .key = "smp", .kind = OPT_NUMBER, FIELD(smp), .lo = 1, .hi = 1024,
 	  .noun = "a CPU count", .word = "all", .def = "all",
-	  .desc = "how many CPUs to use, the boot CPU included" },
+	  .desc = "how many CPUs to use, the boot CPU included", DOC("design/smp") },
 	NUMBER("smp_timeout", smp_timeout, 10, 60000, "a number of milliseconds per AP", "1000",
-	       "how long each AP has to check in after its STARTUP IPIs"),
+	       "how long each AP has to check in after its STARTUP IPIs", "design/smp"),
 	{ .key = "bench_cpu", .kind = OPT_NUMBER, FIELD(bench_cpu), .lo = 0, .hi = 1023,
 	  .bias = 1, .noun = "a CPU number", .def = "0",
-	  .desc = "the CPU that runs the single-thread benchmarks" },
+	  .desc = "the CPU that runs the single-thread benchmarks", DOC("user/benchmarks") },
 	PARSED("soak", soak, parse_soak, text_soak, "off",
 	       "off, a duration (30s, 10m, 2h; up to a week) or passes:N (N 1..100000)",
-	       "after the suites, soak all free memory on every CPU this long"),
+	       "1s..168h; passes:1..passes:100000",
+	       "after the suites, soak all free memory on every CPU this long", "user/soak"),
 	NUMBER("soak_chunk", soak_chunk, 1, 1024, "a power of two of MiB", "64",
-	       "the soak's chunk: a pair of halves, one written and copied to the other"),
+	       "the soak's chunk: a pair of halves, one written and copied to the other",
+	       "user/soak"),
 	NUMBER("soak_progress", soak_progress, 1, 3600, "a number of seconds", "10",
-	       "seconds between the soak's progress lines"),
+	       "seconds between the soak's progress lines", "user/soak"),
 	NUMBER("soak_watchdog", soak_watchdog, 2, 3600, "a number of seconds", "30",
-	       "a soaking CPU silent this long is stuck: sent an NMI, named, left out"),
+	       "a soaking CPU silent this long is stuck: sent an NMI, named, left out",
+	       "user/soak"),
 	NUMBER("soak_poll", soak_poll, 10, 60000, "a number of milliseconds", "1000",
-	       "the longest a soaking CPU goes without polling its machine-check banks"),
+	       "the longest a soaking CPU goes without polling its machine-check banks",
+	       "user/soak"),
 	PARSED("soak_fault", soak_fault, parse_soak_fault, text_soak_fault, "none",
-	       "none, flip, stuck:N (N 1..1023), emulate or mce",
-	       "test knob: a fault the soak must report (a flipped bit, a stuck CPU, poison)"),
+	       "none, flip, stuck:N (N 1..1023), emulate or mce", "stuck:1..stuck:1023",
+	       "test knob: a fault the soak must report (a flipped bit, a stuck CPU, poison)",
+	       "user/soak"),
 	NUMBER("mce_poll_wait", mce_poll_wait, 0, 600, "a number of seconds", "0",
-	       "test knob: the final corrected-error poll first waits this long for an NMI"),
+	       "test knob: the final corrected-error poll first waits this long for an NMI",
+	       "design/machine-checks"),
 	CHOICE("blackbox_test", blackbox_test, blackbox_test_names, "none",
-	       "test knob: the blackbox suite stores a crafted unfinished soak checkpoint"),
+	       "test knob: the blackbox suite stores a crafted unfinished soak checkpoint",
+	       "user/results"),
 	CHOICE("sweep", sweep, sweep_names, "tiny",
-	       "the sweep suite's folios: 4 pages; 16, and 6 pages of 2 MiB; every 2 MiB page"),
+	       "the sweep suite's folios: 4 pages; 16, and 6 pages of 2 MiB; every 2 MiB page",
+	       "design/machine-checks"),
 };
 
 _Static_assert(ARRAY_SIZE(opts) <= CMDLINE_OPTS_MAX, "CMDLINE_OPTS_MAX");
@@ -190,16 +212,61 @@ size_t cmdline_opt_values(const struct cmdline_opt *o, const struct cmdline_name
 			ck_appendf(buf, size, &len, "%s %u", i ? "," : "", cmdline_bauds[i]);
 		return len;
 	case OPT_SUITES:
-		ck_appendf(buf, size, &len, "all, none, or a comma-separated list of ");
+		ck_appendf(buf, size, &len, "all, none, or a comma-separated list of %s",
+			   names ? "" : CMDLINE_SUITES_WORDS);
 		break;
 	case OPT_IMPL:
 		ck_appendf(buf, size, &len, "auto or ");
 		break;
 	default:
+		if (!names && o->names_of == NAMES_CRASHES)
+			ck_appendf(buf, size, &len, "%s", CMDLINE_CRASHES_WORDS);
 		break;
 	}
+	if (!names && o->names_of != NAMES_FIXED)
+		return len;
 	list = cmdline_opt_names(o, names, &n);
 	for (unsigned int i = 0; i < n; i++)
 		ck_appendf(buf, size, &len, "%s%s", i ? ", " : "", list[i]);
 	return len;
+}
+
+size_t cmdline_opt_bounds(const struct cmdline_opt *o, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	if (o->kind == OPT_NUMBER)
+		ck_appendf(buf, size, &len, "%u..%u", o->lo, o->hi);
+	else if (o->kind == OPT_CONSOLE)
+		ck_appendf(buf, size, &len, "port 0x1..0x%x", CMDLINE_UART_PORT_MAX);
+	else if (o->kind == OPT_PARSED && o->bounds)
+		ck_appendf(buf, size, &len, "%s", o->bounds);
+	return len;
+}
+
+static bool blank(const char *s)
+{
+	return !s || !*s;
+}
+
+const char *cmdline_opt_undocumented(const struct cmdline_opt *o)
+{
+	if (blank(o->desc))
+		return "no description (.desc)";
+	if (strlen(o->desc) > CMDLINE_DESC_MAX)
+		return "a description (.desc) longer than CMDLINE_DESC_MAX characters";
+	if (blank(o->def))
+		return "no default (.def)";
+	if (blank(o->see) || strncmp(o->see, "docs/", 5))
+		return "no docs/ page for the details (.see)";
+	if (o->kind == OPT_NUMBER && blank(o->noun))
+		return "no words for what the number counts (.noun)";
+	if (o->kind == OPT_PARSED && (blank(o->values) || blank(o->bounds)))
+		return "no values or no bounds in words (.values, .bounds)";
+	if ((o->kind == OPT_CHOICE || o->kind == OPT_IMPL) && o->names_of == NAMES_FIXED &&
+	    !o->nr_choices)
+		return "no choices";
+	return NULL;
 }

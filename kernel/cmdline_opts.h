@@ -3,9 +3,11 @@
  * cmdline_opts.h - the command line's option table: one declarative row per key (its field in
  * struct ck_config, what it takes, its default, its bounds and a one-line description).
  *
- * The parser (cmdline.c) reads nothing else about a key, and the same rows are what a
- * reference of the command line is written from (docs/user/command-line.md; issue 21 generates or
- * checks it): cmdline_opts() lists them, cmdline_opt_values() says in words what a row takes.
+ * The parser (cmdline.c) reads nothing else about a key, and the same rows are what the
+ * reference of the command line is generated from (tools/ck-cmdline-doc.c writes
+ * docs/reference/cmdline.md; `make cmdline-doc`): cmdline_opts() lists them,
+ * cmdline_opt_values() and cmdline_opt_bounds() say in words what a row takes, and
+ * cmdline_opt_undocumented() names what a row still lacks (make check fails on it).
  * Plain C, host-tested and fuzzed with the parser.
  */
 #ifndef CK_CMDLINE_OPTS_H
@@ -38,14 +40,18 @@ struct cmdline_opt {
 	const char *word;		/* "all" (smp=all), or NULL */
 	const char *def;		/* the default, as it would be written on the command line */
 	bool always;			/* cmdline_describe() names it even at its default */
-	const char *desc;		/* one line for the reference */
+	const char *desc;		/* one line for the reference, CMDLINE_DESC_MAX at most */
+	const char *see;		/* the docs/ page that holds the details */
 	/* OPT_PARSED: NULL or the reason; the text as the command line gives it; in words. */
 	const char *(*parse)(const char *p, size_t n, void *field);
 	size_t (*text)(const void *field, char *buf, size_t size);
 	const char *values;
+	const char *bounds;		/* OPT_PARSED: its limits in words */
 };
 
 #define CMDLINE_OPTS_MAX	32	/* rows the table may have (the parser's bookkeeping) */
+#define CMDLINE_DESC_MAX	90	/* characters of a row's @desc: a short reference cell */
+#define CMDLINE_UART_PORT_MAX	0xfff8	/* the highest I/O port console=uart,io,<port> takes */
 
 /* The rows, in the order cmdline_describe() writes them; *@n gets their number. */
 const struct cmdline_opt *cmdline_opts(unsigned int *n);
@@ -70,5 +76,21 @@ const char *const *cmdline_opt_names(const struct cmdline_opt *o,
  */
 size_t cmdline_opt_values(const struct cmdline_opt *o, const struct cmdline_names *names,
 			  char *buf, size_t size);
+
+/*
+ * With @names NULL, cmdline_opt_values() says what tests= and crash= take without naming the
+ * image's registrations: these words stand where the names would be.
+ */
+#define CMDLINE_SUITES_WORDS	"the registered suites"
+#define CMDLINE_CRASHES_WORDS	"the registered crash kinds, none first"
+
+/*
+ * The bounds of what @o takes, in words ("0..3600"), or "" for a row whose values are a
+ * list; same contract as cmdline_opt_values().
+ */
+size_t cmdline_opt_bounds(const struct cmdline_opt *o, char *buf, size_t size);
+
+/* NULL when @o is documented (description, default, values, bounds, page), else what is not. */
+const char *cmdline_opt_undocumented(const struct cmdline_opt *o);
 
 #endif

@@ -377,6 +377,21 @@ def tools_checks(res):
                 p.stdout.splitlines()[-3:])
 
 
+def cmdline_reference(build, res):
+    """docs/reference/cmdline.md is what tools/ck-cmdline-doc.c writes from the option table
+    now, and every key of the table is documented (the tool refuses a row that is not)."""
+    tool = os.path.join(build, "ck-cmdline-doc")
+    doc = os.path.join(ROOT, "docs", "reference", "cmdline.md")
+    if not os.path.exists(tool):
+        out = "%s is not built (make %s)" % (tool, tool)
+    else:
+        p = subprocess.run([tool, "--check", doc], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        out = "" if p.returncode == 0 else p.stdout or "exit status %d" % p.returncode
+    res.add("docs: docs/reference/cmdline.md is the option table's reference, every key "
+            "documented (make cmdline-doc)", not out, out.splitlines()[-12:])
+
+
 def pytools_checks(res):
     """The host tools' own tests (tests/tools: pytest with hypothesis, and unittest)."""
     with tempfile.TemporaryDirectory(prefix="ck-pytest-") as tmp:
@@ -457,6 +472,7 @@ def main():
         layer_checks(args.build, res)
     if "tools" in groups:
         tools_checks(res)
+        cmdline_reference(args.build, res)
     if "pytools" in groups:
         pytools_checks(res)
     if "qemu" in groups:

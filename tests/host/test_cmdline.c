@@ -261,8 +261,80 @@ static void test_soak_keys(void)
 	      parse("soak_progress=0", &c) == 1, "out of bounds refused");
 }
 
+static const struct cmdline_opt *row_of(const char *key)
+{
+	return cmdline_opt_find(key, strlen(key));
+}
+
+/*
+ * The reference's words (tools/ck-cmdline-doc.c): every row is documented, a row missing a
+ * piece is named, and the bounds in words are the ones the parser keeps.
+ */
+static void test_reference_words(void)
+{
+	char b[128], line[96], long_desc[CMDLINE_DESC_MAX + 2];
+	unsigned int nr, lo, hi;
+	const struct cmdline_opt *o = cmdline_opts(&nr);
+	struct cmdline_opt r;
+	struct ck_config c;
+
+	for (unsigned int i = 0; i < nr; i++)
+		CHECK(!cmdline_opt_undocumented(&o[i]), "%s: %s", o[i].key,
+		      cmdline_opt_undocumented(&o[i]));
+	memset(long_desc, 'x', CMDLINE_DESC_MAX + 1);
+	long_desc[CMDLINE_DESC_MAX + 1] = '\0';
+	r = *row_of("exit");
+	r.desc = NULL;
+	CHECK(cmdline_opt_undocumented(&r) && strstr(cmdline_opt_undocumented(&r), ".desc"),
+	      "no description");
+	r.desc = long_desc;
+	CHECK(cmdline_opt_undocumented(&r) && strstr(cmdline_opt_undocumented(&r), "longer"),
+	      "a long description");
+	r = *row_of("exit");
+	r.see = "README.md";
+	CHECK(cmdline_opt_undocumented(&r) && strstr(cmdline_opt_undocumented(&r), ".see"),
+	      "a page outside docs/");
+	r = *row_of("soak");
+	r.bounds = NULL;
+	CHECK(cmdline_opt_undocumented(&r) != NULL, "a parsed row without bounds");
+	r = *row_of("soak_poll");
+	r.noun = "";
+	CHECK(cmdline_opt_undocumented(&r) != NULL, "a number without its noun");
+	r = *row_of("fb");
+	r.def = NULL;
+	CHECK(cmdline_opt_undocumented(&r) != NULL, "a row without its default");
+
+	for (unsigned int i = 0; i < nr; i++) {
+		if (o[i].kind != OPT_NUMBER)
+			continue;
+		cmdline_opt_bounds(&o[i], b, sizeof(b));
+		CHECK(sscanf(b, "%u..%u", &lo, &hi) == 2 && lo == o[i].lo && hi == o[i].hi,
+		      "%s: bounds '%s'", o[i].key, b);
+		snprintf(line, sizeof(line), "%s=%u", o[i].key, lo - 1);
+		CHECK(lo == 0 || parse(line, &c) == 1, "%s refused", line);
+	}
+	cmdline_opt_bounds(row_of("console"), b, sizeof(b));
+	CHECK(sscanf(b, "port 0x%x..0x%x", &lo, &hi) == 2 && lo == 1, "console: '%s'", b);
+	snprintf(line, sizeof(line), "console=uart,io,0x%x", hi);
+	CHECK(parse(line, &c) == 0 && c.console_port == hi, "%s taken", line);
+	snprintf(line, sizeof(line), "console=uart,io,0x%x", hi + 1);
+	CHECK(parse(line, &c) == 1, "%s refused", line);
+	CHECK(parse("console=uart,io,0x0", &c) == 1, "port 0 refused");
+	cmdline_opt_bounds(row_of("exit"), b, sizeof(b));
+	CHECK(!b[0], "a list has no bounds: '%s'", b);
+
+	cmdline_opt_values(row_of("tests"), NULL, b, sizeof(b));
+	CHECK(strstr(b, CMDLINE_SUITES_WORDS) && !strstr(b, "paging"), "tests= unnamed: %s", b);
+	cmdline_opt_values(row_of("tests"), &host_names, b, sizeof(b));
+	CHECK(!strstr(b, CMDLINE_SUITES_WORDS) && strstr(b, "paging"), "tests= named: %s", b);
+	cmdline_opt_values(row_of("crash"), NULL, b, sizeof(b));
+	CHECK(!strcmp(b, CMDLINE_CRASHES_WORDS), "crash= unnamed: %s", b);
+	cmdline_opt_values(row_of("crash"), &host_names, b, sizeof(b));
+	CHECK(!strncmp(b, "none, ud, gp", 12), "crash= named: %s", b);
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_defaults, test_good_values, test_errors, test_edge_cases,
-			 test_option_table, test_soak_keys);
+			 test_option_table, test_soak_keys, test_reference_words);
 }
