@@ -37,6 +37,12 @@ def load_ktap_check():
 
 
 KTAP_CHECK = load_ktap_check()
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from cklib import schema as ckschema  # noqa: E402
+
+RECORDS = ckschema.Schema()
+# JSON records held to docs/schema/: streams and records seen per group.
+schema_seen = {"host": [0, 0], "qemu": [0, 0], "tools": [0, 0]}
 ktap_streams = {"host": 0, "qemu": 0}
 # Streams whose only problems are those --strict adds (lines inside the document that are
 # neither KTAP nor '#' diagnostics): one result for all of them at the end.
@@ -72,6 +78,15 @@ def ktap_errors(text, name):
     if strict_only:
         ktap_strict_problems.append((name, strict_only))
     return found[False]
+
+
+def schema_errors(text, name, group):
+    """Every JSON record of one stream held to docs/schema/: "NAME:LINE: KIND record:
+    MEMBER: why" for each one that does not validate."""
+    n, problems = ckschema.check_any(RECORDS, text, name)
+    schema_seen[group][0] += 1
+    schema_seen[group][1] += n
+    return problems
 
 
 class Results:
@@ -121,6 +136,9 @@ def host_tests(build, res):
         ktap_streams["host"] += 1
         if errs:
             res.add("host/%s: its output is valid KTAP" % name, False, errs[:10])
+        errs = schema_errors(p.stdout, "host/" + name, "host")
+        if errs:
+            res.add("host/%s: its JSON records match the schema" % name, False, errs[:10])
 
 
 def fuzz(build, seconds, res):
@@ -349,6 +367,39 @@ def tools_checks(res):
                 p.stdout.splitlines()[-3:])
 
 
+def tools_records(build, res):
+    """The hosted tools' JSON output held to docs/schema/: the soak twin for a second, the
+    hosted benchmark's parallel preset at test sizes, ck-report --fleet --json of the stored
+    fleets (ck-results' summaries are held in the QEMU scenarios that read them back)."""
+    with tempfile.TemporaryDirectory(prefix="ck-records-") as tmp:
+        out = os.path.join(tmp, "out.json")
+        runs = [("ck-soak --json", [os.path.join(build, "ck-soak"), "--mib", "16",
+                                    "--seconds", "1", "--quiet", "--json", out], True),
+                ("ck-bench --preset parallel --json", [os.path.join(build, "ck-bench"),
+                 "--tiny", "--rounds", "3", "--preset", "parallel", "--json", out], True)]
+        for fleet in ("fleet", "soak-fleet"):
+            runs.append(("ck-report --fleet tests/data/%s --json" % fleet,
+                         [sys.executable, os.path.join(ROOT, "tools", "ck-report.py"),
+                          "--fleet", os.path.join(ROOT, "tests", "data", fleet), "--json"],
+                         False))
+        for name, argv, to_file in runs:
+            if os.path.exists(out):
+                os.unlink(out)
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, timeout=600)
+            text = p.stdout
+            if to_file and os.path.exists(out):
+                with open(out) as f:
+                    text = f.read()
+            n, errs = ckschema.check_any(RECORDS, text, name)
+            schema_seen["tools"][0] += 1
+            schema_seen["tools"][1] += n
+            ok = p.returncode == 0 and n > 0 and not errs
+            res.add("tools: %s: its JSON records match the schema" % name, ok,
+                    [] if ok else errs[:10] or ["exit %d, %d records" % (p.returncode, n)] +
+                    p.stdout.splitlines()[-5:], note="%d record%s" % (n, "" if n == 1 else "s"))
+
+
 def pytools_checks(res):
     """The host tools' own tests (tests/tools: pytest with hypothesis, and unittest)."""
     with tempfile.TemporaryDirectory(prefix="ck-pytest-") as tmp:
@@ -398,6 +449,8 @@ def qemu_tests(build, res, only):
             if "KTAP version 1" in b.log:
                 ktap_streams["qemu"] += 1
                 b.problems += ktap_errors(b.log, b.name)[:10]
+            for name, text in [(b.name, b.log)] + getattr(b, "outputs", []):
+                b.problems += schema_errors(text, name, "qemu")[:10]
             details = list(b.problems)
             if b.problems:
                 details.append("whole serial log: " + keep_failure_log(build, b))
@@ -429,6 +482,7 @@ def main():
         layer_checks(args.build, res)
     if "tools" in groups:
         tools_checks(res)
+        tools_records(args.build, res)
     if "pytools" in groups:
         pytools_checks(res)
     if "qemu" in groups:
@@ -447,6 +501,14 @@ def main():
                 "(no unknown line inside a KTAP document)", not ktap_strict_problems,
                 details, note="%d of %d streams fail only --strict" % (
                     len(ktap_strict_problems), ktap_streams["host"] + ktap_streams["qemu"]))
+    streams = sum(n for n, _ in schema_seen.values())
+    if streams and not args.only:
+        recs = sum(r for _, r in schema_seen.values())
+        res.add("schema: %d JSON records of %d host, %d QEMU and %d tool streams validated "
+                "against docs/schema/copykernel-records-v1.json (a failure is reported on "
+                "the stream's own test)" % (recs, schema_seen["host"][0],
+                                            schema_seen["qemu"][0], schema_seen["tools"][0]),
+                recs > 0 or not {"qemu", "tools"} & set(groups))
     print("1..%d" % (res.passed + res.failed))
     print("# make check took %.0f s" % (time.monotonic() - t0))
     for f in res.failures:
