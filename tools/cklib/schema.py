@@ -56,7 +56,14 @@ class Schema:
         if v is None:
             return ["kind: unknown kind %s (the schema has %s)" % (
                 json.dumps(kind), ", ".join(sorted(k for k in self.kinds if k)))]
-        return [say(e) for e in fewest(v, obj)]
+        found = [say(e) for e in fewest(v, obj)]
+        if kind is None and found:
+            want = self.root["$defs"]["summary"]["required"]
+            lacks = sum(k not in obj for k in want)
+            if 2 * lacks > len(want):
+                return ["kind: missing (only the run summary has none, and this record lacks "
+                        "%d of its %d members)" % (lacks, len(want))]
+        return found
 
 
 def fewest(v, obj):
