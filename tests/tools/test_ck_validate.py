@@ -11,6 +11,7 @@ a member changes this file and the schema together.
 import copy
 import json
 import os
+import re
 
 import jsonschema
 import pytest
@@ -140,6 +141,17 @@ def test_a_missing_required_member_fails(rec):
             assert got and got[0].startswith("kind: missing"), got
         else:
             assert "%s: missing (required)" % key in got, (key, got)
+
+
+def test_the_schema_describes_the_writers_version():
+    """The schema's "schema" const is kernel/lib/json.h's JSON_SCHEMA, and the file's name
+    and $id say the same number."""
+    with open(os.path.join(ROOT, "kernel", "lib", "json.h")) as f:
+        m = re.search(r"^#define JSON_SCHEMA\s+(\d+)", f.read(), re.M)
+    v = int(m.group(1))
+    assert SCHEMA.version == v
+    assert ckschema.SCHEMA_PATH.endswith("-v%d.json" % v)
+    assert SCHEMA.root["$id"].endswith(":schema-%d" % v)
 
 
 def test_an_unknown_kind_and_another_schema_fail():
