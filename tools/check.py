@@ -449,7 +449,9 @@ def qemu_tests(build, res, only):
             if "KTAP version 1" in b.log:
                 ktap_streams["qemu"] += 1
                 b.problems += ktap_errors(b.log, b.name)[:10]
-            for name, text in [(b.name, b.log)] + getattr(b, "outputs", []):
+            logs = getattr(b, "logs", [b.log])
+            for name, text in [("%s (boot %d)" % (b.name, i + 1) if len(logs) > 1 else b.name,
+                                log) for i, log in enumerate(logs)] + b.outputs:
                 b.problems += schema_errors(text, name, "qemu")[:10]
             details = list(b.problems)
             if b.problems:

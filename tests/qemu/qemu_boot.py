@@ -22,15 +22,10 @@ class Boot:
         self.problems = []
         self.log = ""
         self.status = None
-        # (name, text) held to docs/schema/ beside the last log: earlier boots' serial logs
-        # and the outputs of tools a scenario ran (ck-results).
-        self.outputs = []
-        self.boots = 0
+        self.logs = []          # every boot's serial log, in order (the last is self.log)
+        self.outputs = []       # (name, text): tools a scenario ran (ck-results' summary)
 
     def run(self, cmdline, cpu="max", mem="512M", timeout=150, extra=(), runner_args=()):
-        self.boots += 1
-        if self.boots > 1:
-            self.outputs.append(("%s (boot %d)" % (self.name, self.boots - 1), self.log))
         with tempfile.TemporaryDirectory(prefix="ck-boot-") as tmp:
             log = os.path.join(tmp, "serial.log")
             argv = [sys.executable, RUNNER, "-q", "--image", self.image, "--cpu", cpu,
@@ -48,6 +43,7 @@ class Boot:
         self.raw = raw
         self.log = re.sub(r"\x1b\[[0-9;?=]*[A-Za-z]", "",
                           raw.decode("ascii", "replace")).replace("\r", "")
+        self.logs.append(self.log)
         return self
 
     def expect(self, cond, what):
