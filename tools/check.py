@@ -483,8 +483,8 @@ def main():
     if "layers" in groups:
         layer_checks(args.build, res)
     if "tools" in groups:
-        tools_checks(res)
         tools_records(args.build, res)
+        tools_checks(res)
     if "pytools" in groups:
         pytools_checks(res)
     if "qemu" in groups:
