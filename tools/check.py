@@ -368,36 +368,14 @@ def tools_checks(res):
 
 
 def tools_records(build, res):
-    """The hosted tools' JSON output held to docs/schema/: the soak twin for a second, the
-    hosted benchmark's parallel preset at test sizes, ck-report --fleet --json of the stored
-    fleets (ck-results' summaries are held in the QEMU scenarios that read them back)."""
-    with tempfile.TemporaryDirectory(prefix="ck-records-") as tmp:
-        out = os.path.join(tmp, "out.json")
-        runs = [("ck-soak --json", [os.path.join(build, "ck-soak"), "--mib", "16",
-                                    "--seconds", "1", "--quiet", "--json", out], True),
-                ("ck-bench --preset parallel --json", [os.path.join(build, "ck-bench"),
-                 "--tiny", "--rounds", "3", "--preset", "parallel", "--json", out], True)]
-        for fleet in ("fleet", "soak-fleet"):
-            runs.append(("ck-report --fleet tests/data/%s --json" % fleet,
-                         [sys.executable, os.path.join(ROOT, "tools", "ck-report.py"),
-                          "--fleet", os.path.join(ROOT, "tests", "data", fleet), "--json"],
-                         False))
-        for name, argv, to_file in runs:
-            if os.path.exists(out):
-                os.unlink(out)
-            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, timeout=600)
-            text = p.stdout
-            if to_file and os.path.exists(out):
-                with open(out) as f:
-                    text = f.read()
-            n, errs = ckschema.check_any(RECORDS, text, name)
-            schema_seen["tools"][0] += 1
-            schema_seen["tools"][1] += n
-            ok = p.returncode == 0 and n > 0 and not errs
-            res.add("tools: %s: its JSON records match the schema" % name, ok,
-                    [] if ok else errs[:10] or ["exit %d, %d records" % (p.returncode, n)] +
-                    p.stdout.splitlines()[-5:], note="%d record%s" % (n, "" if n == 1 else "s"))
+    """The hosted tools' JSON output held to docs/schema/ (cklib.schema.hosted_records)."""
+    for name, status, n, errs, tail in ckschema.hosted_records(RECORDS, build):
+        schema_seen["tools"][0] += 1
+        schema_seen["tools"][1] += n
+        ok = status == 0 and n > 0 and not errs
+        res.add("tools: %s: its JSON records match the schema" % name, ok,
+                [] if ok else errs[:10] or ["exit %d, %d records" % (status, n)] + tail,
+                note="%d record%s" % (n, "" if n == 1 else "s"))
 
 
 def pytools_checks(res):

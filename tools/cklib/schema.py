@@ -11,6 +11,9 @@ member is missing, unexpected, or of the wrong type. A whole file that is one JS
 """
 import json
 import os
+import subprocess
+import sys
+import tempfile
 
 import jsonschema
 
@@ -153,3 +156,33 @@ def check_any(schema, text, name):
         if isinstance(obj, dict):
             return 1, check_document(schema, obj, name)
     return check_text(schema, text, name)
+
+
+def hosted_records(schema, build):
+    """make check's runs of the hosted tools, each held to the schema: the soak twin for a
+    second, the hosted benchmark's parallel preset at test sizes, ck-report --fleet --json of
+    the stored fleets (ck-results' summaries are held in the QEMU scenarios that read them).
+    Yields (name, exit status, records, problems, the output's last lines)."""
+    with tempfile.TemporaryDirectory(prefix="ck-records-") as tmp:
+        out = os.path.join(tmp, "out.json")
+        runs = [("ck-soak --json", [os.path.join(build, "ck-soak"), "--mib", "16",
+                                    "--seconds", "1", "--quiet", "--json", out]),
+                ("ck-bench --preset parallel --json", [os.path.join(build, "ck-bench"),
+                 "--tiny", "--rounds", "3", "--preset", "parallel", "--json", out])]
+        for fleet in ("fleet", "soak-fleet"):
+            runs.append(("ck-report --fleet tests/data/%s --json" % fleet,
+                         [sys.executable, os.path.join(ROOT, "tools", "ck-report.py"),
+                          "--fleet", os.path.join(ROOT, "tests", "data", fleet), "--json"]))
+        for name, argv in runs:
+            if os.path.exists(out):
+                os.unlink(out)
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, timeout=600)
+            text = p.stdout
+            if out in argv:
+                text = ""
+                if os.path.exists(out):
+                    with open(out) as f:
+                        text = f.read()
+            n, problems = check_any(schema, text, name)
+            yield name, p.returncode, n, problems, p.stdout.splitlines()[-5:]
