@@ -37,6 +37,12 @@ def load_ktap_check():
 
 
 KTAP_CHECK = load_ktap_check()
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from cklib import schema as ckschema  # noqa: E402
+
+RECORDS = ckschema.Schema()
+# JSON records held to docs/schema/: streams and records seen per group.
+schema_seen = {"host": [0, 0], "qemu": [0, 0], "tools": [0, 0]}
 ktap_streams = {"host": 0, "qemu": 0}
 # Streams whose only problems are those --strict adds (lines inside the document that are
 # neither KTAP nor '#' diagnostics): one result for all of them at the end.
@@ -72,6 +78,15 @@ def ktap_errors(text, name):
     if strict_only:
         ktap_strict_problems.append((name, strict_only))
     return found[False]
+
+
+def schema_errors(text, name, group):
+    """Every JSON record of one stream held to docs/schema/: "NAME:LINE: KIND record:
+    MEMBER: why" for each one that does not validate."""
+    n, problems = ckschema.check_any(RECORDS, text, name)
+    schema_seen[group][0] += 1
+    schema_seen[group][1] += n
+    return problems
 
 
 class Results:
@@ -121,6 +136,9 @@ def host_tests(build, res):
         ktap_streams["host"] += 1
         if errs:
             res.add("host/%s: its output is valid KTAP" % name, False, errs[:10])
+        errs = schema_errors(p.stdout, "host/" + name, "host")
+        if errs:
+            res.add("host/%s: its JSON records match the schema" % name, False, errs[:10])
 
 
 def fuzz(build, seconds, res):
@@ -392,6 +410,17 @@ def cmdline_reference(build, res):
             "documented (make cmdline-doc)", not out, out.splitlines()[-12:])
 
 
+def tools_records(build, res):
+    """The hosted tools' JSON output held to docs/schema/ (cklib.schema.hosted_records)."""
+    for name, status, n, errs, tail in ckschema.hosted_records(RECORDS, build):
+        schema_seen["tools"][0] += 1
+        schema_seen["tools"][1] += n
+        ok = status == 0 and n > 0 and not errs
+        res.add("tools: %s: its JSON records match the schema" % name, ok,
+                [] if ok else errs[:10] or ["exit %d, %d records" % (status, n)] + tail,
+                note="%d record%s" % (n, "" if n == 1 else "s"))
+
+
 def pytools_checks(res):
     """The host tools' own tests (tests/tools: pytest with hypothesis, and unittest)."""
     with tempfile.TemporaryDirectory(prefix="ck-pytest-") as tmp:
@@ -441,6 +470,10 @@ def qemu_tests(build, res, only):
             if "KTAP version 1" in b.log:
                 ktap_streams["qemu"] += 1
                 b.problems += ktap_errors(b.log, b.name)[:10]
+            logs = getattr(b, "logs", [b.log])
+            for name, text in [("%s (boot %d)" % (b.name, i + 1) if len(logs) > 1 else b.name,
+                                log) for i, log in enumerate(logs)] + b.outputs:
+                b.problems += schema_errors(text, name, "qemu")[:10]
             details = list(b.problems)
             if b.problems:
                 details.append("whole serial log: " + keep_failure_log(build, b))
@@ -471,6 +504,7 @@ def main():
     if "layers" in groups:
         layer_checks(args.build, res)
     if "tools" in groups:
+        tools_records(args.build, res)
         tools_checks(res)
         cmdline_reference(args.build, res)
     if "pytools" in groups:
@@ -491,6 +525,14 @@ def main():
                 "(no unknown line inside a KTAP document)", not ktap_strict_problems,
                 details, note="%d of %d streams fail only --strict" % (
                     len(ktap_strict_problems), ktap_streams["host"] + ktap_streams["qemu"]))
+    streams = sum(n for n, _ in schema_seen.values())
+    if streams and not args.only:
+        recs = sum(r for _, r in schema_seen.values())
+        res.add("schema: %d JSON records of %d host, %d QEMU and %d tool streams validated "
+                "against docs/schema/copykernel-records-v1.json (a failure is reported on "
+                "the stream's own test)" % (recs, schema_seen["host"][0],
+                                            schema_seen["qemu"][0], schema_seen["tools"][0]),
+                recs > 0 or not {"qemu", "tools"} & set(groups))
     print("1..%d" % (res.passed + res.failed))
     print("# make check took %.0f s" % (time.monotonic() - t0))
     for f in res.failures:

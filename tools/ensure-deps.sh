@@ -39,6 +39,7 @@ if [ "$what" = check ]; then
 	need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'
 	need python3-pytest /usr/bin/python3 -c 'import pytest'
 	need python3-hypothesis /usr/bin/python3 -c 'import hypothesis'
+	need python3-jsonschema /usr/bin/python3 -c 'import jsonschema'
 fi
 if [ "$what" = soak-bench ]; then
 	need stressapptest command -v stressapptest

@@ -9,6 +9,11 @@
  * goes into the caller's fixed buffer: nothing is written at or past @size, the text is always
  * NUL-terminated, and it never holds a newline, so the caller's line is the record.
  *
+ * docs/schema/copykernel-records-v1.json describes every kind (make check validates each
+ * record it sees against it): a new kind, member or value goes into it in the same commit; a
+ * member renamed, removed, retyped or given another meaning bumps JSON_SCHEMA and starts the
+ * next schema file.
+ *
  *	struct json_writer w;
  *
  *	json_record(&w, buf, sizeof(buf), "result");

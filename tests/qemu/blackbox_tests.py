@@ -70,6 +70,7 @@ def t_blackbox_reset_mid_run(b):
               % run)
         check_ktap(b)
         p = ck_results("--ovmf-vars", vars_fd)
+        b.outputs.append(("ck-results --ovmf-vars", p.stdout))
         if not b.expect(p.returncode == 0, "ck-results: %d %s" % (p.returncode, p.stderr)):
             return
         obj = json.loads(p.stdout)
@@ -126,6 +127,7 @@ def t_blackbox_soak_reset(b):
         b.expect(0 < done < per_pass and done % 4096 == 0,
                  "bytes verified %d: not whole pages of a first pass of %d" % (done, per_pass))
         p = ck_results("--ovmf-vars", vars_fd)
+        b.outputs.append(("ck-results --ovmf-vars", p.stdout))
         if not b.expect(p.returncode == 0, "ck-results: %d %s" % (p.returncode, p.stderr)):
             return
         obj = json.loads(p.stdout)

@@ -258,6 +258,7 @@ def t_results_variable(b):
         p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "ck-results.py"),
                             "--ovmf-vars", vars_fd], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
+        b.outputs.append(("ck-results --ovmf-vars", p.stdout))
         if not b.expect(p.returncode == 0, "ck-results failed: " + p.stderr.strip()):
             return
         obj = json.loads(p.stdout)
@@ -306,6 +307,7 @@ def t_results_stale_chunks(b):
         p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "ck-results.py"),
                             "--ovmf-vars", vars_fd], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
+        b.outputs.append(("ck-results --ovmf-vars", p.stdout))
         if b.expect(p.returncode == 0 and "stale" not in p.stderr,
                     "ck-results: %d %s" % (p.returncode, p.stderr.strip())):
             obj = json.loads(p.stdout)

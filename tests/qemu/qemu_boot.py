@@ -22,6 +22,8 @@ class Boot:
         self.problems = []
         self.log = ""
         self.status = None
+        self.logs = []          # every boot's serial log, in order (the last is self.log)
+        self.outputs = []       # (name, text): tools a scenario ran (ck-results' summary)
 
     def run(self, cmdline, cpu="max", mem="512M", timeout=150, extra=(), runner_args=()):
         with tempfile.TemporaryDirectory(prefix="ck-boot-") as tmp:
@@ -41,6 +43,7 @@ class Boot:
         self.raw = raw
         self.log = re.sub(r"\x1b\[[0-9;?=]*[A-Za-z]", "",
                           raw.decode("ascii", "replace")).replace("\r", "")
+        self.logs.append(self.log)
         return self
 
     def expect(self, cond, what):

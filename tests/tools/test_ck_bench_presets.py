@@ -3,8 +3,9 @@
 say, or fails with a status (issue 20 item 0.1): `--preset big` alone printed "skipped (no
 room for two buffers of 1024 MiB)" and exited 0, and `--preset v3` never measured its 1 GiB
 extent because the bandwidth probe had taken the arena. Here v3 and big run at test sizes
-and every promised row must be there, with its share of the probe's limit; and a process
-whose address space cannot hold the run's two 1 GiB buffers must exit 3 and say why.
+and every promised row must be there, with its share of the probe's limit, and every
+record valid under docs/schema/copykernel-records-v1.json; and a process whose address
+space cannot hold the run's two 1 GiB buffers must exit 3 and say why.
 
 CK_BUILD=DIR takes the binary from DIR instead of build/.
 """
@@ -14,6 +15,7 @@ import resource
 import subprocess
 
 from conftest import ROOT
+from cklib import schema as ckschema
 
 BENCH = os.path.join(os.environ.get("CK_BUILD", os.path.join(ROOT, "build")), "ck-bench")
 
@@ -38,6 +40,8 @@ def test_v3_and_big_measure_every_case(tmp_path):
     for bad in ("FAILED", "skipped", "no room", "no memory"):
         assert bad not in text, text[-2000:]
     recs = [json.loads(line) for line in js.read_text().splitlines()]
+    n, problems = ckschema.check_text(ckschema.Schema(), js.read_text(), "b.jsonl")
+    assert n == len(recs) and not problems, problems[:10]
     cmp = [r for r in recs if r.get("kind") == "comparison"]
     v3 = sorted(r["size"] for r in cmp if r["api"] == "copy_mc_highpages")
     big = [r for r in cmp if r["api"] == "copy big"]

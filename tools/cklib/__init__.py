@@ -10,6 +10,8 @@
   kcidb         ck-report.py --kcidb: a run or a fleet as one KernelCI KCIDB v5.3 document
   lavaids       LAVA's monitor patterns, the dotted ids of a KTAP log and the comparison of
                 a run's results with lava-run's record (ck-lava.py check)
+  schema        the JSON Schema of every record (docs/schema/): validation for make check
+                and ck-validate.py
   soak          the soak= value and a LAVA monitor's minutes for it (ck-lava.py), the
                 soak_summary record as a row of the fleet's soak table
 
