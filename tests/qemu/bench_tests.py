@@ -230,7 +230,7 @@ def t_bench_migrate(b):
     """bench=migrate tiny, -smp 4: all 4 CPUs verify every migration and ack every shootdown."""
     cpus, runs = 4, 3
     b.run("exit=qemu tests=none bench=migrate bench_runs=%d bench_tiny=yes" % runs,
-          extra=["-smp %d" % cpus], timeout=120)
+          extra=["-smp %d" % cpus])
     b.status_is(PASS)
     b.has(r"^== preset migrate ==$")
     b.has(r"^bench: migrate: %d online CPUs read every folio" % cpus)
@@ -261,7 +261,3 @@ def t_bench_migrate(b):
                  for r in recs), "every record: %d CPUs, %d rounds, timed phases" % (cpus, runs))
     b.expect(not bench_records(b, "json-error"), "JSON writer errors")
     unique_ids(b)
-
-
-SCENARIOS = [t_bench_presets_tiny, t_numa_directions, t_bench_copy_pages_tiny,
-             t_bench_seed003_tiny, t_bench_migrate]

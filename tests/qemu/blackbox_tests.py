@@ -175,7 +175,3 @@ def t_blackbox_no_dimm_map(b):
     b.has(r"^SMBIOS: \d\.\d+ entry point \(")
     b.has(r"^SMBIOS: no DIMM map from firmware: errors are attributed to a node and a range")
     b.lacks(r"^warning: SMBIOS")
-
-
-SCENARIOS = [t_blackbox_soak_reset, t_blackbox_reset_mid_run, t_blackbox_dimm_map,
-             t_blackbox_no_dimm_map]

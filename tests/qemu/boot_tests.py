@@ -1,28 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""boot_tests.py - the QEMU boot scenarios of `make check`: this file's own (memory sizes and
-paging, command lines, the ways out, deliberate crashes) and SCENARIOS, every topic file's list
-(dispatch_tests, mce_tests, mce_poll_tests, firmware_tests, bench_tests, smp_tests, status_tests,
-model_tests, blackbox_tests, soak_tests) in the order they run.
+"""boot_tests.py - the check functions of the QEMU boot scenarios of scenarios.cfg's boot
+group (memory sizes and paging, command lines, the ways out, deliberate crashes).
 
-Each scenario boots build/copykernel.efi once through tools/ck-run.py (the same runner as
+Each scenario boots build/copykernel.efi through tools/ck-run.py (the same runner as
 `make run`) and checks the exit status and what the image printed on the serial console.
-A scenario is a function taking a Boot helper and returning nothing; `expect` records failed
-assertions, so one boot reports every problem it shows.
+A function here takes the Boot helper (and the string arguments its row gives); `expect`
+records failed assertions, so one boot reports every problem it shows.
 """
 import os
 import tempfile
 
-from qemu_boot import CMDLINE, PANIC, PASS, RESET, TIMEOUT, Boot, check_ktap  # noqa: F401
-import bench_tests
-import blackbox_tests
-import dispatch_tests
-import firmware_tests
-import mce_poll_tests
-import mce_tests
-import model_tests
-import smp_tests
-import soak_tests
-import status_tests
+from qemu_boot import CMDLINE, PANIC, PASS, RESET, TIMEOUT, check_ktap, check_ktap_strict
 from dispatch_tests import check_dispatch_table
 
 
@@ -119,16 +107,6 @@ def t_bad_cmdline(b):
     check_ktap(b)
 
 
-def check_ktap_strict(b):
-    """tools/ktap-check.py --strict: inside a subtest every line is KTAP (a result, a plan,
-    a version line or a '#' diagnostic at the subtest's indentation)."""
-    kc = firmware_tests.load_tool("ktap-check")
-    checker = kc.check(b.log.splitlines(), strict=True)
-    for line, is_error, msg in checker.problems[:10]:
-        b.expect(False, "ktap-check --strict: line %s: %s: %r" % (
-            line, msg, b.log.splitlines()[line - 1] if line else ""))
-
-
 def t_no_cmdline(b):
     """No command line at all: defaults, QEMU detected, isa-debug-exit; strict KTAP."""
     b.run("", runner_args=["--no-cmdline-file"])
@@ -209,42 +187,38 @@ CRASHES = {"ud": (6, "UD"), "gp": (13, "GP"), "pf": (14, "PF"), "de": (0, "DE"),
            "bp": (3, "BP"), "df": (8, "DF")}
 
 
-def make_crash_test(kind):
+def t_crash(b, kind):
+    """crash=KIND: the unexpected exception is reported and the status is panic."""
     vec, mnem = CRASHES[kind]
-
-    def t(b):
-        b.run("exit=qemu crash=" + kind)
-        b.status_is(PANIC)
-        b.has(r"^PANIC: unexpected exception %d #%s " % (vec, mnem))
-        if kind != "df":
-            b.has(r"^  error code 0x[0-9a-f]+, RIP [0-9a-f]{16} crash_%s\+0x[0-9a-f]+$" % kind,
-                  "RIP not shown as crash_%s+offset" % kind)
-        b.has(r"^  CR0 [0-9a-f]{16} CR2 [0-9a-f]{16} CR3 [0-9a-f]{16} CR4 [0-9a-f]{16}")
-        for r in ("RAX", "RSI", "R8 ", "R12", "RFLAGS"):
-            b.has(r"^  .*%s [0-9a-f]{16}" % r, "register %s missing" % r)
-        b.has(r"^  stack:")
-        if kind == "pf":
-            m = b.has(r"reading not-present page 0x([0-9a-f]+)")
-            b.has(r"page fault: not-present page on read in kernel mode")
-            if m:
-                b.has(r"CR2 %016x " % (int(m.group(1), 16) + 0x10), "CR2 is not the address read")
-        if kind == "df":
-            # The #UD's frame push hit the not-present page just below RSP: CR2 = RSP - 8.
-            cr2 = b.has(r"CR2 ([0-9a-f]{16})")
-            rsp = b.has(r"RSP ([0-9a-f]{16})")
-            if cr2 and rsp:
-                b.expect(int(cr2.group(1), 16) == int(rsp.group(1), 16) - 8,
-                         "CR2 %s is not the push below RSP %s" % (cr2.group(1), rsp.group(1)))
-        b.has(r"^copykernel: exit status 2 \(panic\)")
-        b.lacks(r"^KTAP version 1", "tests ran after the crash")
-    t.__name__ = "t_crash_" + kind
-    t.__doc__ = "crash=%s: the unexpected #%s is reported and the status is panic" % (kind, mnem)
-    return t
+    b.run("exit=qemu crash=" + kind)
+    b.status_is(PANIC)
+    b.has(r"^PANIC: unexpected exception %d #%s " % (vec, mnem))
+    if kind != "df":
+        b.has(r"^  error code 0x[0-9a-f]+, RIP [0-9a-f]{16} crash_%s\+0x[0-9a-f]+$" % kind,
+              "RIP not shown as crash_%s+offset" % kind)
+    b.has(r"^  CR0 [0-9a-f]{16} CR2 [0-9a-f]{16} CR3 [0-9a-f]{16} CR4 [0-9a-f]{16}")
+    for r in ("RAX", "RSI", "R8 ", "R12", "RFLAGS"):
+        b.has(r"^  .*%s [0-9a-f]{16}" % r, "register %s missing" % r)
+    b.has(r"^  stack:")
+    if kind == "pf":
+        m = b.has(r"reading not-present page 0x([0-9a-f]+)")
+        b.has(r"page fault: not-present page on read in kernel mode")
+        if m:
+            b.has(r"CR2 %016x " % (int(m.group(1), 16) + 0x10), "CR2 is not the address read")
+    if kind == "df":
+        # The #UD's frame push hit the not-present page just below RSP: CR2 = RSP - 8.
+        cr2 = b.has(r"CR2 ([0-9a-f]{16})")
+        rsp = b.has(r"RSP ([0-9a-f]{16})")
+        if cr2 and rsp:
+            b.expect(int(cr2.group(1), 16) == int(rsp.group(1), 16) - 8,
+                     "CR2 %s is not the push below RSP %s" % (cr2.group(1), rsp.group(1)))
+    b.has(r"^copykernel: exit status 2 \(panic\)")
+    b.lacks(r"^KTAP version 1", "tests ran after the crash")
 
 
 def t_exit_shutdown(b):
     """exit=shutdown goes through the UEFI runtime ResetSystem: QEMU powers off."""
-    b.run("exit=shutdown tests=none", timeout=60)
+    b.run("exit=shutdown tests=none")
     b.status_is(RESET)
     b.has(r"^copykernel: exit status 0 \(all tests passed\)")
     b.lacks(r"did not happen")
@@ -252,7 +226,7 @@ def t_exit_shutdown(b):
 
 def t_exit_reset(b):
     """exit=reset goes through ResetSystem(cold): with -no-reboot QEMU leaves by itself."""
-    b.run("exit=reset tests=none", timeout=60)
+    b.run("exit=reset tests=none")
     b.status_is(RESET)
     b.has(r"^copykernel: exit status 0 \(all tests passed\)")
     b.lacks(r"did not happen")
@@ -262,21 +236,6 @@ def t_exit_halt(b):
     """exit=halt stops and stays: the runner's timeout is the only way out."""
     # The halt comes after the quick figures, which under TCG on a loaded host took more
     # than 25 s (old and new images alike): the runner waits long enough for them.
-    b.run("exit=halt tests=none", timeout=60)
+    b.run("exit=halt tests=none")
     b.status_is(TIMEOUT)
     b.has(r"^copykernel: halted; power-cycle or reset the machine to leave")
-
-
-SCENARIOS = smp_tests.SLOW + soak_tests.SLOW + [
-    t_max_6g, t_no_pdpe1gb, t_256m_headless, t_intel_skylake, t_bad_cmdline, t_no_cmdline,
-    t_cmdline_file_too_long, t_cmdline_file_nul_and_utf8, t_shell_loadoptions, t_ebs_retry,
-    t_subset_and_console, t_exit_shutdown, t_exit_reset, t_exit_halt] + \
-    dispatch_tests.SCENARIOS + mce_tests.SCENARIOS + mce_poll_tests.SCENARIOS + \
-    firmware_tests.SCENARIOS + \
-    bench_tests.SCENARIOS + smp_tests.SCENARIOS + [make_crash_test(k) for k in CRASHES] + \
-    status_tests.SCENARIOS + model_tests.SCENARIOS + blackbox_tests.SCENARIOS + \
-    soak_tests.SCENARIOS
-
-
-def scenario_name(fn):
-    return fn.__name__[2:] if fn.__name__.startswith("t_") else fn.__name__

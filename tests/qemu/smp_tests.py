@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """smp_tests.py - the QEMU scenarios of every CPU: bring-up under -smp 1 to 255, absent and
 limited CPUs, CPUs on NUMA nodes, a crash on an AP, machine checks broadcast to every CPU
-(the rendezvous), and the parallel benchmark preset. boot_tests.py adds them to SCENARIOS.
+(the rendezvous), and the parallel benchmark preset.
 """
 import json
 import os
@@ -15,7 +15,7 @@ from qemu_boot import CMDLINE, INTEL, PANIC, PASS, ROOT, check_ktap
 
 def qemu_mce_smp(b, cmdline):
     """inject=qemu under -smp 4 on an Intel model that broadcasts (family 6 model >= 14)."""
-    b.run("exit=qemu inject=qemu tests=mce %s" % cmdline, cpu=INTEL, timeout=120,
+    b.run("exit=qemu inject=qemu tests=mce %s" % cmdline, cpu=INTEL,
           runner_args=["--inject-mce", "--smp", "4"])
     b.has(r"^MCE: every CPU: 4 CPUs \(4 started\), banks 10 on every CPU")
 
@@ -141,25 +141,23 @@ def t_smp_4_default(b):
     check_ktap(b)
 
 
-def make_smp_test(n, timeout=150):
-    def t(b):
-        b.run("exit=qemu tests=smp,traps", extra=["-smp %d" % n], timeout=timeout)
-        b.status_is(PASS)
-        m = smp_started(b, n)
-        smp_suite_passed(b, skip=(n == 1))
-        if n == 1:
-            b.has(r"^smp: running on the boot CPU only: the MADT lists no other enabled CPU$")
-            b.has(r"^    ok \d+ barriers_hold # SKIP one CPU online")
-        t_ms = re.search(r"APs started in (\d+)\.(\d+) ms", b.log)
-        b.expect(n == 1 or t_ms, "no AP start time reported")
-        if t_ms:
-            b.note = "APs started in %s.%s ms" % t_ms.groups()
-        if m and n <= 16:
-            b.expect(m.group(2).split() == [str(i) for i in range(n)],
-                     "APIC ids %r, want 0..%d" % (m.group(2), n - 1))
-    t.__name__ = "t_smp_%d" % n
-    t.__doc__ = "-smp %d: every CPU started and the smp suite passes on all of them" % n
-    return t
+def t_smp(b, n):
+    """-smp N: every CPU started and the smp suite passes on all of them."""
+    n = int(n)
+    b.run("exit=qemu tests=smp,traps", extra=["-smp %d" % n])
+    b.status_is(PASS)
+    m = smp_started(b, n)
+    smp_suite_passed(b, skip=(n == 1))
+    if n == 1:
+        b.has(r"^smp: running on the boot CPU only: the MADT lists no other enabled CPU$")
+        b.has(r"^    ok \d+ barriers_hold # SKIP one CPU online")
+    t_ms = re.search(r"APs started in (\d+)\.(\d+) ms", b.log)
+    b.expect(n == 1 or t_ms, "no AP start time reported")
+    if t_ms:
+        b.note = "APs started in %s.%s ms" % t_ms.groups()
+    if m and n <= 16:
+        b.expect(m.group(2).split() == [str(i) for i in range(n)],
+                 "APIC ids %r, want 0..%d" % (m.group(2), n - 1))
 
 
 def t_smp_maxcpus(b):
@@ -252,8 +250,7 @@ def t_smp_nmi_notes(b):
     symbol, none is lost unsaid, and the serial log stays strict KTAP (issue 18, defect 2).
     QEMU delivers the monitor's NMI through LINT1, which only the boot CPU leaves unmasked
     (APs mask it, as Linux does); the smp suite's own NMI to the last CPU notes an AP."""
-    b.run("exit=qemu " + ALL_BUT_RESULTS, extra=["-smp 4"], runner_args=["--nmi", "20"],
-          timeout=240)
+    b.run("exit=qemu " + ALL_BUT_RESULTS, extra=["-smp 4"], runner_args=["--nmi", "20"])
     b.status_is(PASS)
     b.expect("ck-run: sent 20 NMIs" in b.runner_err, "the runner did not send its 20 NMIs")
     smp_started(b, 4)
@@ -286,13 +283,3 @@ def t_smp_nmi_notes(b):
           r"received on CPU 0 ", "the note of an NMI taken inside a line is not the next line")
     strict_ktap(b)
     check_ktap(b)
-
-
-# The longest (-smp 255) goes first in boot_tests.SCENARIOS, so the two-wide pool does not
-# end on it.
-SLOW = [make_smp_test(255, timeout=400)]
-SCENARIOS = [t_mce_smp_broadcast_recover, t_mce_smp_broadcast_pcc, t_mce_smp_ap_idle,
-             t_mce_smp_ap_alone, t_mce_smp_ap_local, t_smp_4_default, t_smp_maxcpus,
-             t_smp_limit, t_smp_bad_values, t_smp_numa, t_crash_ap, t_bench_parallel,
-             t_smp_nmi_notes] + \
-    [make_smp_test(n) for n in (1, 2, 8, 64)]

@@ -64,7 +64,7 @@ def check_pass_over_all(b, mem_bytes, cpus):
 
 def t_soak_one_pass_smp4(b):
     """soak=passes:1 on -m 1G -smp 4: every free page touched once on 4 CPUs, PASS."""
-    b.run("exit=qemu tests=none soak=passes:1", mem="1G", timeout=400, extra=["-smp 4"])
+    b.run("exit=qemu tests=none soak=passes:1", mem="1G", extra=["-smp 4"])
     check_pass_over_all(b, 1024 * MiB, 4)
     # QEMU's max has AVX2: the non-temporal copy is in the rotation (the compare after each
     # copy is what catches a copy that went wrong).
@@ -73,13 +73,13 @@ def t_soak_one_pass_smp4(b):
 
 def t_soak_one_pass_boot_cpu(b):
     """soak=passes:1 smp=1 on -m 1G -smp 4: the boot CPU alone soaks it all, PASS."""
-    b.run("exit=qemu tests=none soak=passes:1 smp=1", mem="1G", timeout=900, extra=["-smp 4"])
+    b.run("exit=qemu tests=none soak=passes:1 smp=1", mem="1G", extra=["-smp 4"])
     check_pass_over_all(b, 1024 * MiB, 1)
 
 
 def t_soak_fault_flip(b):
     """soak_fault=flip: the boot CPU flips a bit another CPU wrote; a stored error, FAIL."""
-    b.run("exit=qemu tests=none soak=passes:1 soak_fault=flip", timeout=300,
+    b.run("exit=qemu tests=none soak=passes:1 soak_fault=flip",
           extra=["-smp 4"])
     b.status_is(FAIL)
     f = b.has(r"^soak: soak_fault=flip: CPU 0 flipped bit (\d+) of the word at (0x[0-9a-f]+) "
@@ -105,7 +105,7 @@ def t_soak_fault_flip(b):
 def t_soak_fault_stuck(b):
     """soak_fault=stuck:2: CPU 2 spins with interrupts off; named with its RIP, FAIL."""
     b.run("exit=qemu tests=none soak=passes:1 soak_fault=stuck:2 soak_watchdog=5",
-          timeout=300, extra=["-smp 4"])
+          extra=["-smp 4"])
     b.status_is(FAIL)
     b.has(r"^soak: watchdog: CPU 2 \(APIC id \d+\) silent for \d+\.\d{3}s: sent an NMI; "
           r"RIP soak_fault_spin\+0x[0-9a-f]+ RSP 0x[0-9a-f]+ RFLAGS 0x[0-9a-f]+, stack:")
@@ -132,7 +132,7 @@ def t_soak_polls_corrected(b):
     """A corrected error written into a bank while the soak runs: polled, logged, PASS."""
     args = ["--smp", "4", "--hmp-when", r"^soak: node 0: \d+ pages",
             "mce 1 4 0x%x 0 0x%x 0x%x" % (CE_STATUS, CE_ADDR, CE_MISC)]
-    b.run("exit=qemu tests=none soak=passes:1 soak_poll=100", cpu=INTEL, timeout=300,
+    b.run("exit=qemu tests=none soak=passes:1 soak_poll=100", cpu=INTEL,
           runner_args=args)
     b.status_is(PASS)
     b.has(r"^soak: soak=passes:1 on 4 CPUs, .*banks polled every 100 ms$")
@@ -169,7 +169,7 @@ def t_soak_corrected_two_nodes(b):
         args += ["--hmp-when", r"^soak: progress: ",
                  "mce %d %d 0x%x 0 0x%x 0x86" % (cpu, bank, CE_VAL | code, addr)]
     b.run("exit=qemu tests=none soak=passes:1 soak_poll=60000 soak_progress=1", cpu=INTEL,
-          mem="512M", timeout=300, extra=[CE_NODES], runner_args=args)
+          mem="512M", extra=[CE_NODES], runner_args=args)
     b.status_is(PASS)
     ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
           r.get("event") == "corrected"]
@@ -206,7 +206,7 @@ CPULESS = ("-object memory-backend-ram,id=m0,size=512M -object memory-backend-ra
 
 def t_soak_cpuless_node(b):
     """Two nodes, node 1 without CPUs: node 0's CPUs soak it too; a KTAP case per node, PASS."""
-    b.run("exit=qemu tests=none soak=passes:1", mem="768M", timeout=300,
+    b.run("exit=qemu tests=none soak=passes:1", mem="768M",
           extra=["-smp 2", CPULESS])
     b.status_is(PASS)
     n0 = b.has(r"^soak: node 0: (\d+) pages, 2 CPUs$")
@@ -241,7 +241,7 @@ SRAR_STATUS = 0xbd80000000000134
 def t_soak_fault_emulate(b):
     """soak_fault=emulate: poison on both nodes consumed at once; recovered, retired, FAIL."""
     b.run("exit=qemu tests=none soak=passes:3 soak_fault=emulate", cpu=INTEL, mem="256M",
-          timeout=300, extra=["-smp 2", TWO_NODES])
+          extra=["-smp 2", TWO_NODES])
     b.status_is(FAIL)
     armed = {}
     for m in re.finditer(r"^soak: soak_fault=emulate: CPU (\d) \(node (\d)\) armed emulated "
@@ -286,7 +286,7 @@ def t_soak_fault_emulate(b):
 def t_soak_fault_mce(b):
     """soak_fault=mce: a real SRAR machine check from QEMU's monitor in a soak copy; FAIL."""
     b.run("exit=qemu tests=none soak=passes:1 soak_fault=mce", cpu=INTEL, mem="256M",
-          timeout=300, runner_args=["--inject-mce", "--smp", "2"])
+          runner_args=["--inject-mce", "--smp", "2"])
     b.status_is(FAIL)
     q = b.has(r"^soak: soak_fault=mce: mce-inject: request bank=1 status=(0x[0-9a-f]+) "
               r"mcg=0x7 addr=(0x[0-9a-f]+) misc=0x86 cpu=0 broadcast=(yes|no)$")
@@ -319,10 +319,3 @@ def t_soak_fault_mce(b):
           r"stuck_cpus=0 retired_pages=1 not_stored=0 reason=\"uncorrected error "
           r"\(recovered\) \(1\), the first at 0x%x on CPU 0\"$" % pa)
     b.has(r"^# ck-lava <soak fail>$")
-
-
-# The two whole passes over 1 GiB are the longest: boot_tests starts them first.
-SLOW = [t_soak_one_pass_boot_cpu, t_soak_one_pass_smp4]
-SCENARIOS = [t_soak_polls_corrected, t_soak_corrected_two_nodes, t_soak_cpuless_node,
-             t_soak_fault_flip, t_soak_fault_stuck,
-             t_soak_fault_emulate, t_soak_fault_mce]
