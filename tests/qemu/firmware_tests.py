@@ -14,27 +14,6 @@ import tempfile
 from qemu_boot import CMDLINE, INTEL, PANIC, PASS, ROOT, check_ktap, load_tool
 
 
-def t_pxe_ovmf(b):
-    """PXE with no disk through OVMF's own stack: no command line, defaults, tests pass."""
-    b.run("", runner_args=["--pxe", "ovmf", "--no-cmdline-file"])
-    b.status_is(PASS)
-    b.has(r"Start PXE over IPv4")
-    b.has(r"^cmdline: from none: ''")
-    b.has(r"^exit: auto: QEMU detected")
-    check_ktap(b)
-
-
-def t_pxe_ipxe_script(b):
-    """PXE through the iPXE EFI ROM running a script: 'chain ... ARGS' arrives as LoadOptions."""
-    b.run("", runner_args=["--pxe", "ipxe", "--no-cmdline-file",
-                           "--ipxe-args", "tests=cpu,tsc exit=qemu"])
-    b.status_is(PASS)
-    b.has(r"boot\.ipxe : \d+ bytes \[script\]")
-    b.has(r"^cmdline: from LoadOptions: 'tests=cpu,tsc exit=qemu'")
-    b.has(r"^KTAP version 1\n1\.\.2$")
-    check_ktap(b)
-
-
 def t_disk_image(b):
     """make img's GPT disk boots under QEMU and takes its default command-line file."""
     img = os.path.join(os.path.dirname(b.image), "copykernel.img")
