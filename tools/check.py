@@ -469,8 +469,10 @@ def main():
                     help="the QEMU scenarios of this group of scenarios.cfg (implies --groups "
                          "qemu)")
     ap.add_argument("--list", action="store_true", help="print the table of QEMU scenarios")
+    ap.add_argument("--table", default=scenarios.TABLE, help="the table of QEMU scenarios "
+                    "(default tests/qemu/scenarios.cfg)")
     args = ap.parse_args()
-    rows, declared = scenarios.load()
+    rows, declared = scenarios.load(args.table)
     if args.list:
         print(scenarios.listing(rows, declared))
         return 0

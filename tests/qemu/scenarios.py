@@ -267,7 +267,8 @@ def listing(rows, groups):
     out = ["groups:"] + ["  %-10s %d rows: %s" % (g, sum(g in r["groups"].split() for r in rows),
                                                   t) for g, t in groups.items()]
     out.append("%-32s %-18s %5s %-22s %4s %6s %-7s %s" % (
-        "scenario", "groups", "secs", "cpu", "smp", "mem", "status", "boots"))
+        "scenario", "groups", "secs", "cpu", "smp", "mem", "status",
+        "command line  [more runner and QEMU arguments]"))
     for r in rows:
         if r.get("code"):
             how = ("in code", "", "", "", "", "code: " + r["code"])
