@@ -6,15 +6,18 @@ check, and the one runner that boots a row and applies what the row declares.
 The table says how each scenario boots and what its boot must show; the topic files
 (tests/qemu/*_tests.py) hold only what a table cannot say: named check functions (a row's
 `check =`, run after the declared checks) and whole scenarios that boot more than once or
-build their own input (a row's `code =`). tools/check.py runs the rows; run as a program this
-file checks the table (`--check [FILE]`) or prints it (`--list`).
+build their own input (a row's `code =`). tools/check.py runs the rows and, in make check,
+self_check(): the table's own check and a scratch table that must fail it. Run as a program
+this file checks a table (`--check [FILE]`) or prints it (`--list`).
 """
 import argparse
 import importlib
 import os
 import re
 import shlex
+import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -281,6 +284,66 @@ def listing(rows, groups):
             ("  [%s]" % how[5] if how[5] else ""))
     out.append("%d scenarios" % len(rows))
     return "\n".join(out)
+
+
+def self_check():
+    """(name, ok, details, note) of two results for make check: `--check` on the table, and
+    on a scratch table (SCRATCH_TABLE, beside a scratch x_tests.py) that breaks each rule
+    once and must fail, naming each problem."""
+    tool = [sys.executable, os.path.abspath(__file__), "--check"]
+    p = subprocess.run(tool, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = [("tests/qemu/scenarios.cfg is sound (keys, names, groups, functions)",
+            p.returncode == 0, [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
+            (p.stdout.splitlines() or ["?"])[-1].split(": ")[-1])]
+    with tempfile.TemporaryDirectory(prefix="ck-scenarios-") as tmp:
+        with open(os.path.join(tmp, "scenarios.cfg"), "w") as f:
+            f.write(SCRATCH_TABLE)
+        with open(os.path.join(tmp, "x_tests.py"), "w") as f:
+            f.write("def t_listed(b):\n    pass\n\n\ndef t_forgotten(b):\n    pass\n")
+        p = subprocess.run(tool + [os.path.join(tmp, "scenarios.cfg")], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    want = ["[dup] (line 11): a second row of that name (first at line 5)",
+            "[dup] (line 11): unknown key 'expect'", "[nodesc] (line 17): no description",
+            "[nodesc] (line 17): no timeout", "[@groups]: group 'unused' is declared but no "
+            "row uses it", "[nodesc] (line 17): group 'nogroup' is not declared",
+            "[badcheck] (line 21): check 'dispatch_tests.no_such_check' does not name a "
+            "function", "[badcheck] (line 21): status 'OK' is not one of",
+            "x_tests.py:5: t_forgotten has no row in the table", "10 problems"]
+    missing = [w for w in want if w not in p.stdout]
+    ok = p.returncode == 1 and not missing
+    out.append(("a table with an unknown key, a duplicate name, a row without description or "
+                "timeout, an unused group, a missing check function fails", ok,
+                [] if ok else ["missing: " + m for m in missing] + p.stdout.splitlines(), ""))
+    return out
+
+
+SCRATCH_TABLE = """[@groups]
+used = a group
+unused = a group no row names
+
+[dup]
+description = the first of two rows named dup
+groups = used
+timeout = 10
+code = x_tests.t_listed
+
+[dup]
+description = the second
+groups = used
+timeout = 10
+expect = PASS
+
+[nodesc]
+groups = nogroup
+status = PASS
+
+[badcheck]
+description = a check function that does not exist
+groups = used
+timeout = 10
+status = OK
+check = dispatch_tests.no_such_check
+"""
 
 
 def main():
