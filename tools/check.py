@@ -4,7 +4,8 @@
 
 Groups: host unit tests (build/host/test_*, KTAP), fuzzing (build/fuzz/*, libFuzzer for a
 bounded time), build checks (PE32+ header, V=1, CROSS_COMPILE, clean) and the QEMU boot
-scenarios of tests/qemu/boot_tests.py (two at a time: the CI machine has two cores).
+scenarios, the rows of tests/qemu/scenarios.cfg (two at a time: the CI machine has two cores;
+--scenario NAME runs one, --group NAME a group, --list prints the table).
 Every test prints "ok"/"not ok" as it finishes; the last line is "N passed, N failed" and
 the exit status is 1 when anything failed. Every host test's output and every serial log is
 also held to tools/ktap-check.py: its errors fail the stream's own test, and what only
@@ -25,7 +26,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
-import boot_tests  # noqa: E402
+import scenarios  # noqa: E402
 
 
 def load_ktap_check():
@@ -439,16 +440,6 @@ def pytools_checks(res):
         res.add("tools: pytest tests/tools ran and passed", False, p.stdout.splitlines()[-20:])
 
 
-def run_scenario(image, fn):
-    b = boot_tests.Boot(image, boot_tests.scenario_name(fn))
-    t0 = time.monotonic()
-    try:
-        fn(b)
-    except Exception as e:  # a scenario that crashes is a failed scenario
-        b.problems.append("scenario raised %r" % e)
-    return b, time.monotonic() - t0
-
-
 def keep_failure_log(build, b):
     """Write a failed scenario's whole serial log where a person can read it after the run."""
     where = os.path.join(build, "check-failures")
@@ -459,13 +450,11 @@ def keep_failure_log(build, b):
     return path
 
 
-def qemu_tests(build, res, only):
+def qemu_tests(build, res, todo):
     image = os.path.join(build, "copykernel.efi")
-    todo = [f for f in boot_tests.SCENARIOS
-            if not only or any(o in boot_tests.scenario_name(f) for o in only)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
-        futs = [ex.submit(run_scenario, image, f) for f in todo]
-        for fut, f in zip(futs, todo):
+        futs = [ex.submit(scenarios.run, image, r) for r in todo]
+        for fut, r in zip(futs, todo):
             b, secs = fut.result()
             if "KTAP version 1" in b.log:
                 ktap_streams["qemu"] += 1
@@ -479,9 +468,15 @@ def qemu_tests(build, res, only):
                 details.append("whole serial log: " + keep_failure_log(build, b))
                 details.append("serial log tail:")
                 details += ["  " + l for l in b.log.splitlines()[-25:]]
-            res.add("qemu/%s: %s" % (b.name, (f.__doc__ or "").strip()), not b.problems,
+            res.add("qemu/%s: %s" % (b.name, r.description()), not b.problems,
                     details, note="%.1f s" % secs + ("; " + b.note if getattr(b, "note", "")
                                                      else ""))
+
+
+def scenario_table_checks(res):
+    """The table of QEMU scenarios is sound, and a scratch table breaking each rule fails."""
+    for name, ok, details, note in scenarios.self_check():
+        res.add("scenarios: " + name, ok, details, note=note)
 
 
 def main():
@@ -489,9 +484,32 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--fuzz-seconds", type=int, default=10)
     ap.add_argument("--groups", default="host,fuzz,build,layers,tools,pytools,qemu")
-    ap.add_argument("--only", action="append", default=[], help="QEMU scenario name part")
+    ap.add_argument("--only", action="append", default=[],
+                    help="QEMU scenarios whose name holds this (implies --groups qemu)")
+    ap.add_argument("--scenario", action="append", default=[], metavar="NAME",
+                    help="the QEMU scenario of this exact name (implies --groups qemu)")
+    ap.add_argument("--group", action="append", default=[], metavar="NAME",
+                    help="the QEMU scenarios of this group of scenarios.cfg (implies --groups "
+                         "qemu)")
+    ap.add_argument("--list", action="store_true", help="print the table of QEMU scenarios")
+    ap.add_argument("--table", default=scenarios.TABLE, help="the table of QEMU scenarios "
+                    "(default tests/qemu/scenarios.cfg)")
     args = ap.parse_args()
-    groups = args.groups.split(",")
+    rows, declared = scenarios.load(args.table)
+    if args.list:
+        print(scenarios.listing(rows, declared))
+        return 0
+    picked = args.only or args.scenario or args.group
+    unknown = [n for n in args.scenario if n not in {r.name for r in rows}] + \
+        [g for g in args.group if g not in declared]
+    if unknown:
+        print("check.py: no scenario or group %s (see --list)" % ", ".join(unknown))
+        return 2
+    todo = scenarios.select(rows, args.scenario, args.group, args.only)
+    if picked and not todo:
+        print("check.py: no scenario's name holds %s (see --list)" % ", ".join(args.only))
+        return 2
+    groups = ["qemu"] if picked and "--groups" not in sys.argv else args.groups.split(",")
     res = Results()
     t0 = time.monotonic()
     print("KTAP version 1")
@@ -507,11 +525,12 @@ def main():
         tools_records(args.build, res)
         tools_checks(res)
         cmdline_reference(args.build, res)
+        scenario_table_checks(res)
     if "pytools" in groups:
         pytools_checks(res)
     if "qemu" in groups:
-        qemu_tests(args.build, res, args.only)
-    if ("host" in groups or "qemu" in groups) and not args.only:
+        qemu_tests(args.build, res, todo)
+    if ("host" in groups or "qemu" in groups) and not picked:
         res.add("ktap: tools/ktap-check.py validated %d host and %d QEMU serial streams "
                 "(a failure is reported on the stream's own test)"
                 % (ktap_streams["host"], ktap_streams["qemu"]),

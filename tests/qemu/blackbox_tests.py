@@ -168,16 +168,3 @@ def t_blackbox_dimm_map(b):
         b.has(r"^SMBIOS: DIMM map from firmware: 2 device mapped address ranges")
         b.lacks(r"^SMBIOS: no DIMM map from firmware")
         b.lacks(r"^warning: SMBIOS")
-
-
-def t_blackbox_no_dimm_map(b):
-    """Plain QEMU (no type 20): the run says errors are attributed to a node and a range."""
-    b.run("exit=qemu tests=cpu")
-    b.status_is(PASS)
-    b.has(r"^SMBIOS: \d\.\d+ entry point \(")
-    b.has(r"^SMBIOS: no DIMM map from firmware: errors are attributed to a node and a range")
-    b.lacks(r"^warning: SMBIOS")
-
-
-SCENARIOS = [t_blackbox_soak_reset, t_blackbox_reset_mid_run, t_blackbox_dimm_map,
-             t_blackbox_no_dimm_map]

@@ -1,10 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""dispatch_tests.py - the QEMU scenarios of copy dispatch: the image's choice per API checked
-against an independent reading of Linux's rules, on Intel and AMD models, with overrides.
+"""dispatch_tests.py - the check of copy dispatch (scenarios.cfg's dispatch and model rows):
+the image's choice per API held to an independent reading of Linux's rules.
 """
 import re
-
-from qemu_boot import CMDLINE, PASS, check_ktap
 
 
 def linux_dispatch(log):
@@ -56,65 +54,3 @@ def check_dispatch_table(b):
     ]
     for row in rows:
         b.has("^" + re.escape(row), "no dispatch row %r (Linux's rules)" % row.strip())
-
-
-def t_dispatch_intel_max(b):
-    """-cpu max,vendor=GenuineIntel: the dispatch table follows Linux's Intel rules."""
-    b.run("exit=qemu tests=copy,pages,cpu", cpu="max,vendor=GenuineIntel")
-    b.status_is(PASS)
-    b.has(r"^CPU: GenuineIntel ")
-    check_dispatch_table(b)
-    b.has(r"^    ok \d+ dispatch_matches_linux$")
-    check_ktap(b)
-
-
-def t_dispatch_amd_milan(b):
-    """An AMD model (EPYC-Milan): the dispatch table follows Linux's AMD rules."""
-    b.run("exit=qemu tests=copy,pages,cpu", cpu="EPYC-Milan")
-    b.status_is(PASS)
-    b.has(r"^CPU: AuthenticAMD family 0x19 ")
-    check_dispatch_table(b)
-    b.has(r"copy_page: rep movsq", "Zen 3 is REP_GOOD: copy_page must be rep movsq")
-    check_ktap(b)
-
-
-def t_dispatch_refused(b):
-    """Overrides the CPU cannot run (AVX-512, CLZERO under TCG) are refused with a reason."""
-    b.run("exit=qemu tests=copy copy_mc=avx512nt clear_page=clzero")
-    b.status_is(CMDLINE)
-    b.has(r"dispatch: copy_mc=avx512nt refused: needs AVX-512F .*; keeping erms")
-    b.has(r"dispatch: clear_page=clzero refused: needs CLZERO .*; keeping erms")
-    b.has(r"cmdline_errors=2")
-    check_dispatch_table(b)
-    check_ktap(b)
-
-
-def t_dispatch_avx2nt(b):
-    """copy_mc=avx2nt clear_page=nt: the candidates beyond Linux, selected and tested."""
-    b.run("exit=qemu tests=copy,pages copy_mc=avx2nt clear_page=nt")
-    b.status_is(PASS)
-    b.has(r"^fpu: SSE on, AVX on")
-    b.has(r"copy_mc: AVX2 load \+ NT store +copy_mc: AVX2 load \+ NT store +command-line")
-    b.has(r"clear_page: movnti \(NT\) +clear_pages: movnti \(NT\) +command-line")
-    b.has(r"^    ok \d+ copy_mc_avx2_nt_sweep$")
-    b.has(r"^    ok \d+ nt_faults$")
-    check_ktap(b)
-
-
-def t_dispatch_overrides(b):
-    """copy_mc=fragile copy_page=unrolled memcpy=erms clear_page=rep: used, marked, tested."""
-    b.run("exit=qemu tests=copy,pages copy_mc=fragile copy_page=unrolled memcpy=erms "
-          "clear_page=rep")
-    b.status_is(PASS)
-    b.has(r"copy_mc_fragile on")
-    b.has(r"copy_page: unrolled movq +memcpy: rep movsb +command-line override")
-    b.lacks(r"refused")
-    b.has(r"copy_mc: copy_mc_fragile \(movq\) +copy_mc: copy_mc_fragile \(movq\) +"
-          r"command-line override")
-    b.has(r"clear_page: rep stosq +clear_pages: rep stosq +command-line override")
-    b.has(r"^    ok \d+ dispatch_matches_linux # SKIP primitives overridden")
-    b.has(r"^    # copy_page=unrolled memcpy=erms copy_mc=fragile clear_page=rep")
-    check_ktap(b)
-
-
-SCENARIOS = [t_dispatch_intel_max, t_dispatch_amd_milan, t_dispatch_overrides, t_dispatch_refused, t_dispatch_avx2nt]

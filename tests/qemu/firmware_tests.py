@@ -11,28 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-from qemu_boot import CMDLINE, INTEL, PANIC, PASS, ROOT, check_ktap
-
-
-def t_pxe_ovmf(b):
-    """PXE with no disk through OVMF's own stack: no command line, defaults, tests pass."""
-    b.run("", runner_args=["--pxe", "ovmf", "--no-cmdline-file"])
-    b.status_is(PASS)
-    b.has(r"Start PXE over IPv4")
-    b.has(r"^cmdline: from none: ''")
-    b.has(r"^exit: auto: QEMU detected")
-    check_ktap(b)
-
-
-def t_pxe_ipxe_script(b):
-    """PXE through the iPXE EFI ROM running a script: 'chain ... ARGS' arrives as LoadOptions."""
-    b.run("", runner_args=["--pxe", "ipxe", "--no-cmdline-file",
-                           "--ipxe-args", "tests=cpu,tsc exit=qemu"])
-    b.status_is(PASS)
-    b.has(r"boot\.ipxe : \d+ bytes \[script\]")
-    b.has(r"^cmdline: from LoadOptions: 'tests=cpu,tsc exit=qemu'")
-    b.has(r"^KTAP version 1\n1\.\.2$")
-    check_ktap(b)
+from qemu_boot import CMDLINE, INTEL, PANIC, PASS, ROOT, check_ktap, load_tool
 
 
 def t_disk_image(b):
@@ -239,13 +218,6 @@ def t_einj_bogus(b):
     b.lacks(r"^PANIC: unexpected exception")
 
 
-def load_tool(name):
-    """tools/NAME.py as a module (through the tools' own cklib)."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    from cklib import common
-    return common.load_tool(name)
-
-
 def t_results_variable(b):
     """The summary survives in UEFI variables: read back from the OVMF vars file and efivarfs."""
     res = load_tool("ck-results")
@@ -315,6 +287,3 @@ def t_results_stale_chunks(b):
                      re.match(r"^[0-9a-f]{8}$", obj["run_id"]) is not None and
                      "started" in obj, "run id and start time in the JSON: %r" %
                      {k: obj.get(k) for k in ("run_id", "started")})
-
-
-SCENARIOS = [t_pxe_ovmf, t_pxe_ipxe_script, t_disk_image, t_results_variable, t_results_stale_chunks, t_framebuffer_summary, t_framebuffer_bad_cmdline, t_srat_overlap, t_srat_too_many_domains, t_srat_node_without_ram, t_einj_bogus]

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """qemu_boot.py - what every QEMU boot scenario shares: the Boot helper (one boot through
 tools/ck-run.py, its serial log, and the assertions on it), the exit statuses, the KTAP
-consistency check and the CPU model names. boot_tests.py and the topic files it gathers (*_tests.py) hold the scenarios.
+consistency checks and the CPU model names. The scenarios are the rows of scenarios.cfg
+(read and run by scenarios.py); the topic files (*_tests.py) hold their check functions.
 """
 import os
 import re
@@ -17,15 +18,17 @@ PASS, FAIL, PANIC, CMDLINE, RESET, TIMEOUT = 0, 1, 2, 3, 4, 124
 
 
 class Boot:
-    def __init__(self, image, name):
-        self.image, self.name = image, name
+    def __init__(self, image, name, timeout=150):
+        """@timeout: the seconds each boot may take (the scenario's row says)."""
+        self.image, self.name, self.timeout = image, name, timeout
         self.problems = []
         self.log = ""
         self.status = None
         self.logs = []          # every boot's serial log, in order (the last is self.log)
         self.outputs = []       # (name, text): tools a scenario ran (ck-results' summary)
 
-    def run(self, cmdline, cpu="max", mem="512M", timeout=150, extra=(), runner_args=()):
+    def run(self, cmdline, cpu="max", mem="512M", extra=(), runner_args=()):
+        timeout = self.timeout
         with tempfile.TemporaryDirectory(prefix="ck-boot-") as tmp:
             log = os.path.join(tmp, "serial.log")
             argv = [sys.executable, RUNNER, "-q", "--image", self.image, "--cpu", cpu,
@@ -95,6 +98,22 @@ def check_ktap(b, want_fail=0):
         b.expect(int(s.group(4)) == want_fail, "%s failed cases, want %d" % (s.group(4), want_fail))
         b.expect(len(re.findall(r"^    not ok ", b.log, re.M)) == int(t.group(2)),
                  "'not ok' lines and the fail count differ")
+
+
+def load_tool(name):
+    """tools/NAME.py as a module (through the tools' own cklib)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from cklib import common
+    return common.load_tool(name)
+
+
+def check_ktap_strict(b):
+    """tools/ktap-check.py --strict: inside a subtest every line is KTAP (a result, a plan,
+    a version line or a '#' diagnostic at the subtest's indentation)."""
+    checker = load_tool("ktap-check").check(b.log.splitlines(), strict=True)
+    for line, is_error, msg in checker.problems[:10]:
+        b.expect(False, "ktap-check --strict: line %s: %s: %r" % (
+            line, msg, b.log.splitlines()[line - 1] if line else ""))
 
 
 # QEMU broadcasts a machine check (mce -b) only for an Intel model of family 6 model >= 14.

@@ -77,5 +77,3 @@ def t_cmdline_reference(b):
                  % (key, m.group(3), default))
     b.has(r"^# copykernel-summary: .*cmdline_errors=%d " % (len(rows) + 1))
 
-
-SCENARIOS = [t_cmdline_reference]

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""soak_tests.py - the QEMU scenarios of the soak in the image (tests/soak/run.c): one pass
-over all free memory on every CPU, on the boot CPU alone and over a node without CPUs, the
-soak_fault= knobs that must fail it (a flipped bit, a stuck CPU, emulated poison on two nodes
-consumed at once, a real #MC from QEMU's monitor during a copy), and a corrected error the
-soak's polling must find. Under TCG, -m 1G -smp 4 takes about 2 minutes and smp=1 about 6 on
-a two-core machine shared with other work; the other scenarios use 256, 512 or 768 MiB (under a
-minute each).
+"""soak_tests.py - the check functions of scenarios.cfg's soak rows (the soak in the image,
+tests/soak/run.c): one pass over all free memory on every CPU, on the boot CPU alone and
+over a node without CPUs, the soak_fault= knobs that must fail it (a flipped bit, a stuck
+CPU, emulated poison on two nodes consumed at once, a real #MC from QEMU's monitor during a
+copy), and a corrected error the soak's polling must find; and one whole scenario, corrected
+errors on two nodes. Under TCG, -m 1G -smp 4 takes about 2 minutes and smp=1 about 6 on a
+two-core machine shared with other work; the other scenarios use 256, 512 or 768 MiB (under
+a minute each).
 
 The checks come from what QEMU was told: the memory size bounds the pages soaked (what the
 firmware and the image keep is less than 256 MiB of it), -smp the CPUs that soak, no -numa one
@@ -15,7 +16,7 @@ touched.
 import json
 import re
 
-from qemu_boot import FAIL, INTEL, PASS
+from qemu_boot import INTEL, PASS
 
 MiB = 1 << 20
 
@@ -32,10 +33,10 @@ def soak_records(b):
     return recs
 
 
-def check_pass_over_all(b, mem_bytes, cpus):
-    """One pass: every soak page touched once, the count as planned, PASS everywhere."""
-    b.status_is(PASS)
-    b.has(r"^soak: soak=passes:1 on %d CPUs, 64 MiB chunks; 8 MiB kept back" % cpus)
+def check_pass_over_all(b, mem_mib, cpus):
+    """One pass: every soak page touched once, the count as planned, the summary record
+    agrees with the plan and the verdict line."""
+    mem_bytes, cpus = int(mem_mib) * MiB, int(cpus)
     m = b.has(r"^soak: free memory to soak: (\d+) pages \((\d+) bytes\) in \d+ ranges; covered "
               r"by the plan: (\d+) pages \((\d+) bytes\)$")
     c = b.has(r"^soak: coverage: the first pass touched (\d+) pages of the (\d+) the plan covers "
@@ -47,41 +48,20 @@ def check_pass_over_all(b, mem_bytes, cpus):
                  "%d soak pages in the %d MiB QEMU was given" % (pages, mem_bytes >> 20))
         b.expect(int(c.group(1)) == pages == int(c.group(2)) == int(m.group(3)),
                  "touched %s of %s free pages" % (c.group(1), pages))
-    b.has(r"^    KTAP version 1\n    # Subtest: soak\n    1\.\.1\n    ok 1 node0\n"
-          r"    # ck-lava <soak\.node0 pass>\nok 1 soak$")
     s = b.has(r"^# copykernel-soak: result=PASS duration=\d+\.\d{3}s passes=1 bytes=(\d+) "
               r"corrected=0 deferred=0 uncorrected=0 miscompares=0 stuck_cpus=0 "
               r"retired_pages=0 not_stored=0$")
-    b.has(r"^# ck-lava <soak pass>$")
     summ = [r for r in soak_records(b) if r.get("kind") == "soak_summary"]
     if b.expect(len(summ) == 1, "one soak_summary record: %d" % len(summ)) and m and s:
         r = summ[0]
         b.expect(r["result"] == "PASS" and r["passes"] == 1 and r["cpus"] == cpus and
                  r["bytes_per_pass"] == int(m.group(4)) and
                  r["bytes_verified"] == int(s.group(1)), "summary record: %s" % r)
-    b.lacks(r"^soak: watchdog:")
 
 
-def t_soak_one_pass_smp4(b):
-    """soak=passes:1 on -m 1G -smp 4: every free page touched once on 4 CPUs, PASS."""
-    b.run("exit=qemu tests=none soak=passes:1", mem="1G", timeout=400, extra=["-smp 4"])
-    check_pass_over_all(b, 1024 * MiB, 4)
-    # QEMU's max has AVX2: the non-temporal copy is in the rotation (the compare after each
-    # copy is what catches a copy that went wrong).
-    b.has(r"^soak: copies rotate through .*, and copy_mc_avx2_nt \(AVX2 non-temporal\)$")
-
-
-def t_soak_one_pass_boot_cpu(b):
-    """soak=passes:1 smp=1 on -m 1G -smp 4: the boot CPU alone soaks it all, PASS."""
-    b.run("exit=qemu tests=none soak=passes:1 smp=1", mem="1G", timeout=900, extra=["-smp 4"])
-    check_pass_over_all(b, 1024 * MiB, 1)
-
-
-def t_soak_fault_flip(b):
-    """soak_fault=flip: the boot CPU flips a bit another CPU wrote; a stored error, FAIL."""
-    b.run("exit=qemu tests=none soak=passes:1 soak_fault=flip", timeout=300,
-          extra=["-smp 4"])
-    b.status_is(FAIL)
+def check_flip_record(b):
+    """soak_fault=flip: the one miscompare record names the word the image says it flipped,
+    the bit, a stored error, found by CPU 1 that wrote it."""
     f = b.has(r"^soak: soak_fault=flip: CPU 0 flipped bit (\d+) of the word at (0x[0-9a-f]+) "
               r"\((0x[0-9a-f]+) -> (0x[0-9a-f]+)\), written by CPU 1, before its verify$")
     ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
@@ -95,22 +75,11 @@ def t_soak_fault_flip(b):
                  "the record names the flipped word: %s" % e)
         b.expect(str(e.get("reread")).startswith("stored error"), "a stored error: %s" % e)
         b.expect(e.get("cpu") == 1, "found by the CPU that wrote it: %s" % e)
-    b.has(r"^# soak-event: .*CPU 1 miscompare.*stored error")
-    b.has(r"^    not ok 1 node0\n    # ck-lava <soak\.node0 fail>\nnot ok 1 soak$")
-    b.has(r"^# copykernel-soak: result=FAIL .* miscompares=1 stuck_cpus=0 retired_pages=1 "
-          r".*reason=\"miscompare")
-    b.has(r"^# ck-lava <soak fail>$")
 
 
-def t_soak_fault_stuck(b):
-    """soak_fault=stuck:2: CPU 2 spins with interrupts off; named with its RIP, FAIL."""
-    b.run("exit=qemu tests=none soak=passes:1 soak_fault=stuck:2 soak_watchdog=5",
-          timeout=300, extra=["-smp 4"])
-    b.status_is(FAIL)
-    b.has(r"^soak: watchdog: CPU 2 \(APIC id \d+\) silent for \d+\.\d{3}s: sent an NMI; "
-          r"RIP soak_fault_spin\+0x[0-9a-f]+ RSP 0x[0-9a-f]+ RFLAGS 0x[0-9a-f]+, stack:")
-    b.has(r"^soak: watchdog: the soak goes on without CPU 2; its memory is not counted as "
-          r"covered$")
+def check_stuck_records(b):
+    """soak_fault=stuck:2: the pages not counted are the stuck CPU's, and one stuck_cpu
+    record names CPU 2."""
     c = b.has(r"^soak: coverage: the first pass touched (\d+) pages of the (\d+) the plan "
               r"covers \(0 retired, (\d+) on stuck CPUs not counted\)$")
     if c:
@@ -119,35 +88,22 @@ def t_soak_fault_stuck(b):
     ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
           r.get("event") == "stuck_cpu"]
     b.expect(len(ev) == 1 and ev[0].get("cpu") == 2, "one stuck_cpu record for CPU 2: %s" % ev)
-    b.has(r"^# copykernel-soak: result=FAIL .* stuck_cpus=1 .*reason=")
-    b.has(r"^# ck-lava <soak fail>$")
 
 
 # VAL EN MISCV ADDRV, UC clear: a corrected memory error QEMU's `mce` writes into a bank without
 # raising anything (REFERENCE.md 9); MISC 0x86: LSB 6 (a 64-byte line), physical address mode.
-CE_STATUS, CE_ADDR, CE_MISC = 0x9c0000000000009f, 0x10000040, 0x86
-
-
-def t_soak_polls_corrected(b):
-    """A corrected error written into a bank while the soak runs: polled, logged, PASS."""
-    args = ["--smp", "4", "--hmp-when", r"^soak: node 0: \d+ pages",
-            "mce 1 4 0x%x 0 0x%x 0x%x" % (CE_STATUS, CE_ADDR, CE_MISC)]
-    b.run("exit=qemu tests=none soak=passes:1 soak_poll=100", cpu=INTEL, timeout=300,
-          runner_args=args)
-    b.status_is(PASS)
-    b.has(r"^soak: soak=passes:1 on 4 CPUs, .*banks polled every 100 ms$")
+def check_corrected_record(b, bank, status, addr):
+    """One corrected record: the @bank, @status and @addr its row wrote through the monitor,
+    at 64-byte granularity (MISC 0x86)."""
     ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
           r.get("event") == "corrected"]
     if b.expect(len(ev) == 1, "one corrected record: %s" % ev):
         e = ev[0]
-        b.expect(e.get("bank") == 4 and int(e["status"], 16) == CE_STATUS and
-                 int(e["phys"], 16) == CE_ADDR and e.get("granularity") == 64,
+        b.expect(e.get("bank") == int(bank) and int(e["status"], 16) == int(status, 16) and
+                 int(e["phys"], 16) == int(addr, 16) and e.get("granularity") == 64,
                  "the record is what was written: %s" % e)
-    b.has(r"^# copykernel-soak: result=PASS .* corrected=1 deferred=0 uncorrected=0 "
-          r"miscompares=0 stuck_cpus=0 retired_pages=0 not_stored=0$")
 
 
-# Two nodes of 256 MiB with two CPUs each: CPUs 0-1 and the first 256 MiB on node 0.
 CE_NODES = ("-object memory-backend-ram,id=m0,size=256M -object memory-backend-ram,id=m1,"
             "size=256M -numa node,nodeid=0,cpus=0-1,memdev=m0 "
             "-numa node,nodeid=1,cpus=2-3,memdev=m1")
@@ -169,7 +125,7 @@ def t_soak_corrected_two_nodes(b):
         args += ["--hmp-when", r"^soak: progress: ",
                  "mce %d %d 0x%x 0 0x%x 0x86" % (cpu, bank, CE_VAL | code, addr)]
     b.run("exit=qemu tests=none soak=passes:1 soak_poll=60000 soak_progress=1", cpu=INTEL,
-          mem="512M", timeout=300, extra=[CE_NODES], runner_args=args)
+          mem="512M", extra=[CE_NODES], runner_args=args)
     b.status_is(PASS)
     ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
           r.get("event") == "corrected"]
@@ -200,15 +156,9 @@ def t_soak_corrected_two_nodes(b):
 
 
 # Two nodes, the second without CPUs (how CXL memory appears, REFERENCE.md 2), no SLIT.
-CPULESS = ("-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,"
-           "size=256M -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,memdev=m1")
-
-
-def t_soak_cpuless_node(b):
-    """Two nodes, node 1 without CPUs: node 0's CPUs soak it too; a KTAP case per node, PASS."""
-    b.run("exit=qemu tests=none soak=passes:1", mem="768M", timeout=300,
-          extra=["-smp 2", CPULESS])
-    b.status_is(PASS)
+def check_cpuless_pages(b):
+    """Node 0 (2 CPUs, 512 MiB) and node 1 (no CPU, 256 MiB): each node's pages within what
+    QEMU gave it, and the first pass touched every page of both."""
     n0 = b.has(r"^soak: node 0: (\d+) pages, 2 CPUs$")
     n1 = b.has(r"^soak: node 1: (\d+) pages, 0 CPUs$")
     if n0 and n1:
@@ -216,33 +166,19 @@ def t_soak_cpuless_node(b):
                  128 * MiB < int(n1.group(1)) * 4096 <= 256 * MiB,
                  "node pages within what QEMU gave each node: %s, %s" %
                  (n0.group(1), n1.group(1)))
-    b.has(r"^soak: node 1 .*worked by node 0")
     m = b.has(r"^soak: free memory to soak: (\d+) pages")
     c = b.has(r"^soak: coverage: the first pass touched (\d+) pages of the (\d+) the plan")
     if m and c and n0 and n1:
         b.expect(int(c.group(1)) == int(m.group(1)) == int(n0.group(1)) + int(n1.group(1)),
                  "every page of both nodes touched: %s" % c.group(0))
-    b.has(r"^    1\.\.2\n    ok 1 node0\n    # ck-lava <soak\.node0 pass>\n    ok 2 node1\n"
-          r"    # ck-lava <soak\.node1 pass>\nok 1 soak$")
-    b.has(r"^# copykernel-soak: result=PASS ")
 
 
-# Two nodes of 128 MiB, one CPU each: each CPU soaks its own node's memory.
-TWO_NODES = ("-object memory-backend-ram,id=m0,size=128M -object memory-backend-ram,id=m1,"
-             "size=128M -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,"
-             "memdev=m1")
-
-
-# An SRAR data load (REFERENCE.md 3): VAL UC EN MISCV ADDRV S AR, MCACOD 0x134; emulated poison
-# reports it on bank 1 (the copy's #MC record goes into the ledger with its bank).
 SRAR_STATUS = 0xbd80000000000134
 
 
-def t_soak_fault_emulate(b):
-    """soak_fault=emulate: poison on both nodes consumed at once; recovered, retired, FAIL."""
-    b.run("exit=qemu tests=none soak=passes:3 soak_fault=emulate", cpu=INTEL, mem="256M",
-          timeout=300, extra=["-smp 2", TWO_NODES])
-    b.status_is(FAIL)
+def check_emulate_records(b):
+    """soak_fault=emulate: CPUs 0 and 1 each armed a page on its own node; each copy stopped
+    there; one uncorrected and one retired record per page; the verdict names one."""
     armed = {}
     for m in re.finditer(r"^soak: soak_fault=emulate: CPU (\d) \(node (\d)\) armed emulated "
                          r"poison on the page at (0x[0-9a-f]+) of the source it copies next$",
@@ -270,24 +206,17 @@ def t_soak_fault_emulate(b):
     for cpu, (node, pa) in armed.items():
         b.has(r"^# soak-event: [\d.]+s CPU %d uncorrected: bank 1 .*physical 0x%x "
               r"\(64 bytes\), node %d, " % (cpu, pa, node))
-    b.has(r"^soak: coverage: the first pass touched (\d+) pages of the \1 the plan covers "
-          r"\(2 retired, 0 on stuck CPUs not counted\)$")
-    b.has(r"^    not ok 1 node0\n    # ck-lava <soak\.node0 fail>\n    not ok 2 node1\n"
-          r"    # ck-lava <soak\.node1 fail>\nnot ok 1 soak$")
     v = b.has(r"^# copykernel-soak: result=FAIL .* passes=3 .* uncorrected=2 miscompares=0 "
               r"stuck_cpus=0 retired_pages=2 not_stored=0 reason=\"uncorrected error "
               r"\(recovered\) \(2\), the first at (0x[0-9a-f]+) on CPU (\d)\"$")
     if v:
         b.expect(armed.get(int(v.group(2)), (0, 0))[1] == int(v.group(1), 16),
                  "the verdict names a poisoned page with its CPU: %s" % v.group(0))
-    b.has(r"^# ck-lava <soak fail>$")
 
 
-def t_soak_fault_mce(b):
-    """soak_fault=mce: a real SRAR machine check from QEMU's monitor in a soak copy; FAIL."""
-    b.run("exit=qemu tests=none soak=passes:1 soak_fault=mce", cpu=INTEL, mem="256M",
-          timeout=300, runner_args=["--inject-mce", "--smp", "2"])
-    b.status_is(FAIL)
+def check_mce_records(b):
+    """soak_fault=mce: the SRAR the image asked for is what the runner sent, recovered in a
+    copy; one uncorrected record of it and the page retired; the verdict names it."""
     q = b.has(r"^soak: soak_fault=mce: mce-inject: request bank=1 status=(0x[0-9a-f]+) "
               r"mcg=0x7 addr=(0x[0-9a-f]+) misc=0x86 cpu=0 broadcast=(yes|no)$")
     if not q:
@@ -313,16 +242,6 @@ def t_soak_fault_mce(b):
         b.expect(r.get("cpu") == 0 and r.get("cause") == "uncorrected" and
                  int(r["phys"], 16) == pa & ~0xfff, "the page retired: %s" % r)
     b.has(r"^# soak-event: [\d.]+s CPU 0 uncorrected: bank 1 .*physical 0x%x \(64 bytes\)" % pa)
-    b.has(r"^soak: coverage: the first pass touched (\d+) pages of the \1 the plan covers "
-          r"\(1 retired, 0 on stuck CPUs not counted\)$")
     b.has(r"^# copykernel-soak: result=FAIL .* passes=1 .* uncorrected=1 miscompares=0 "
           r"stuck_cpus=0 retired_pages=1 not_stored=0 reason=\"uncorrected error "
           r"\(recovered\) \(1\), the first at 0x%x on CPU 0\"$" % pa)
-    b.has(r"^# ck-lava <soak fail>$")
-
-
-# The two whole passes over 1 GiB are the longest: boot_tests starts them first.
-SLOW = [t_soak_one_pass_boot_cpu, t_soak_one_pass_smp4]
-SCENARIOS = [t_soak_polls_corrected, t_soak_corrected_two_nodes, t_soak_cpuless_node,
-             t_soak_fault_flip, t_soak_fault_stuck,
-             t_soak_fault_emulate, t_soak_fault_mce]
