@@ -253,6 +253,10 @@ static bool buffers(struct cp_run *r)
 	while (n && cp_sizes[n - 1] > p->max_bytes)
 		n--;
 	for (; n; n--) {
+		/* The size of the run's two large buffers is theirs (as big and v3 take them). */
+		if (cp_sizes[n - 1] == probe_bytes(p) &&
+		    probe_buffers(r->env, p, &r->src, &r->dst))
+			break;
 		r->src = p->alloc(cp_sizes[n - 1]);
 		r->dst = r->src ? p->alloc(cp_sizes[n - 1]) : NULL;
 		if (r->dst)

@@ -209,9 +209,19 @@ unsigned int preset_seed003(const struct bench_env *env, const struct bench_plat
 	u64 bytes = p->tiny ? 4ULL << 20 : 1ULL << 30;
 	void (*saved)(void) = page_api_cfg.cond_resched;
 	unsigned int n = 0;
-	u8 *buf;
+	u8 *buf = NULL, *src;
 
-	if (bytes > p->max_bytes || !(buf = p->alloc(bytes))) {
+	/*
+	 * The size of the run's two large buffers (1 GiB, 4 MiB tiny) is theirs, as big and v3
+	 * take them: the destination one is the folio area (the source keeps its random data).
+	 */
+	if (bytes == probe_bytes(p)) {
+		if (!probe_buffers(env, p, &src, &buf))
+			buf = NULL;
+	} else if (bytes <= p->max_bytes) {
+		buf = p->alloc(bytes);
+	}
+	if (!buf) {
 		bench_failf(env, "seed003: not measured: no room for %llu MiB (largest case "
 			   "%llu MiB)", (unsigned long long)bytes >> 20,
 			   (unsigned long long)p->max_bytes >> 20);
