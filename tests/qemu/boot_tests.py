@@ -107,8 +107,8 @@ def t_bad_cmdline(b):
     b.status_is(CMDLINE)
     b.has(r"unknown key 'frobnicate' \(valid keys: tests, console, exit, crash, ebs, copy_page, "
           r"memcpy, copy_mc, clear_page, inject, mce_case, fb, exit_delay, bench, bench_runs, "
-          r"bench_tiny, bench_cold, smp, smp_timeout, bench_cpu, soak, soak_chunk, soak_progress, "
-          r"soak_watchdog, soak_poll, soak_fault, mce_poll_wait, blackbox_test, sweep\); ignored")
+          r"bench_tiny, bench_cold, bench_migrate_size, smp, smp_timeout, bench_cpu, soak, "
+          r"soak_chunk, soak_progress, soak_watchdog, soak_poll, soak_fault, mce_poll_wait, blackbox_test, sweep\); ignored")
     b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
           r"comma-separated list of cmdline, blackbox, extable, .*\); using the default 'all'")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
