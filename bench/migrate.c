@@ -447,7 +447,8 @@ void bench_image_migrate(const struct bench_image_opts *opts)
 	       "(try_to_unmap_flush), copy (move_to_new_folio), remap (remove_migration_ptes); "
 	       "no shootdown after the remap\n");
 	mig_out_seeds(&env);
-	printk("bench: migrate: not built: the hosted form\n");
+	printk("bench: migrate: hosted (the kernel's munmap and mmap, not these phases): "
+	       "ck-bench --preset migrate\n");
 	if (cpu()->hypervisor)
 		printk("bench: migrate: under a hypervisor (QEMU TCG included) the times say "
 		       "nothing about hardware; the verification and the acknowledgements do\n");
