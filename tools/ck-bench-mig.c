@@ -351,10 +351,11 @@ unsigned int ck_bench_migrate(const struct bench_env *env, unsigned int rounds, 
 
 	rounds = MIN(rounds, MIG_H_ROUNDS);
 	k = mig_cpu_counts(nc, counts, MIG_H_COUNTS);
-	bench_outf(env, "# migrate (hosted): %u CPUs allowed; at each count of them, threads "
+	bench_outf(env, "# migrate (hosted): %u CPU%s allowed; at each count of them, threads "
 		   "pinned one per CPU read a %zu MiB MAP_SHARED mapping of 4 KiB pages (%lu KiB "
 		   "folios); %u rounds of folio_copy and folio_mc_copy, per page and batched",
-		   nc, (size_t)(tiny ? 2 : 16) * MIG_H_FOLIO >> 20, MIG_H_FOLIO >> 10, rounds);
+		   nc, nc == 1 ? "" : "s", (size_t)(tiny ? 2 : 16) * MIG_H_FOLIO >> 20,
+		   MIG_H_FOLIO >> 10, rounds);
 	bench_outf(env, "# migrate (hosted): munmap = the kernel's unmap and TLB shootdown to "
 		   "every CPU running this mm; copy = the project's routines, view to view; "
 		   "mmap+touch = mmap of the new file and every thread's first touch (the faults "
