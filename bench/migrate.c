@@ -46,6 +46,12 @@
 #define MIG_MAX_COUNTS	16
 #define MIG_ACK_US	1000000		/* a CPU must acknowledge a shootdown within 1 s */
 #define MIG_CMD_MS	60000		/* a worker's command (reading the batch) */
+/*
+ * How long a worker waits for its next command before it takes the initiator for gone:
+ * longer than one migration between two commands, 1 GiB by folio_mc_copy under QEMU TCG
+ * included (about 5 min on a loaded host; a fraction of a second on hardware).
+ */
+#define MIG_IDLE_MS	3600000
 #define MIG_POISON	0xdbdbdbdbdbdbdbdbULL
 
 enum mig_cmd { CMD_TOUCH, CMD_VERIFY, CMD_EXIT };
@@ -117,7 +123,7 @@ static void worker(void *arg)
 	u32 seen = 0;
 
 	for (;;) {
-		u64 end = smp_now_us() + (u64)MIG_CMD_MS * 1000;
+		u64 end = smp_now_us() + (u64)MIG_IDLE_MS * 1000;
 		u32 gen;
 
 		while ((gen = __atomic_load_n(&ctl.gen, __ATOMIC_ACQUIRE)) == seen) {
