@@ -12,11 +12,15 @@ enum bench_sel { BENCH_NONE, BENCH_RFC, BENCH_V3, BENCH_CLEAR, BENCH_PRIMITIVES,
 		 BENCH_UARCH, BENCH_BIG, BENCH_COPY_PAGES, BENCH_SEED003, BENCH_ALL,
 		 BENCH_PARALLEL, BENCH_MIGRATE };
 
+/* bench=migrate's folio sizes (bench_migrate_size=); the one named must be measured. */
+enum bench_migrate_size { MIGRATE_SIZE_ALL, MIGRATE_SIZE_4K, MIGRATE_SIZE_2M, MIGRATE_SIZE_1G };
+
 struct bench_image_opts {
 	enum bench_sel sel;		/* which preset(s) */
 	unsigned int runs;		/* timed runs per case; 0: the default */
 	bool tiny;			/* test mode: smallest sizes, small eviction buffer */
 	bool cold_flush;		/* cache-cold by CLFLUSHOPT instead of an eviction buffer */
+	enum bench_migrate_size migrate_size;
 	struct dispatch_caps caps;	/* what this CPU can run beyond the baseline */
 };
 

@@ -3,26 +3,30 @@
  * migrate.c - the `migrate` preset: page migration end to end on every online CPU, to see
  * how much of a migration the copy is and so how a faster folio_copy shows in move_pages.
  *
- * Folios of one size (4 KiB or 2 MiB leaves) are mapped in the test address space
- * (kernel/arch/paging.h, apart from the identity map) and read by every online CPU, so each
- * CPU's TLB holds their entries. The CPUs other than this one stay in one posted function
- * (a worker) for the whole preset, taking interrupts between commands (smp_tlb_window()):
- * no CR3 reload between functions hides a missed shootdown. One migration of the batch is
- * Linux's migrate_pages() on a batch of folios: try_to_migrate() clears each folio's entry
- * and defers the flush (one shootdown for the batch, try_to_unmap_flush()),
- * move_to_new_folio() copies each folio, remove_migration_ptes() maps the new ones. A
- * not-present entry is not cached, so the remap needs no second shootdown. Each phase is
- * timed, with the copy per page (folio_copy before the seeds) or batched, in alternating
- * order; after each migration (not timed) the old pages are overwritten and every CPU reads
- * the whole batch through the remapped addresses, so a CPU that kept a stale entry reads the
- * overwritten page and fails the preset, as does a CPU that does not acknowledge a shootdown.
+ * Folios of one size (4 KiB, 2 MiB or 1 GiB leaves) are mapped in the test address space
+ * (kernel/arch/paging.h, apart from the identity map) and read by the CPUs taking part, so
+ * each one's TLB holds their entries. The CPUs other than this one stay in one posted
+ * function (a worker) for the whole preset, taking interrupts between commands
+ * (smp_tlb_window()): no CR3 reload between functions hides a missed shootdown. One
+ * migration of the batch is Linux's migrate_pages() on a batch of folios: try_to_migrate()
+ * clears each folio's entry and defers the flush (one shootdown for the batch, to the CPUs
+ * that used the mapping, try_to_unmap_flush()), move_to_new_folio() copies each folio,
+ * remove_migration_ptes() maps the new ones. A not-present entry is not cached, so the remap
+ * needs no second shootdown. Each phase is timed, the copy by folio_copy or folio_mc_copy,
+ * per page (before the seeds) or batched (seed 000, and seed 002's v3 for folio_mc_copy),
+ * the four forms in alternating order; after each migration (not timed) the old pages are
+ * overwritten and every CPU taking part reads the whole batch through the remapped
+ * addresses, so a CPU that kept a stale entry reads the overwritten page and fails the
+ * preset, as does a CPU that does not acknowledge a shootdown.
  *
- * Not built: 1 GiB leaves, the sweep over 1..N CPUs, the hosted form (the preset says so).
+ * The CPUs taking part sweep over the counts of mig_cpu_counts(): 1, 2, 4 ... and all; the
+ * others are not asked (they never touched the batch). Output: bench/migrate_out.c.
  */
 #include "bench/harness.h"
 #include "bench/image.h"
 #include "bench/migrate.h"
 #include "bench/migrate_calc.h"
+#include "bench/migrate_out.h"
 #include "bench/presets.h"
 #include "bench/stats.h"
 #include "copy/pages.h"
@@ -38,8 +42,16 @@
 
 #define MIG_MAX_CPUS	64
 #define MIG_MAX_ROUNDS	200
+#define MIG_1G_ROUNDS	10		/* 1 GiB: each migration moves 1 GiB four ways */
+#define MIG_MAX_COUNTS	16
 #define MIG_ACK_US	1000000		/* a CPU must acknowledge a shootdown within 1 s */
 #define MIG_CMD_MS	60000		/* a worker's command (reading the batch) */
+/*
+ * How long a worker waits for its next command before it takes the initiator for gone:
+ * longer than one migration between two commands, 1 GiB by folio_mc_copy under QEMU TCG
+ * included (about 5 min on a loaded host; a fraction of a second on hardware).
+ */
+#define MIG_IDLE_MS	3600000
 #define MIG_POISON	0xdbdbdbdbdbdbdbdbULL
 
 enum mig_cmd { CMD_TOUCH, CMD_VERIFY, CMD_EXIT };
@@ -55,13 +67,14 @@ static struct {
 	volatile u32 gen;
 	volatile u32 cmd;
 	unsigned int n;			/* CPUs taking part, this one included */
+	unsigned int posted;		/* CPUs with a worker, this one included */
 	volatile u32 done[MIG_MAX_CPUS];
 	u64 bad[MIG_MAX_CPUS], bad_va[MIG_MAX_CPUS], bad_val[MIG_MAX_CPUS];
 } ctl;
 
 static unsigned int online[MIG_MAX_CPUS];
-static struct mig_round rounds[2][MIG_MAX_ROUNDS];
-static u64 scratch[MIG_MAX_ROUNDS], totals[2][MIG_MAX_ROUNDS];
+static struct mig_round rounds[MIG_NR_COPIES][MIG_MAX_ROUNDS];
+static u64 scratch[MIG_MAX_ROUNDS], totals[MIG_NR_COPIES][MIG_MAX_ROUNDS];
 
 static u64 expect(u64 word)
 {
@@ -110,7 +123,7 @@ static void worker(void *arg)
 	u32 seen = 0;
 
 	for (;;) {
-		u64 end = smp_now_us() + (u64)MIG_CMD_MS * 1000;
+		u64 end = smp_now_us() + (u64)MIG_IDLE_MS * 1000;
 		u32 gen;
 
 		while ((gen = __atomic_load_n(&ctl.gen, __ATOMIC_ACQUIRE)) == seen) {
@@ -121,7 +134,8 @@ static void worker(void *arg)
 		seen = gen;
 		if (ctl.cmd == CMD_EXIT)
 			return;
-		run_cmd(me, ctl.cmd);
+		if (me < ctl.n)		/* not taking part: keep off the batch */
+			run_cmd(me, ctl.cmd);
 		__atomic_store_n(&ctl.done[me], gen, __ATOMIC_RELEASE);
 	}
 }
@@ -156,42 +170,56 @@ static bool folio_at(u64 pa, u64 leaf, struct folio *f)
 	return f->page != NULL;
 }
 
-struct mig_acct {
-	u64 shootdowns, acks, migrations, verified;
-	bool failed;
-};
-
-/* One migration of the whole batch to the other area, timed per phase. */
-static bool migrate_once(const struct bench_env *env, struct mig_set *s, bool batched,
-			 struct mig_round *r, struct mig_acct *a)
+/* One copy of @nr folios' worth from @from to @to with form @f; false when one failed. */
+static bool copy_batch(const struct bench_env *env, const struct mig_set *s, u64 from, u64 to,
+		       enum mig_copy f)
 {
-	u64 from = s->area[s->cur], to = s->area[!s->cur], t[5], pa;
-	struct smp_tlb_result tr;
 	bool ok = true;
 
-	t[0] = now_ns();
-	for (unsigned int f = 0; f < s->nr; f++)
-		if (pg_space_unmap(s->va + f * s->leaf, s->leaf, &pa) || pa != from + f * s->leaf)
-			ok = false;
-	t[1] = now_ns();
-	smp_flush_tlb_range(s->va, (u64)s->nr * s->leaf, s->leaf, MIG_ACK_US, &tr);
-	t[2] = now_ns();
-	for (unsigned int f = 0; f < s->nr; f++) {
+	for (unsigned int i = 0; i < s->nr; i++) {
 		struct folio src, dst;
+		int ret = 0;
 
-		if (!folio_at(from + f * s->leaf, s->leaf, &src) ||
-		    !folio_at(to + f * s->leaf, s->leaf, &dst)) {
+		if (!folio_at(from + i * s->leaf, s->leaf, &src) ||
+		    !folio_at(to + i * s->leaf, s->leaf, &dst)) {
 			ok = false;
 			continue;
 		}
-		if (batched)
-			folio_copy_batched(&dst, &src);
-		else
-			folio_copy_per_page(&dst, &src);
+		switch (f) {
+		case MIG_FC_PER_PAGE:	folio_copy_per_page(&dst, &src); break;
+		case MIG_FC_BATCHED:	folio_copy_batched(&dst, &src); break;
+		case MIG_MC_PER_PAGE:	ret = folio_mc_copy_per_page(&dst, &src); break;
+		default:		ret = folio_mc_copy_batched(&dst, &src); break;
+		}
+		if (ret) {
+			bench_failf(env, "migrate: %s (%s) of folio %u returned %d", mig_copy_fn[f],
+				    mig_copy_form[f], i, ret);
+			ok = false;
+		}
 	}
+	return ok;
+}
+
+/* One migration of the whole batch to the other area with form @f, timed per phase. */
+static bool migrate_once(const struct bench_env *env, struct mig_set *s, enum mig_copy f,
+			 struct mig_round *r, struct mig_row *a)
+{
+	u64 from = s->area[s->cur], to = s->area[!s->cur], t[5], pa;
+	struct smp_tlb_result tr;
+	bool ok = true, copied;
+
+	t[0] = now_ns();
+	for (unsigned int i = 0; i < s->nr; i++)
+		if (pg_space_unmap(s->va + i * s->leaf, s->leaf, &pa) || pa != from + i * s->leaf)
+			ok = false;
+	t[1] = now_ns();
+	smp_flush_tlb_cpus(online, ctl.n, s->va, (u64)s->nr * s->leaf, s->leaf, MIG_ACK_US,
+			   &tr);
+	t[2] = now_ns();
+	copied = copy_batch(env, s, from, to, f);
 	t[3] = now_ns();
-	for (unsigned int f = 0; f < s->nr; f++)
-		if (pg_space_map(s->va + f * s->leaf, to + f * s->leaf, s->leaf, PG_RAM))
+	for (unsigned int i = 0; i < s->nr; i++)
+		if (pg_space_map(s->va + i * s->leaf, to + i * s->leaf, s->leaf, PG_RAM))
 			ok = false;
 	t[4] = now_ns();
 	for (int p = 0; p < MIG_NR_PHASES; p++)
@@ -199,17 +227,19 @@ static bool migrate_once(const struct bench_env *env, struct mig_set *s, bool ba
 	s->cur = !s->cur;
 	a->shootdowns++;
 	a->acks += tr.acked;
-	a->migrations++;
 	if (!ok)
 		bench_failf(env, "migrate: the test address space refused an unmap or a map");
 	for (unsigned int i = 0; i < tr.nr_missing && i < SMP_TLB_MAX_NAMED; i++)
 		bench_failf(env, "migrate: CPU %u did not acknowledge the TLB shootdown within "
 			    "%u ms", tr.missing[i], MIG_ACK_US / 1000);
-	return ok && !tr.nr_missing;
+	if (tr.acked != ctl.n)
+		bench_failf(env, "migrate: %u of the %u CPUs using the batch acknowledged the "
+			    "shootdown", tr.acked, ctl.n);
+	return ok && copied && !tr.nr_missing && tr.acked == ctl.n;
 }
 
 /* Not timed: the old pages overwritten, then every CPU reads the batch where it now is. */
-static bool verify(const struct bench_env *env, const struct mig_set *s, struct mig_acct *a)
+static bool verify(const struct bench_env *env, const struct mig_set *s, struct mig_row *a)
 {
 	unsigned int late;
 	bool ok = true;
@@ -236,17 +266,20 @@ static bool verify(const struct bench_env *env, const struct mig_set *s, struct 
 	return ok;
 }
 
-/* Map the batch from area 0, filled through the identity map, and let every CPU touch it. */
+/* Map the batch from area 0, filled through the identity map; false: not measured (failed). */
 static bool set_up(const struct bench_env *env, struct mig_set *s)
 {
 	u64 bytes = (u64)s->nr * s->leaf;
+	char why[96];
 	u64 *p;
 
 	for (int i = 0; i < 2; i++) {
 		s->area[i] = (u64)(uintptr_t)bench_image_alloc(bytes);
 		if (!s->area[i]) {
-			bench_failf(env, "migrate: no memory for %u folios of %llu KiB", s->nr,
-				    (unsigned long long)s->leaf >> 10);
+			ck_snprintf(why, sizeof(why), "no memory for two areas of %llu MiB (%u "
+				    "folio%s each)", (unsigned long long)bytes >> 20, s->nr,
+				    s->nr == 1 ? "" : "s");
+			mig_out_not_measured(env, s->leaf, why, true);
 			return false;
 		}
 	}
@@ -275,135 +308,129 @@ static void tear_down(struct mig_set *s)
 	smp_flush_tlb_range(s->va, (u64)s->nr * s->leaf, s->leaf, MIG_ACK_US, &tr);
 }
 
-/* @n rounds, per-page and batched alternating AB, BA; false at the first failure. */
+/* @n rounds of the four forms in mig_round_form()'s order; false at the first failure. */
 static bool run_rounds(const struct bench_env *env, struct mig_set *s, unsigned int n,
-		       struct mig_acct *a)
+		       struct mig_count *c)
 {
 	if (command(CMD_TOUCH)) {
 		bench_failf(env, "migrate: a CPU did not read the batch");
 		return false;
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		for (int k = 0; k < 2; k++) {
-			bool batched = (i & 1) ? !k : k;
+		for (unsigned int k = 0; k < MIG_NR_COPIES; k++) {
+			enum mig_copy f = mig_round_form(i, k);
 
-			if (!migrate_once(env, s, batched, &rounds[batched][i], a) ||
-			    !verify(env, s, a))
+			if (!migrate_once(env, s, f, &rounds[f][i], &c->row[f]) ||
+			    !verify(env, s, &c->row[f]))
 				return false;
-			totals[batched][i] = mig_total(rounds[batched][i].ns);
+			totals[f][i] = mig_total(rounds[f][i].ns);
 		}
 	}
 	return true;
 }
 
-static const char *const mode_names[2] = { "per_page", "batched" };
-
-static void record(const struct bench_env *env, const struct mig_set *s, int m,
-		   const u64 med[MIG_NR_PHASES], u64 total, unsigned int n)
+/* The medians and ratios of one CPU count's rounds. */
+static void summarize(unsigned int n, struct mig_count *c)
 {
-	char buf[512];
-	struct json_writer w;
-
-	json_record(&w, buf, sizeof(buf), "migrate");
-	json_str(&w, "machine", env->machine);
-	json_u64(&w, "folio_bytes", s->leaf);
-	json_u64(&w, "folios", s->nr);
-	json_str(&w, "copy", mode_names[m]);
-	json_u64(&w, "cpus", ctl.n);
-	json_u64(&w, "rounds", n);
-	for (int p = 0; p < MIG_NR_PHASES; p++) {
-		char key[24];
-
-		ck_snprintf(key, sizeof(key), "%s_ns", mig_phase_names[p]);
-		json_u64(&w, key, med[p]);
-	}
-	json_u64(&w, "total_ns", total);
-	json_fixed(&w, "copy_share", mig_share_pm(med, MIG_COPY), 3);
-	if (json_end(&w) > 0)
-		env->out(buf);
+	c->rounds = n;
+	for (int f = 0; f < MIG_NR_COPIES; f++)
+		mig_medians(rounds[f], n, scratch, c->row[f].med, &c->row[f].total);
+	for (int fn = 0; fn < 2; fn++)
+		c->have_ratio[fn] = stats_round_ratio(totals[2 * fn], totals[2 * fn + 1], n, 1000,
+						      STATS_SEED, &c->ratio[fn]);
 }
 
-static void report(const struct bench_env *env, const struct mig_set *s, unsigned int n,
-		   const struct mig_acct *a)
-{
-	u64 med[2][MIG_NR_PHASES], tot[2];
-	struct mig_amdahl am;
-	struct ratio r;
-	char size[16];
-
-	bench_fmt_size(s->leaf, size, sizeof(size));
-	bench_outf(env, "bench: migrate: %s folios x%u, %u CPU%s, %u rounds; medians in ns",
-		   size, s->nr, ctl.n, ctl.n == 1 ? "" : "s", n);
-	bench_outf(env, "  %-9s %10s %10s %10s %10s %10s %7s", "copy", "unmap", "shootdown",
-		   "copy", "remap", "total", "copy%");
-	for (int m = 0; m < 2; m++) {
-		u32 sh;
-
-		mig_medians(rounds[m], n, scratch, med[m], &tot[m]);
-		sh = mig_share_pm(med[m], MIG_COPY);
-		bench_outf(env, "  %-9s %10llu %10llu %10llu %10llu %10llu %5u.%u", mode_names[m],
-			   (unsigned long long)med[m][0], (unsigned long long)med[m][1],
-			   (unsigned long long)med[m][2], (unsigned long long)med[m][3],
-			   (unsigned long long)tot[m], sh / 10, sh % 10);
-		record(env, s, m, med[m], tot[m], n);
-	}
-	mig_amdahl(med[0], tot[0], med[1], tot[1], &am);
-	bench_outf(env, "bench: migrate: %s Amdahl: copy share %u.%u%% x copy speed-up %u.%03ux "
-		   "predicts %u.%03ux end to end; measured %u.%03ux", size,
-		   am.copy_share_pm / 10, am.copy_share_pm % 10, am.copy_speedup_pm / 1000,
-		   am.copy_speedup_pm % 1000, am.predicted_pm / 1000, am.predicted_pm % 1000,
-		   am.measured_pm / 1000, am.measured_pm % 1000);
-	if (stats_round_ratio(totals[0], totals[1], n, 1000, STATS_SEED, &r))
-		bench_outf(env, "bench: migrate: %s batched vs per-page, median of round ratios "
-			   "%u.%03ux [%u.%03u, %u.%03u]", size, r.ratio_pm / 1000,
-			   r.ratio_pm % 1000, r.lo_pm / 1000, r.lo_pm % 1000, r.hi_pm / 1000,
-			   r.hi_pm % 1000);
-	bench_outf(env, "bench: migrate: %s verified: %llu migrations, after each all %u CPU%s "
-		   "read the copied data through the remapped addresses", size,
-		   (unsigned long long)a->verified, ctl.n, ctl.n == 1 ? "" : "s");
-	bench_outf(env, "bench: migrate: %s shootdowns: %llu, acknowledgements %llu (%u CPU%s "
-		   "each)", size, (unsigned long long)a->shootdowns, (unsigned long long)a->acks,
-		   ctl.n, ctl.n == 1 ? "" : "s");
-	bench_outf(env, "# ck-lava <bench.migrate.%s.per_page pass %llu ns>", size,
-		   (unsigned long long)tot[0]);
-	bench_outf(env, "# ck-lava <bench.migrate.%s.batched pass %llu ns>", size,
-		   (unsigned long long)tot[1]);
-	bench_outf(env, "# ck-lava <bench.migrate.%s.copy_share pass %u pm>", size,
-		   am.copy_share_pm);
-}
-
-/* One folio size: set up, the rounds, the report; the batch unmapped again at the end. */
+/* One folio size over the CPU counts: set up, the rounds, the rows; unmapped at the end. */
 static void run_set(const struct bench_env *env, u64 leaf, unsigned int nr, u64 va,
 		    unsigned int n)
 {
 	static struct mig_set s;
-	struct mig_acct a = { 0 };
-	char size[16];
+	static struct mig_count counts[MIG_MAX_COUNTS];
+	unsigned int cpus[MIG_MAX_COUNTS], k, done = 0;
+	char size[16], slug[16];
 
 	s = (struct mig_set){ .leaf = leaf, .nr = nr, .va = va };
 	bench_fmt_size(leaf, size, sizeof(size));
-	if (set_up(env, &s) && run_rounds(env, &s, n, &a))
-		report(env, &s, n, &a);
-	else
-		bench_outf(env, "# ck-lava <bench.migrate.%s fail>", size);
+	ck_slug(slug, sizeof(slug), size);
+	k = mig_cpu_counts(ctl.posted, cpus, MIG_MAX_COUNTS);
+	if (set_up(env, &s)) {
+		mig_out_head(env, leaf, nr, n);
+		for (; done < k; done++) {
+			struct mig_count *c = &counts[done];
+
+			*c = (struct mig_count){ .cpus = cpus[done] };
+			ctl.n = cpus[done];
+			if (!run_rounds(env, &s, n, c))
+				break;
+			summarize(n, c);
+			mig_out_count(env, leaf, nr, c);
+		}
+		if (done == k) {
+			mig_out_sweep(env, leaf, counts, k);
+		} else {
+			bench_outf(env, "bench: migrate: %s stopped at %u CPUs", size, cpus[done]);
+			bench_outf(env, "# ck-lava <bench.migrate.%s fail>", slug);
+		}
+	}
+	ctl.n = ctl.posted;
 	tear_down(&s);		/* what was mapped, even after a failure */
 }
 
-/* Seed 000 (the RFC, Zen 5), 2 MiB folios: folio_copy's gain and move_pages()' gain. */
-static void seed_line(u32 copy_pm, u32 move_pm, const char *dir)
+/* Post a worker on every other online CPU; ctl.posted CPUs take part at most. */
+static void post_workers(const struct bench_env *env)
 {
-	u32 s = mig_share_for_pm(copy_pm, move_pm);
+	ctl.gen = 0;
+	ctl.posted = ctl.n;
+	for (unsigned int i = 1; i < ctl.n; i++) {
+		ctl.done[i] = 0;
+		if (on_cpu_async(online[i], worker, (void *)(uintptr_t)i)) {
+			bench_failf(env, "migrate: CPU %u is busy: it cannot take part", online[i]);
+			ctl.posted = i;	/* the workers posted so far still take their commands */
+			break;
+		}
+	}
+	ctl.n = ctl.posted;
+}
 
-	printk("bench: migrate: seed 000 %s 2M: folio_copy %u.%02ux, move_pages %u.%02ux: by "
-	       "Amdahl the copy was %u.%u%% of the migration\n", dir, copy_pm / 1000,
-	       copy_pm % 1000 / 10, move_pm / 1000, move_pm % 1000 / 10, s / 10, s % 10);
+/*
+ * 1 GiB leaves, one folio. With bench_migrate_size=1g they are promised: a CPU without them
+ * or too little memory fails the preset. With all they are promised where the CPU has them,
+ * unless the run is at test sizes; where it has none, that is said and recorded.
+ */
+static void run_1g(const struct bench_env *env, const struct bench_image_opts *opts,
+		   unsigned int runs)
+{
+	bool promised = opts->migrate_size == MIGRATE_SIZE_1G;
+
+	if (!pg_gbpages())
+		mig_out_not_measured(env, SZ_1G, "the CPU has no 1 GiB pages (CPUID "
+				     "X86_FEATURE_GBPAGES, pdpe1gb, is clear)", promised);
+	else if (opts->tiny && !promised)
+		mig_out_not_measured(env, SZ_1G, "not at test sizes (bench_tiny=yes; "
+				     "bench_migrate_size=1g measures it)", false);
+	else
+		run_set(env, SZ_1G, 1, PG_SPACE_BASE + 2 * SZ_1G, MIN(runs, MIG_1G_ROUNDS));
+}
+
+/* The sizes bench_migrate_size= names, smallest first; all: 1 GiB where it can be. */
+static void run_sizes(const struct bench_env *env, const struct bench_image_opts *opts,
+		      unsigned int runs)
+{
+	enum bench_migrate_size m = opts->migrate_size;
+
+	if (m == MIGRATE_SIZE_ALL || m == MIGRATE_SIZE_4K)
+		run_set(env, SZ_4K, opts->tiny ? 64 : 512, PG_SPACE_BASE, runs);
+	if (m == MIGRATE_SIZE_ALL || m == MIGRATE_SIZE_2M)
+		run_set(env, SZ_2M, opts->tiny ? 1 : 32, PG_SPACE_BASE + SZ_1G, runs);
+	if (m == MIGRATE_SIZE_ALL || m == MIGRATE_SIZE_1G)
+		run_1g(env, opts, runs);
 }
 
 void bench_image_migrate(const struct bench_image_opts *opts)
 {
 	struct bench_env env;
 	struct bench_platform plat;
-	unsigned int n = 0, self = smp_processor_id();
+	unsigned int n = 0, self = smp_processor_id(), cnt[MIG_MAX_COUNTS], k;
 	unsigned int runs = MIN(opts->runs ? opts->runs : 30, MIG_MAX_ROUNDS);
 
 	bench_image_env(&env, &plat, &opts->caps);
@@ -412,33 +439,27 @@ void bench_image_migrate(const struct bench_image_opts *opts)
 		if (c != self && cpu_online(c) && n < MIG_MAX_CPUS)
 			online[n++] = c;
 	printk("\n== preset migrate ==\n");
-	printk("bench: migrate: %u online CPU%s read every folio through the test address space "
-	       "at %#llx; per-page and batched folio_copy alternate, %u rounds\n", n,
-	       n == 1 ? "" : "s", (unsigned long long)PG_SPACE_BASE, runs);
+	ctl.n = n;
+	post_workers(&env);
+	k = mig_cpu_counts(ctl.posted, cnt, MIG_MAX_COUNTS);
+	printk("bench: migrate: %u online CPU%s; at each count of", n, n == 1 ? "" : "s");
+	for (unsigned int i = 0; i < k; i++)
+		printk("%s %u", i ? "," : "", cnt[i]);
+	printk(" they read every folio through the test address space at %#llx; folio_copy and "
+	       "folio_mc_copy, per page and batched, alternate, %u rounds\n",
+	       (unsigned long long)PG_SPACE_BASE, runs);
 	printk("bench: migrate: the sequence of Linux's migrate_pages() on a batch: unmap each "
-	       "folio (try_to_migrate), one TLB shootdown by IPI (try_to_unmap_flush), copy "
-	       "(move_to_new_folio), remap (remove_migration_ptes); no shootdown after the remap"
-	       "\n");
-	seed_line(2010, 1110, "DRAM0->DRAM1");
-	seed_line(1440, 1180, "DRAM0->CXL");
-	printk("bench: migrate: not built: 1 GiB leaves, the sweep over 1..N CPUs, the hosted "
-	       "form\n");
+	       "folio (try_to_migrate), one TLB shootdown by IPI to the CPUs using it "
+	       "(try_to_unmap_flush), copy (move_to_new_folio), remap (remove_migration_ptes); "
+	       "no shootdown after the remap\n");
+	mig_out_seeds(&env);
+	printk("bench: migrate: hosted (the kernel's munmap and mmap, not these phases): "
+	       "ck-bench --preset migrate\n");
 	if (cpu()->hypervisor)
 		printk("bench: migrate: under a hypervisor (QEMU TCG included) the times say "
 		       "nothing about hardware; the verification and the acknowledgements do\n");
-	ctl.n = n;
-	ctl.gen = 0;
-	for (unsigned int i = 1; i < n; i++) {
-		ctl.done[i] = 0;
-		if (on_cpu_async(online[i], worker, (void *)(uintptr_t)i)) {
-			bench_failf(&env, "migrate: CPU %u is busy: it cannot take part", online[i]);
-			ctl.n = i;	/* the workers posted so far still take their commands */
-			break;
-		}
-	}
-	run_set(&env, SZ_4K, opts->tiny ? 64 : 512, PG_SPACE_BASE, runs);
-	run_set(&env, SZ_2M, opts->tiny ? 4 : 32, PG_SPACE_BASE + SZ_1G, runs);
+	run_sizes(&env, opts, runs);
 	command(CMD_EXIT);
-	for (unsigned int i = 1; i < ctl.n; i++)
+	for (unsigned int i = 1; i < ctl.posted; i++)
 		on_cpu_wait(online[i], MIG_CMD_MS);
 }

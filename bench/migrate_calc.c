@@ -7,6 +7,27 @@
 #include "bench/migrate_calc.h"
 
 const char *const mig_phase_names[MIG_NR_PHASES] = { "unmap", "shootdown", "copy", "remap" };
+const char *const mig_copy_fn[MIG_NR_COPIES] = { "folio_copy", "folio_copy", "folio_mc_copy",
+						 "folio_mc_copy" };
+const char *const mig_copy_form[MIG_NR_COPIES] = { "per_page", "batched", "per_page",
+						   "batched" };
+
+enum mig_copy mig_round_form(unsigned int i, unsigned int k)
+{
+	return (enum mig_copy)((i & 1) ? MIG_NR_COPIES - 1 - k % MIG_NR_COPIES
+				       : k % MIG_NR_COPIES);
+}
+
+unsigned int mig_cpu_counts(unsigned int n, unsigned int *out, unsigned int max)
+{
+	unsigned int k = 0;
+
+	for (unsigned int c = 1; c < n && k < max; c *= 2)
+		out[k++] = c;
+	if (n && k < max)
+		out[k++] = n;
+	return k;
+}
 
 u64 mig_total(const u64 ns[MIG_NR_PHASES])
 {

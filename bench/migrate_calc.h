@@ -2,7 +2,8 @@
 /*
  * migrate_calc.h - the arithmetic of the `migrate` preset (bench/migrate.c): the phases of
  * one migration, their medians over rounds, the copy's share, and Amdahl's law between the
- * copy's speed-up and the whole migration's. Plain C, integers only, host-tested.
+ * copy's speed-up and the whole migration's, the CPU counts of the sweep and the order of the
+ * copy forms in a round. Plain C, integers only, host-tested.
  */
 #ifndef CK_BENCH_MIGRATE_CALC_H
 #define CK_BENCH_MIGRATE_CALC_H
@@ -17,6 +18,26 @@ struct mig_round {
 };
 
 extern const char *const mig_phase_names[MIG_NR_PHASES];
+
+/* The copy forms one migration may use: folio_copy and folio_mc_copy, per page and batched. */
+enum mig_copy { MIG_FC_PER_PAGE, MIG_FC_BATCHED, MIG_MC_PER_PAGE, MIG_MC_BATCHED,
+		MIG_NR_COPIES };
+#define MIG_IS_MC(c)		((c) >= MIG_MC_PER_PAGE)
+#define MIG_IS_BATCHED(c)	((c) & 1)
+extern const char *const mig_copy_fn[MIG_NR_COPIES];	/* "folio_copy", "folio_mc_copy" */
+extern const char *const mig_copy_form[MIG_NR_COPIES];	/* "per_page", "batched" */
+
+/*
+ * The form at position @k of round @i: 0, 1, 2, 3 in even rounds, 3, 2, 1, 0 in odd ones,
+ * so each form runs as often early as late in a round.
+ */
+enum mig_copy mig_round_form(unsigned int i, unsigned int k);
+
+/*
+ * The CPU counts of the sweep over @n online CPUs: the powers of two below @n, then @n
+ * (1, 2, 4, 6 for 6). At most @max are written to @out; the number written.
+ */
+unsigned int mig_cpu_counts(unsigned int n, unsigned int *out, unsigned int max);
 
 u64 mig_total(const u64 ns[MIG_NR_PHASES]);
 /* Phase @p's share of the total in parts per thousand, rounded; 0 when the total is 0. */

@@ -45,6 +45,7 @@ struct ck_config {
 	u8 bench_runs;		/* timed runs per case (0: the default) */
 	u8 bench_tiny;		/* test mode: smallest sizes, small eviction buffer */
 	u8 bench_cold;		/* 0: eviction buffer, 1: CLFLUSHOPT of the case's buffers */
+	u8 bench_migrate_size;	/* enum bench_migrate_size (bench/image.h) */
 	u16 smp;		/* CPUs to use, boot CPU included; 0: every enabled one */
 	u16 smp_timeout;	/* ms to wait for each AP to check in (0: the default) */
 	u16 bench_cpu;		/* 1 + the CPU that runs single-thread benchmarks; 0: the boot CPU */

@@ -25,6 +25,8 @@ static const char *const bench_names[] = { "none", "rfc", "v3", "clear", "primit
 					   "all", "parallel", "migrate" };
 static const char *const tiny_names[] = { "no", "yes" };
 static const char *const cold_names[] = { "evict", "flush" };
+/* Must match enum bench_migrate_size in bench/image.h. */
+static const char *const migrate_size_names[] = { "all", "4k", "2m", "1g" };
 static const char *const blackbox_test_names[] = { "none", "unfinished" };
 /* Must match enum sweep_size in tests/ctx.h. */
 static const char *const sweep_names[] = { "tiny", "quick", "full" };
@@ -118,6 +120,9 @@ static const struct cmdline_opt opts[] = {
 	       "yes: the benchmarks at test sizes only", "user/benchmarks"),
 	CHOICE("bench_cold", bench_cold, cold_names, "evict",
 	       "how a cache-cold case is made cold: an eviction buffer, or CLFLUSHOPT",
+	       "user/benchmarks"),
+	CHOICE("bench_migrate_size", bench_migrate_size, migrate_size_names, "all",
+	       "bench=migrate's folio sizes: all (1g where it can be measured) or one, promised",
 	       "user/benchmarks"),
 	{ .key = "smp", .kind = OPT_NUMBER, FIELD(smp), .lo = 1, .hi = 1024,
 	  .noun = "a CPU count", .word = "all", .def = "all",

@@ -292,7 +292,8 @@ static enum ck_status run_soak(const struct ck_config *cfg, enum ck_status statu
 static unsigned int run_benchmarks(const struct ck_config *cfg)
 {
 	struct bench_image_opts bo = { .sel = cfg->bench, .runs = cfg->bench_runs,
-				       .tiny = cfg->bench_tiny, .cold_flush = cfg->bench_cold == 1 };
+				       .tiny = cfg->bench_tiny, .cold_flush = cfg->bench_cold == 1,
+				       .migrate_size = cfg->bench_migrate_size };
 
 	copy_caps(&bo.caps);
 	if (bo.sel == BENCH_MIGRATE) {

@@ -14,7 +14,7 @@
 #include "tools/ck-bench-opts.h"
 
 /* Presets only the hosted build has, after bench_preset_names. */
-static const char *const hosted_presets[] = { "perf", "parallel" };
+static const char *const hosted_presets[] = { "perf", "parallel", "migrate" };
 
 struct choices {
 	const char *const *names;

@@ -46,6 +46,16 @@ __attribute__((constructor)) static void save_start_set(void)
 	start_set_ok = !sched_getaffinity(0, sizeof(start_set), &start_set);
 }
 
+unsigned int ck_bench_start_cpus(int *cpus, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (int c = 0; c < CPU_SETSIZE && n < max && start_set_ok; c++)
+		if (CPU_ISSET(c, &start_set))
+			cpus[n++] = c;
+	return n;
+}
+
 struct worker {
 	pthread_t thread;
 	unsigned int cpu;		/* Linux CPU number */

@@ -14,6 +14,8 @@
  * for the test sizes. Returns the number of steps measured without error.
  */
 unsigned int ck_bench_parallel(const struct bench_env *env, unsigned int rounds, bool tiny);
+/* The CPUs the process was allowed at start, ascending, at most @max; how many. */
+unsigned int ck_bench_start_cpus(int *cpus, unsigned int max);
 /* The first CPU the process was allowed at start on NUMA node @node (libnuma), or -1. */
 int ck_bench_node_cpu(unsigned int node);
 

@@ -4,7 +4,7 @@
  * as the image, in a Linux process.
  *
  *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel|
- *                      copy_pages|seed003]...
+ *                      copy_pages|seed003|migrate]...
  *            [--rounds N] [--json FILE] [--tiny] [--cold evict|flush] [--cpu N] ...
  *
  * (the options: tools/ck-bench-opts.c; the machine, CPUID and dispatch: ck-bench-host.c).
@@ -25,7 +25,8 @@
  * The "perf" preset runs the perf twin (tools/perf_twin.c): `perf bench mem` for memcpy
  * (movsb, unrolled) and memset (stosb) at 4 KiB, 2 MiB and 64 MiB, interleaved in
  * --perf-pairs rounds (15) with `ck-bench --perf-twin`, a fresh process timing the project's
- * routine perf's way, with perf's buffers and with aligned ones.
+ * routine perf's way, with perf's buffers and with aligned ones. The "migrate" preset
+ * (tools/ck-bench-mig.c) times munmap, the copy and the remap over pinned threads.
  * Exit status: 0 every case measured; 1 the buffers cannot be mapped; 2 a usage error; 3 a
  * case a preset promises could not be measured (a "bench: FAILED" line says why).
  */
@@ -44,6 +45,7 @@
 #include "bench/presets.h"
 #include "kernel/lib/json.h"
 #include "tools/ck-bench-host.h"
+#include "tools/ck-bench-mig.h"
 #include "tools/ck-bench-opts.h"
 #include "tools/ck-bench-par.h"
 #include "tools/perf_twin.h"
@@ -439,6 +441,10 @@ static void run_preset(const char *name, struct bench_env *env,
 	}
 	if (!strcmp(name, "parallel")) {	/* tools/ck-bench-par.c */
 		ck_bench_parallel(env, plat->runs, plat->tiny);
+		return;
+	}
+	if (!strcmp(name, "migrate")) {		/* tools/ck-bench-mig.c */
+		ck_bench_migrate(env, plat->runs, plat->tiny);
 		return;
 	}
 	arena.used = 0;

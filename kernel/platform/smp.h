@@ -117,6 +117,12 @@ struct smp_tlb_result {
 int smp_flush_tlb_range(u64 start, u64 size, u64 stride, u32 timeout_us,
 			struct smp_tlb_result *r);
 /*
+ * The same, asking only the @nr CPUs of @cpus (this one among them or not: it flushes and
+ * counts itself either way); a listed CPU that is offline or busy counts as missing.
+ */
+int smp_flush_tlb_cpus(const unsigned int *cpus, unsigned int nr, u64 start, u64 size,
+		       u64 stride, u32 timeout_us, struct smp_tlb_result *r);
+/*
  * Inside a posted function that waits (a loop polling for its next command): take a pending
  * shootdown IPI now. Outside it a posted function runs with interrupts off.
  */

@@ -8,7 +8,9 @@
  *
  * The slot is per CPU: the initiator writes start, size and stride, then bumps seq; the
  * CPU invalidates and sets ack to seq. A CPU whose slot still holds an unacknowledged
- * request is not asked again: it counts as missing.
+ * request is not asked again: it counts as missing. smp_flush_tlb_range() asks every other
+ * online CPU, smp_flush_tlb_cpus() those its caller lists (the CPUs that used the range, as
+ * Linux asks mm_cpumask()).
  */
 #include "kernel/arch/apic.h"
 #include "kernel/arch/traps.h"
@@ -87,20 +89,21 @@ static bool acked(unsigned int cpu)
 	return __atomic_load_n(&t->ack, __ATOMIC_ACQUIRE) == t->seq;
 }
 
-int smp_flush_tlb_range(u64 start, u64 size, u64 stride, u32 timeout_us,
+/* Post to every CPU @want names (not this one), flush here, wait for their acknowledgements. */
+static int flush_wanted(const bool *want, u64 start, u64 size, u64 stride, u32 timeout_us,
 			struct smp_tlb_result *r)
 {
-	unsigned int self = smp_processor_id(), n = smp_nr_cpus();
+	unsigned int n = smp_nr_cpus();
 	static bool asked[MADT_MAX_CPUS];
 	u64 end;
 
 	*r = (struct smp_tlb_result){ 0 };
 	irq_set_tlb_handler(tlb_ipi);
 	for (unsigned int c = 0; c < n; c++) {
-		asked[c] = c != self && cpu_online(c) && post(c, start, size, stride);
+		asked[c] = want[c] && cpu_online(c) && post(c, start, size, stride);
 		if (asked[c])
 			r->sent++;
-		else if (c != self && cpu_online(c))
+		else if (want[c])
 			note_missing(r, c);
 	}
 	flush_local(start, size, stride);
@@ -117,4 +120,30 @@ int smp_flush_tlb_range(u64 start, u64 size, u64 stride, u32 timeout_us,
 			note_missing(r, c);
 	}
 	return r->nr_missing ? -ETIMEDOUT : 0;
+}
+
+/* Which CPUs a shootdown asks: the initiator's alone, as flush_wanted() is. */
+static bool want[MADT_MAX_CPUS];
+
+int smp_flush_tlb_range(u64 start, u64 size, u64 stride, u32 timeout_us,
+			struct smp_tlb_result *r)
+{
+	unsigned int self = smp_processor_id();
+
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
+		want[c] = c != self && cpu_online(c);
+	return flush_wanted(want, start, size, stride, timeout_us, r);
+}
+
+int smp_flush_tlb_cpus(const unsigned int *cpus, unsigned int nr, u64 start, u64 size,
+		       u64 stride, u32 timeout_us, struct smp_tlb_result *r)
+{
+	unsigned int self = smp_processor_id();
+
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
+		want[c] = false;
+	for (unsigned int i = 0; i < nr; i++)
+		if (cpus[i] < smp_nr_cpus() && cpus[i] != self)
+			want[cpus[i]] = true;
+	return flush_wanted(want, start, size, stride, timeout_us, r);
 }

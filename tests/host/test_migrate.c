@@ -3,7 +3,8 @@
  * test_migrate.c - the migrate preset's arithmetic (bench/migrate_calc.c) against figures
  * worked by hand: Amdahl's law forward (T / (T - C + C')) and inverted (the copy share that
  * the seeds' 2x copy gain and 1.07-1.18x move_pages gain imply), phase medians against the
- * median of the totals, shares rounded to the nearest thousandth.
+ * median of the totals, shares rounded to the nearest thousandth, the sweep's CPU counts
+ * listed by hand from the rule "powers of two below N, then N", and the forms' order.
  */
 #include "bench/migrate_calc.h"
 #include "tests/host/host_test.h"
@@ -71,7 +72,51 @@ static void test_inverse(void)
 	      "no copy gain or a loss: no share");
 }
 
+static bool counts_are(unsigned int n, const unsigned int *want, unsigned int nr)
+{
+	unsigned int got[16], k = mig_cpu_counts(n, got, 16);
+
+	for (unsigned int i = 0; i < k && k == nr; i++)
+		if (got[i] != want[i])
+			return false;
+	return k == nr;
+}
+
+static void test_counts(void)
+{
+	static const unsigned int c1[] = { 1 }, c2[] = { 1, 2 }, c3[] = { 1, 2, 3 };
+	static const unsigned int c4[] = { 1, 2, 4 }, c6[] = { 1, 2, 4, 6 };
+	static const unsigned int c64[] = { 1, 2, 4, 8, 16, 32, 64 };
+	static const unsigned int c96[] = { 1, 2, 4, 8, 16, 32, 64, 96 };
+	unsigned int out[2];
+
+	CHECK(counts_are(1, c1, 1) && counts_are(2, c2, 2) && counts_are(3, c3, 3),
+	      "1, 2 and 3 CPUs");
+	CHECK(counts_are(4, c4, 3) && counts_are(6, c6, 4), "4 and 6 CPUs");
+	CHECK(counts_are(64, c64, 7) && counts_are(96, c96, 8), "64 and 96 CPUs");
+	CHECK(mig_cpu_counts(0, out, 2) == 0, "no CPU, no count");
+	CHECK(mig_cpu_counts(96, out, 2) == 2 && out[0] == 1 && out[1] == 2, "bounded by max");
+}
+
+static void test_forms(void)
+{
+	unsigned int seen[MIG_NR_COPIES][MIG_NR_COPIES] = { { 0 } };
+
+	/* Four forms; over two rounds each takes positions k and 3 - k once. */
+	for (unsigned int i = 0; i < 2; i++)
+		for (unsigned int k = 0; k < MIG_NR_COPIES; k++)
+			seen[mig_round_form(i, k)][k]++;
+	for (unsigned int f = 0; f < MIG_NR_COPIES; f++)
+		for (unsigned int k = 0; k < MIG_NR_COPIES; k++)
+			CHECK(seen[f][k] == (k == f || k == MIG_NR_COPIES - 1 - f),
+			      "form %u at position %u: %u times", f, k, seen[f][k]);
+	CHECK(!MIG_IS_MC(MIG_FC_BATCHED) && MIG_IS_MC(MIG_MC_PER_PAGE) &&
+	      MIG_IS_BATCHED(MIG_MC_BATCHED) && !MIG_IS_BATCHED(MIG_MC_PER_PAGE),
+	      "the forms' two bits");
+}
+
 int main(void)
 {
-	return RUN_TESTS(test_share, test_medians, test_amdahl, test_inverse);
+	return RUN_TESTS(test_share, test_medians, test_amdahl, test_inverse, test_counts,
+			 test_forms);
 }
