@@ -282,13 +282,13 @@ ARGS ?=
 CMDLINE ?= $(ARGS)
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
-# `make run` boots SMP vCPUs (SMP=1 for one); ARGS is another name for CMDLINE.
+# `make run` boots SMP vCPUs (SMP=1 for one); ARGS is another name for CMDLINE (CMDLINE wins).
 SMP ?= 2
 run:
 	$(Q)tools/ensure-deps.sh run
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(PYTHON) tools/ck-run.py --image $(B)/copykernel.efi --smp $(SMP) $(RUNFLAGS) -- \
-		$(CMDLINE) $(ARGS)
+		$(CMDLINE)
 
 check:
 	$(Q)tools/ensure-deps.sh check
