@@ -142,22 +142,31 @@ def host_tests(build, res):
             res.add("host/%s: its JSON records match the schema" % name, False, errs[:10])
 
 
+def fuzz_one(f, seconds):
+    """One fuzzer for @seconds over a scratch copy of its seed corpus: (ok, tail, runs)."""
+    name = os.path.basename(f)
+    seed = os.path.join(ROOT, "tests", "fuzz", "corpus_" + name.replace("fuzz_", ""))
+    with tempfile.TemporaryDirectory(prefix="ck-fuzz-") as corpus:
+        if os.path.isdir(seed):
+            for s in os.listdir(seed):
+                shutil.copy(os.path.join(seed, s), corpus)
+        p = subprocess.run([f, "-max_total_time=%d" % seconds, "-timeout=10",
+                            "-artifact_prefix=" + corpus + "/", corpus],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=seconds + 120)
+    runs = re.findall(r"Done (\d+) runs", p.stdout)
+    return p.returncode == 0, p.stdout.splitlines()[-25:], runs[-1] if runs else "?"
+
+
 def fuzz(build, seconds, res):
-    for f in sorted(glob.glob(os.path.join(build, "fuzz", "*"))):
-        name = os.path.basename(f)
-        seed = os.path.join(ROOT, "tests", "fuzz", "corpus_" + name.replace("fuzz_", ""))
-        with tempfile.TemporaryDirectory(prefix="ck-fuzz-") as corpus:
-            if os.path.isdir(seed):
-                for s in os.listdir(seed):
-                    shutil.copy(os.path.join(seed, s), corpus)
-            p = subprocess.run([f, "-max_total_time=%d" % seconds, "-timeout=10",
-                                "-artifact_prefix=" + corpus + "/", corpus],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               timeout=seconds + 120)
-        runs = re.findall(r"Done (\d+) runs", p.stdout)
-        res.add("fuzz/%s (%ds)" % (name, seconds), p.returncode == 0,
-                [] if p.returncode == 0 else p.stdout.splitlines()[-25:],
-                note="%s runs" % (runs[-1] if runs else "?"))
+    """Every fuzzer, two at a time (each a single-threaded libFuzzer; two cores)."""
+    fuzzers = sorted(glob.glob(os.path.join(build, "fuzz", "*")))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        runs = [ex.submit(fuzz_one, f, seconds) for f in fuzzers]
+        for f, r in zip(fuzzers, runs):
+            ok, tail, n = r.result()
+            res.add("fuzz/%s (%ds)" % (os.path.basename(f), seconds), ok, [] if ok else tail,
+                    note="%s runs" % n)
 
 
 def pe_header_ok(path):
@@ -422,22 +431,34 @@ def tools_records(build, res):
                 note="%d record%s" % (n, "" if n == 1 else "s"))
 
 
-def pytools_checks(res):
-    """The host tools' own tests (tests/tools: pytest with hypothesis, and unittest)."""
+def pytest_file(path):
+    """One file of tests/tools under pytest: (exit status, output)."""
     with tempfile.TemporaryDirectory(prefix="ck-pytest-") as tmp:
         p = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-q", "-rA", "-p",
-                            "no:cacheprovider", "--basetemp", tmp, "tests/tools"], cwd=ROOT,
+                            "no:cacheprovider", "--basetemp", tmp, path], cwd=ROOT,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            timeout=900)
-    seen = 0
-    for line in p.stdout.splitlines():
-        m = re.match(r"(PASSED|FAILED|ERROR) (\S+)", line)
-        if m:
-            seen += 1
-            res.add("tools/" + m.group(2).split("/")[-1], m.group(1) == "PASSED",
-                    [] if m.group(1) == "PASSED" else [line])
-    if p.returncode != 0 or not seen:
-        res.add("tools: pytest tests/tools ran and passed", False, p.stdout.splitlines()[-20:])
+    return p.returncode, p.stdout
+
+
+def pytools_checks(res):
+    """The host tools' own tests (tests/tools: pytest with hypothesis, and unittest), one
+    pytest per file, two files at a time (two cores)."""
+    files = sorted(glob.glob(os.path.join(ROOT, "tests", "tools", "test_*.py")))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        runs = [ex.submit(pytest_file, os.path.relpath(f, ROOT)) for f in files]
+        for f, r in zip(files, runs):
+            status, out = r.result()
+            seen = 0
+            for line in out.splitlines():
+                m = re.match(r"(PASSED|FAILED|ERROR) (\S+)", line)
+                if m:
+                    seen += 1
+                    res.add("tools/" + m.group(2).split("/")[-1], m.group(1) == "PASSED",
+                            [] if m.group(1) == "PASSED" else [line])
+            if status != 0 or not seen:
+                res.add("tools: pytest %s ran and passed" % os.path.relpath(f, ROOT), False,
+                        out.splitlines()[-20:])
 
 
 def keep_failure_log(build, b):
