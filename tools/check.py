@@ -238,6 +238,16 @@ def scratch_tree(files):
     return tmp
 
 
+def run_on_scratch(tool, files):
+    """@tool (an argv) with --root on a scratch tree of @files, removed after: its process."""
+    tmp = scratch_tree(files)
+    try:
+        return subprocess.run(tool + ["--root", tmp], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def scratch_objects(tmp, sources):
     """Compile @sources of the scratch tree @tmp to tmp/build/<source>.o, as the image does."""
     for src in sources:
@@ -327,18 +337,13 @@ def layer_checks(build, res):
     res.add("paths: every repository path a comment, README.md or docs/ names exists",
             p.returncode == 0, [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
             note=(p.stdout.splitlines() or ["?"])[-1])
-    tmp = scratch_tree({
+    p = run_on_scratch(tool, {
         "kernel/arch/entry.asm": "; pt_regs: kernel/traps.h, frame in kernel/arch/traps.h\n",
         "kernel/arch/traps.h": "/* see kernel/arch/entry.asm and tests/host/test_*.c */\n",
         "tests/host/test_traps.c": "// copy/clear in prose; kernel/gone/ is gone\n",
         "tools/run.py": "# tools/testing/kunit/kunit.py is Linux's\n\"\"\"tools/NAME.py\"\"\"\n",
         "README.md": "Run `tools/run.py`; see `tools/missing.sh`.\n",
         "docs/user/run.md": "Back to `docs/user/`; `tools/gone.py` is gone.\n"})
-    try:
-        p = subprocess.run(tool + ["--root", tmp], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     want = ["kernel/arch/entry.asm:1: names kernel/traps.h,", "tests/host/test_traps.c:1: "
             "names kernel/gone/,", "README.md:1: names tools/missing.sh,",
             "docs/user/run.md:1: names tools/gone.py,", "4 missing"]
@@ -357,15 +362,10 @@ def link_checks(res):
     res.add("links: every relative link in README.md and docs/ resolves", p.returncode == 0,
             [] if p.returncode == 0 else p.stdout.splitlines()[-15:],
             note=(p.stdout.splitlines() or ["?"])[-1])
-    tmp = scratch_tree({
+    p = run_on_scratch(tool, {
         "README.md": "# Top\n[a](docs/a.md#the-runner-ck-runpy), [b](docs/b.md), "
                      "[c](https://example.org/c.md)\n`[d](d.md)`\n```\n[e](e.md)\n```\n",
         "docs/a.md": "## The runner, `ck-run.py`\n[up](../README.md#top) [x](#nowhere)\n"})
-    try:
-        p = subprocess.run(tool + ["--root", tmp], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     want = ["README.md:2: docs/b.md: no such file", "docs/a.md:2: #nowhere: no heading",
             "4 relative links in README.md and docs/, 2 broken"]
     ok = p.returncode == 1 and all(w in p.stdout for w in want)

@@ -40,6 +40,16 @@ def ck_results(*args):
                           list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def stored_summary(b, vars_fd):
+    """ck-results on the variable store: its process and parsed summary (None when it failed,
+    noted on @b); its output joins the boot's streams for the schema check."""
+    p = ck_results("--ovmf-vars", vars_fd)
+    b.outputs.append(("ck-results --ovmf-vars", p.stdout))
+    if not b.expect(p.returncode == 0, "ck-results: %d %s" % (p.returncode, p.stderr)):
+        return p, None
+    return p, json.loads(p.stdout)
+
+
 def t_blackbox_reset_mid_run(b):
     """A run reset after its soak checkpoint: the next boot and ck-results report it."""
     with tempfile.TemporaryDirectory(prefix="ck-vars-") as tmp:
@@ -69,11 +79,9 @@ def t_blackbox_reset_mid_run(b):
         b.has(r"^blackbox: run %s's checkpoint is in this run's summary: marked as reported$"
               % run)
         check_ktap(b)
-        p = ck_results("--ovmf-vars", vars_fd)
-        b.outputs.append(("ck-results --ovmf-vars", p.stdout))
-        if not b.expect(p.returncode == 0, "ck-results: %d %s" % (p.returncode, p.stderr)):
+        p, obj = stored_summary(b, vars_fd)
+        if obj is None:
             return
-        obj = json.loads(p.stdout)
         prev = obj.get("previous_soak", {})
         b.expect(prev.get("state") == "unfinished" and prev.get("run_id") == run and
                  prev.get("counts", {}).get("uncorrected") == 1,
@@ -126,11 +134,9 @@ def t_blackbox_soak_reset(b):
         done = int(line.group(1))
         b.expect(0 < done < per_pass and done % 4096 == 0,
                  "bytes verified %d: not whole pages of a first pass of %d" % (done, per_pass))
-        p = ck_results("--ovmf-vars", vars_fd)
-        b.outputs.append(("ck-results --ovmf-vars", p.stdout))
-        if not b.expect(p.returncode == 0, "ck-results: %d %s" % (p.returncode, p.stderr)):
+        p, obj = stored_summary(b, vars_fd)
+        if obj is None:
             return
-        obj = json.loads(p.stdout)
         prev = obj.get("previous_soak", {})
         want = {"state": "unfinished", "run_id": run, "checkpoints": 1, "final": False,
                 "failing": False, "cpus": 2, "passes": 0, "bytes_verified": done,
