@@ -12,6 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -91,3 +92,17 @@ def assert_clean(r, tool, allowed=(0, 1, 3)):
         assert len(lines) == 1, r
         assert lines[0].startswith(tool + ": "), r
         assert "(a bug in %s;" % tool not in lines[0], r     # a case the tool did not foresee
+
+
+# LAVA's job and device schemas, for the ck-lava tests: yaml (None without it) and the mark
+# that skips a test, naming the packages, where they are missing.
+try:
+    import jinja2  # noqa: F401
+    import yaml
+    import lava_common.schemas  # noqa: F401
+    HAVE_LAVA = True
+except ImportError:
+    yaml = None
+    HAVE_LAVA = False
+needs_lava = pytest.mark.skipif(not HAVE_LAVA, reason="python3-jinja2, python3-yaml or "
+                                "lava-common missing (apt-get install lava-dispatcher)")

@@ -12,20 +12,11 @@ import tempfile
 
 import pytest
 
-from conftest import ROOT, assert_clean, load_tool, run_tool
+from conftest import ROOT, assert_clean, load_tool, needs_lava, run_tool, yaml
 
 TOOL = "ck-lava"
 ckl = load_tool(TOOL)
 
-try:
-    import jinja2  # noqa: F401
-    import yaml
-    import lava_common.schemas  # noqa: F401
-    HAVE_LAVA = True
-except ImportError:
-    HAVE_LAVA = False
-needs_lava = pytest.mark.skipif(not HAVE_LAVA, reason="python3-jinja2, python3-yaml or "
-                                "lava-common missing (apt-get install lava-dispatcher)")
 
 TEMPLATE_DIRS = [ckl.SERVER_TEMPLATES,
                  os.path.join(ROOT, "build", "lava", "lava-server", "usr", "share",

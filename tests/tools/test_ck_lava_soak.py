@@ -15,7 +15,7 @@ import tempfile
 import pytest
 from hypothesis import given, strategies as st
 
-from conftest import ROOT, assert_clean, load_tool, run_tool
+from conftest import ROOT, assert_clean, load_tool, needs_lava, run_tool, yaml
 
 TOOL = "ck-lava"
 ckl = load_tool(TOOL)
@@ -23,15 +23,6 @@ SOAK_FLEET = os.path.join(ROOT, "tests", "data", "soak-fleet")
 SERIALS = sorted(glob.glob(os.path.join(SOAK_FLEET, "*", "serial.log")))
 LAVA_LOG = os.path.join(SOAK_FLEET, "qemu-max-lava", "lava-run.log")
 
-try:
-    import jinja2  # noqa: F401
-    import yaml
-    import lava_common.schemas  # noqa: F401
-    HAVE_LAVA = True
-except ImportError:
-    HAVE_LAVA = False
-needs_lava = pytest.mark.skipif(not HAVE_LAVA, reason="python3-jinja2, python3-yaml or "
-                                "lava-common missing (apt-get install lava-dispatcher)")
 
 
 def serial_of(path):
