@@ -6,7 +6,10 @@ Run with Debian's python3-pytest and python3-hypothesis:
 CK_TOOLS_DIR=DIR runs the tests against the tools in DIR (e.g. a copy of an older version).
 CK_HYPOTHESIS_SCALE=N runs N times as many examples a property.
 """
+import contextlib
+import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -106,3 +109,20 @@ except ImportError:
     HAVE_LAVA = False
 needs_lava = pytest.mark.skipif(not HAVE_LAVA, reason="python3-jinja2, python3-yaml or "
                                 "lava-common missing (apt-get install lava-dispatcher)")
+
+
+def fleet_machines(path):
+    """ck-report --fleet PATH --json, clean: its machines by name."""
+    r = run_tool("ck-report", "--fleet", path, "--json")
+    assert_clean(r, "ck-report", allowed=(0,))
+    return {m["machine"]: m for m in json.loads(r.out)["machines"]}
+
+
+@contextlib.contextmanager
+def fleet_copy(src):
+    """A scratch copy of the stored fleet @src without its README.md, removed after."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dst = os.path.join(tmp, "fleet")
+        shutil.copytree(src, dst)
+        os.remove(os.path.join(dst, "README.md"))
+        yield dst

@@ -4,14 +4,12 @@ QEMU CPU models and memory sizes, a lava-run log and a hosted run, with one inje
 (tests/data/fleet/README.md). The report must flag that one and nothing else; copies of the
 set with a stale machine-check error, a failed case or damage must be flagged or refused.
 """
-import json
 import os
-import shutil
 import tempfile
 
 import pytest
 
-from conftest import ROOT, assert_clean, run_tool
+from conftest import ROOT, assert_clean, fleet_copy, fleet_machines, run_tool
 
 TOOL = "ck-report"
 FLEET = os.path.join(ROOT, "tests", "data", "fleet")
@@ -22,18 +20,12 @@ INJECTED = [ln.split(":", 1)[1].split() for ln in README.splitlines()
             if ln.startswith("injected outlier:")][0]
 
 
-def fleet_json(path):
-    r = run_tool(TOOL, "--fleet", path, "--json")
-    assert_clean(r, TOOL, allowed=(0,))
-    return {m["machine"]: m for m in json.loads(r.out)["machines"]}
+fleet_json = fleet_machines
 
 
 @pytest.fixture
 def copy():
-    with tempfile.TemporaryDirectory() as tmp:
-        dst = os.path.join(tmp, "fleet")
-        shutil.copytree(FLEET, dst)
-        os.remove(os.path.join(dst, "README.md"))
+    with fleet_copy(FLEET) as dst:
         yield dst
 
 

@@ -10,13 +10,11 @@ errors only above a threshold), whatever the ledger's order; a damaged record is
 import json
 import os
 import re
-import shutil
-import tempfile
 
 import pytest
 from hypothesis import given, strategies as st
 
-from conftest import ROOT, assert_clean, run_tool
+from conftest import ROOT, assert_clean, fleet_copy, fleet_machines, run_tool
 
 TOOL = "ck-report"
 FLEET = os.path.join(ROOT, "tests", "data", "soak-fleet")
@@ -33,18 +31,12 @@ def log_of(machine):
         return os.path.join(d, name), f.read()
 
 
-def fleet(path):
-    r = run_tool(TOOL, "--fleet", path, "--json")
-    assert_clean(r, TOOL, allowed=(0,))
-    return {m["machine"]: m for m in json.loads(r.out)["machines"]}
+fleet = fleet_machines
 
 
 @pytest.fixture
 def copy():
-    with tempfile.TemporaryDirectory() as tmp:
-        dst = os.path.join(tmp, "fleet")
-        shutil.copytree(FLEET, dst)
-        os.remove(os.path.join(dst, "README.md"))
+    with fleet_copy(FLEET) as dst:
         yield dst
 
 
