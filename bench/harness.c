@@ -291,15 +291,14 @@ static void round_ab(const struct bench_env *env, const struct bench_case *a,
 	rb->samples[rb->runs++] = tb;
 }
 
-void bench_compare(const struct bench_env *env, const struct bench_case *a,
-		   const struct bench_case *b, enum bench_mode m, unsigned int runs,
-		   struct bench_result *ra, struct bench_result *rb, struct ratio *ratio)
+/* bench_compare's rounds measured here, in @want placement blocks; the blocks used. */
+static unsigned int measure_here(const struct bench_env *env, const struct bench_case *a,
+				 const struct bench_case *b, enum bench_mode m, unsigned int runs,
+				 struct bench_result *ra, struct bench_result *rb)
 {
-	unsigned int reps, reps_b, want, used = 1;
+	unsigned int reps, reps_b, want = placements_for(env, a, runs), used = 1;
 	bool stuck = false;
 
-	runs = MIN(MAX(runs, 1u), (unsigned int)STATS_MAX);
-	want = placements_for(env, a, runs);
 	noise_begin(env, ra);
 	noise_begin(env, rb);
 	warm_both(env, a, b, m, ra, rb);
@@ -319,12 +318,27 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 		}
 		round_ab(env, a, b, m, i, used - 1, ra, rb);
 	}
+	if (env->record)
+		env->record(a, b, m, ra, rb);
+	return used;
+}
+
+void bench_compare(const struct bench_env *env, const struct bench_case *a,
+		   const struct bench_case *b, enum bench_mode m, unsigned int runs,
+		   struct bench_result *ra, struct bench_result *rb, struct ratio *ratio)
+{
+	unsigned int replicas = env->replay ? env->replay(a, b, m, ra, rb) : 0;
+	unsigned int used;
+
+	runs = MIN(MAX(runs, 1u), (unsigned int)STATS_MAX);
+	used = replicas ? replicas : measure_here(env, a, b, m, runs, ra, rb);
 	summarise(a, env, ra);
 	summarise(b, env, rb);
 	/* Speed of b relative to a: the median of the per-round ratios of durations a / b. */
 	if (!stats_round_ratio_placed(ra->samples, rb->samples, ra->placed, ra->runs, used,
 				      BENCH_BOOT_ITERS, STATS_SEED, ratio))
 		*ratio = (struct ratio){ .placements = 1 };
+	ratio->by_process = replicas > 1 && ratio->replication;
 }
 
 void bench_fmt_noise(const struct bench_result *r, char *buf, size_t size)

@@ -19,6 +19,10 @@
  *     each on fresh memory elsewhere after its own warm-ups, and the interval is the
  *     replication interval over them (stats_round_ratio_placed: where another run's
  *     estimate lies 95% of the time); the rounds' own interval is kept beside it;
+ *   - where the environment has replicas (@replay: hosted --replicas), a comparison's
+ *     rounds come from fresh processes run one after another, one block each, and the
+ *     replication interval is over them: what one process and one moment share (placement,
+ *     the host's state for the second or so a comparison takes) varies between blocks;
  *   - a round is "disturbed" when a timing took more than twice the fastest of its sample
  *     or the thread was off its CPU for more than BENCH_OFF_CPU_PM per mille of a timing
  *     (hosted: another task ran instead; a 1 GiB timing is preempted now and then by the
@@ -78,6 +82,19 @@ struct bench_env {
 	 */
 	bool (*place)(const void *addr, u64 bytes);
 	unsigned int placements;	/* a comparison's blocks (0: the default; at most max) */
+	/*
+	 * Replicas (hosted --replicas N, tools/ck-bench-rep.c): a comparison's rounds measured
+	 * in N fresh processes run one after another, the interval taken over them. @replay,
+	 * where set, fills @ra and @rb with the next comparison's rounds from the replicas
+	 * (samples, counts; each sample's placement is the replica it came from) and returns
+	 * how many replicas gave it; 0: measure it here. @record, where set (in a replica), is
+	 * given every comparison measured here, before its summary.
+	 */
+	unsigned int (*replay)(const struct bench_case *a, const struct bench_case *b,
+			       enum bench_mode m, struct bench_result *ra,
+			       struct bench_result *rb);
+	void (*record)(const struct bench_case *a, const struct bench_case *b, enum bench_mode m,
+		       const struct bench_result *ra, const struct bench_result *rb);
 };
 
 struct bench_case {

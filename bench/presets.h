@@ -58,6 +58,8 @@ struct bench_platform {
 	unsigned int runs;
 	u64 max_bytes;				/* largest case to try */
 	bool tiny;				/* test mode: the smallest sizes only */
+	/* A replica (hosted --replicas): its comparisons only; the probe is not streamed. */
+	bool replica;
 	/* The dispatch rules' inputs on this CPU (uarch varies FSRM; unknown: not run). */
 	struct dispatch_cpu dispatch_in;
 	bool dispatch_known;

@@ -49,6 +49,7 @@ struct ratio {
 	u32 lo_round_ppm, hi_round_ppm;
 	u8 placements;
 	bool replication;
+	bool by_process;		/* the placements were fresh processes (replicas) */
 };
 
 bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,

@@ -12,6 +12,7 @@
 #include "bench/presets.h"
 #include "copy/ops.h"
 #include "tools/ck-bench-opts.h"
+#include "tools/ck-bench-rep.h"
 
 /* Presets only the hosted build has, after bench_preset_names. */
 static const char *const hosted_presets[] = { "perf", "parallel", "migrate" };
@@ -107,6 +108,31 @@ static int set_placements(struct ck_bench_opts *o, const struct opt *opt, const 
 	return 0;
 }
 
+static int set_replicas(struct ck_bench_opts *o, const struct opt *opt, const char *v)
+{
+	long n = number(opt, v);
+
+	if (n < 0)
+		return -1;
+	o->replicas = (unsigned int)n;
+	if (n < 1 || n > CK_REP_MAX) {
+		fprintf(stderr, "ck-bench: %s %s: outside 1 .. %d, the default %d is used\n",
+			opt->name, v, CK_REP_MAX, CK_BENCH_DEFAULT_REPLICAS);
+		o->replicas = CK_BENCH_DEFAULT_REPLICAS;
+	}
+	o->replicas_given = true;
+	return 0;
+}
+
+/* Internal: this process is a replica writing its records to FD (tools/ck-bench-rep.h). */
+static int set_replica_fd(struct ck_bench_opts *o, const struct opt *opt, const char *v)
+{
+	long n = number(opt, v);
+
+	o->replica_fd = (int)n;
+	return n < 0 ? -1 : 0;
+}
+
 static int set_cpu(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
 	long n = number(opt, v);
@@ -132,6 +158,12 @@ static int set_json(struct ck_bench_opts *o, const struct opt *opt, const char *
 static int set_tiny(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
 	o->tiny = true;
+	return 0;
+}
+
+static int set_list(struct ck_bench_opts *o, const struct opt *opt, const char *v)
+{
+	o->list = true;
 	return 0;
 }
 
@@ -167,8 +199,11 @@ static const struct opt opts[] = {
 	{ "--preset", NULL, "PRESET", NULL, 0, set_preset },
 	{ "--rounds", "--runs", "N", NULL, 0, set_rounds },
 	{ "--placements", NULL, "N", NULL, 0, set_placements },
+	{ "--replicas", NULL, "N", NULL, 0, set_replicas },
+	{ "--replica-fd", NULL, "FD", NULL, 0, set_replica_fd },
 	{ "--json", NULL, "FILE", NULL, 0, set_json },
 	{ "--tiny", NULL, NULL, NULL, 0, set_tiny },
+	{ "--list", NULL, NULL, NULL, 0, set_list },
 	{ "--cold", NULL, NULL, &cold, 0, set_cold },
 	{ "--cpu", NULL, "N", NULL, 0, set_cpu },
 	{ "--perf-pairs", NULL, "N", NULL, 0, set_pairs },
@@ -222,6 +257,7 @@ int ck_bench_parse(int argc, char **argv, struct ck_bench_opts *o)
 {
 	*o = (struct ck_bench_opts){ .rounds = BENCH_DEFAULT_RUNS, .cpu = -1, .perf_pairs = 15,
 				     .placements = BENCH_DEFAULT_PLACEMENTS,
+				     .replicas = CK_BENCH_DEFAULT_REPLICAS, .replica_fd = -1,
 				     .ov = { -1, -1, -1, -1 } };
 	for (int i = 1; i < argc; i++) {
 		const struct opt *opt = find(argv[i]);
@@ -238,6 +274,8 @@ int ck_bench_parse(int argc, char **argv, struct ck_bench_opts *o)
 		usage(argv[0]);
 		return 2;
 	}
+	if (o->tiny && !o->replicas_given)
+		o->replicas = 1;	/* a test-sized run: its comparisons in this process */
 	if (!o->np) {
 		o->presets[o->np++] = "rfc";
 		o->presets[o->np++] = "perf";

@@ -5,8 +5,9 @@
  * table.
  *
  *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel|
- *                      copy_pages|seed003]...
- *            [--rounds N] [--placements N] [--json FILE] [--tiny] [--cold evict|flush]
+ *                      copy_pages|seed003|migrate]...
+ *            [--rounds N] [--placements N] [--replicas N] [--json FILE] [--tiny] [--list]
+ *            [--cold evict|flush]
  *            [--cpu N]
  *            [--perf-pairs N] [--memcpy erms|orig] [--copy-page rep|unrolled]
  *            [--copy-mc fragile|erms|memcpy|avx2nt|avx512nt]
@@ -17,7 +18,8 @@
 
 #include "kernel/include/types.h"
 
-#define CK_BENCH_MAX_PRESETS	8
+#define CK_BENCH_MAX_PRESETS	16
+#define CK_BENCH_DEFAULT_REPLICAS 6
 
 /* The image's dispatch overrides (copy_page=, memcpy=, copy_mc=, clear_page=); -1: Linux's. */
 struct ck_overrides {
@@ -30,10 +32,15 @@ struct ck_bench_opts {
 	unsigned int rounds;		/* 3..STATS_MAX (out of range: the default, said so) */
 	/* a comparison's placements, 1..BENCH_MAX_PLACEMENTS (the same) */
 	unsigned int placements;
+	/* fresh processes a comparison's rounds run in, 1..CK_REP_MAX (1: none; --tiny: 1) */
+	unsigned int replicas;
+	bool replicas_given;
+	int replica_fd;			/* >= 0: this process is a replica (internal) */
 	int cpu;			/* -1: the last CPU the process may run on */
 	unsigned int perf_pairs;
 	const char *json;		/* the JSON-lines file, or NULL */
 	bool tiny, cold_flush;
+	bool list;			/* say what would run, measure nothing */
 	struct ck_overrides ov;
 };
 

@@ -5,7 +5,8 @@
  *
  *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel|
  *                      copy_pages|seed003|migrate]...
- *            [--rounds N] [--json FILE] [--tiny] [--cold evict|flush] [--cpu N] ...
+ *            [--rounds N] [--replicas N] [--placements N] [--json FILE] [--tiny] [--list]
+ *            [--cold evict|flush] [--cpu N] ...
  *
  * (the options: tools/ck-bench-opts.c; the machine, CPUID and dispatch: ck-bench-host.c).
  * The dispatch overrides take the image's names (copy_page=, memcpy=, ...); the uarch
@@ -16,12 +17,15 @@
  * else THP), given page frames so the folio APIs work; with libnuma installed, also one arena
  * per NUMA node. The run's two large buffers (the bandwidth probe's, which big and v3's
  * 1 GiB extent then use; bench/probe.h) are a THP mapping of their own, kept the whole run
- * and 1 GiB aligned when the CPU has 1 GiB pages. A comparison re-places its buffers between
- * its blocks of rounds (--placements, 4): a fresh mapping moved over them (place()), so the
- * same addresses get other physical pages. Cache-cold runs stream an eviction buffer
- * three times the largest cache CPUID describes for this core (leaf 4, or 8000001Dh on AMD;
- * 128 MiB when CPUID says nothing), or with --cold flush CLFLUSHOPT (CLFLUSH where CPUID
- * lacks it) the case's source and destination.
+ * and 1 GiB aligned when the CPU has 1 GiB pages. With --replicas N (6; 1 with --tiny),
+ * every comparison's rounds are first measured in N fresh processes of this program, one
+ * after another (tools/ck-bench-rep.c), and its interval is over them. A comparison the
+ * replicas did not measure re-places its buffers between its blocks of rounds
+ * (--placements, 6): a fresh mapping moved over them (place()), so the same addresses get
+ * other physical pages. --list says what a command line would run. Cache-cold runs
+ * stream an eviction buffer three times the largest cache CPUID describes for this core
+ * (leaf 4, or 8000001Dh on AMD; 128 MiB when CPUID says nothing), or with --cold flush
+ * CLFLUSHOPT (CLFLUSH where CPUID lacks it) the case's source and destination.
  * The "perf" preset runs the perf twin (tools/perf_twin.c): `perf bench mem` for memcpy
  * (movsb, unrolled) and memset (stosb) at 4 KiB, 2 MiB and 64 MiB, interleaved in
  * --perf-pairs rounds (15) with `ck-bench --perf-twin`, a fresh process timing the project's
@@ -48,6 +52,7 @@
 #include "tools/ck-bench-mig.h"
 #include "tools/ck-bench-opts.h"
 #include "tools/ck-bench-par.h"
+#include "tools/ck-bench-rep.h"
 #include "tools/perf_twin.h"
 
 static FILE *json_out;
@@ -394,12 +399,38 @@ static void machine_record(const struct bench_env *env, const struct bench_platf
 	json_str(&w, "page_sizes", huge ? "4K,2M (hugetlb)" : "4K,2M (THP)");
 	json_u64(&w, "evict_bytes", evict_size);
 	json_u64(&w, "rounds", plat->runs);
-	json_u64(&w, "placements", env->placements);
+	json_u64(&w, "placements", env->replay ? 1 : env->placements);
+	if (env->replay)
+		json_u64(&w, "replicas", opt.replicas);
 	json_s64(&w, "pinned_cpu", pinned_cpu);
 	json_bool(&w, "hypervisor", host.hypervisor);
 	json_str(&w, "cold_method", env->cold_flush ? "clflushopt" : "evict");
 	json_end(&w);
 	out(line);
+}
+
+/* What a row's interval is over: the replicas (R=), else placements here (P=). */
+static void interval_line(const struct bench_env *env, const struct bench_platform *plat)
+{
+	if (env->replay) {
+		printf("# interval: a comparison's rounds ran in %u fresh processes (replicas) one "
+		       "after another, %u rounds each (R=%u in a row); [lo, hi] is where another "
+		       "run's estimate should lie 95%% of the time (a replication interval: a "
+		       "two-level %d-resample bootstrap over replicas, then rounds); what the "
+		       "replicas did not measure (seed003, perf, parallel, migrate) runs here "
+		       "over %u placements (P=)\n", opt.replicas,
+		       ck_rep_rounds(plat->runs, opt.replicas), opt.replicas, BENCH_BOOT_ITERS,
+		       env->placements);
+		return;
+	}
+	printf("# interval: a comparison's rounds run in %u blocks (at most one per two "
+	       "rounds), each on its buffers moved to fresh memory (P=%u in a row); [lo, hi] "
+	       "is where another run's estimate should lie 95%% of the time (a replication "
+	       "interval: a two-level %d-resample bootstrap over placements, then rounds); a "
+	       "row that could not move says P=1 and gives its rounds' 95%% CI only (JSON: "
+	       "\"interval\", \"placements\"; the rounds' CI is ci_lo_round/ci_hi_round; "
+	       "tools/bench-coverage.py counts how often it holds)\n",
+	       env->placements, env->placements, BENCH_BOOT_ITERS);
 }
 
 /* What the run is about to do, and how: the header lines and the machine record. */
@@ -420,13 +451,7 @@ static void header(const struct bench_env *env, const struct bench_platform *pla
 	       "each after its own eviction) timings, hot cases repeated to >= %d us a timing; "
 	       "ratio = median of per-round ratios\n", plat->runs, BENCH_K_HOT, BENCH_K_COLD,
 	       BENCH_MIN_SAMPLE_NS / 1000);
-	printf("# interval: a comparison's rounds run in %u blocks (at most one per two rounds), "
-	       "each on its buffers moved to fresh memory (P=%u in a row); [lo, hi] is where "
-	       "another run's estimate should lie 95%% of the time (a replication interval: two-level %d-resample bootstrap over "
-	       "placements, then rounds); a row that could not move says P=1 and gives its rounds' "
-	       "95%% CI only (JSON: \"interval\", \"placements\"; the rounds' CI is "
-	       "ci_lo_round/ci_hi_round; tools/bench-coverage.py counts how often it holds)\n",
-	       env->placements, env->placements, BENCH_BOOT_ITERS);
+	interval_line(env, plat);
 	machine_record(env, plat, huge);
 }
 
@@ -434,6 +459,9 @@ static void header(const struct bench_env *env, const struct bench_platform *pla
 static void run_preset(const char *name, struct bench_env *env,
 		       const struct bench_platform *plat)
 {
+	if (plat->replica && !ck_rep_preset(name))
+		return;
+	ck_rep_preset_begin(name);
 	printf("\n== preset %s ==\n", name);
 	if (!strcmp(name, "perf")) {		/* tools/perf_twin.c */
 		perf_twin_compare(NULL, opt.perf_pairs, pinned_cpu, host.machine, json_out);
@@ -454,6 +482,22 @@ static void run_preset(const char *name, struct bench_env *env,
 	for (int k = 0; k < NR_PRESETS; k++)
 		if (!strcmp(name, bench_preset_names[k]))
 			bench_preset_run((enum bench_preset)k, env, plat);
+}
+
+/* --list: what this command line runs and how, one line each; nothing is measured. */
+static int list_run(const struct bench_platform *plat)
+{
+	bool reps = opt.replicas > 1;
+
+	for (unsigned int i = 0; i < opt.np; i++)
+		printf("preset %s: %s\n", opt.presets[i], reps && ck_rep_preset(opt.presets[i]) ?
+		       "comparisons in the replicas" : "measured in this process");
+	printf("rounds %u, placements %u, replicas %u", plat->runs, opt.placements,
+	       opt.replicas);
+	if (reps)
+		printf(" (%u rounds each)", ck_rep_rounds(plat->runs, opt.replicas));
+	printf("%s%s\n", opt.tiny ? ", tiny" : "", opt.json ? ", JSON lines" : "");
+	return 0;
 }
 
 /* Pin, calibrate the TSC against the clock, learn the CPU and apply the overrides. */
@@ -502,12 +546,25 @@ int main(int argc, char **argv)
 	env.placements = opt.placements;
 	env.place = place;
 	env.cold_flush = opt.cold_flush;
+	if (opt.list)
+		return list_run(&plat);
+	if (opt.replica_fd >= 0) {	/* a replica: its records, nothing printed or kept */
+		ck_rep_record_to(opt.replica_fd);
+		env.record = ck_rep_record;
+		plat.replica = true;
+		opt.json = NULL;
+		opt.replicas = 1;
+	}
 	if (opt.json && !(json_out = fopen(opt.json, "w"))) {
 		fprintf(stderr, "ck-bench: --json %s: %s\n", opt.json, strerror(errno));
 		return 2;
 	}
 	if (!setup_host(&env, &plat))
 		return 2;
+	/* Replicas first, before this process takes its own buffers. */
+	if (opt.replicas > 1 &&
+	    !ck_rep_spawn(argc, argv, opt.replicas, ck_rep_rounds(plat.runs, opt.replicas)))
+		env.replay = ck_rep_replay;
 	if (!setup_buffers(&plat, &cf, &huge))
 		return 1;
 	plat.llc_bytes = cf.bytes;

@@ -67,6 +67,56 @@ def test_no_room_for_the_large_buffers_fails(tmp_path):
     assert "bench: FAILED: no room for the run's two large buffers of 1024 MiB" in p.stdout, \
         p.stdout[-2000:]
     assert "status 3" in p.stderr, p.stderr
+    # The first replica failed the same way, said so, and this process measured instead.
+    assert "ck-bench: replica 1 exited with status 3" in p.stderr, p.stderr
+    assert "this process measures every comparison itself" in p.stderr, p.stderr
+
+
+def bench_args():
+    """The Makefile's BENCH_ARGS (what `make bench` runs), continuation lines joined."""
+    text = open(os.path.join(ROOT, "Makefile")).read().replace("\\\n", " ")
+    line = next(l for l in text.splitlines() if l.startswith("BENCH_ARGS ?="))
+    return line.split("?=", 1)[1].split()
+
+
+def test_make_bench_command_line_is_accepted():
+    """`make bench` passed nine presets to a parser that took eight and so exited 2 before
+    measuring anything; --list parses a command line and says what it would run."""
+    args = bench_args()
+    p = run(args + ["--list"])
+    assert p.returncode == 0, (p.stdout + p.stderr)[-2000:]
+    names = [args[i + 1] for i, a in enumerate(args) if a == "--preset"]
+    listed = [l.split()[1].rstrip(":") for l in p.stdout.splitlines()
+              if l.startswith("preset ")]
+    assert listed == names and len(names) >= 9, (listed, names)
+    assert "replicas 6 (5 rounds each)" in p.stdout, p.stdout
+
+
+def test_rounds_from_fresh_processes(tmp_path):
+    """Issue 20 item 0.4: with --replicas N a comparison's rounds come from N fresh
+    processes, one block each, and the interval is over them (R=N in a row, "replicas" in
+    the record); the replicas print nothing and this process's own rows say where theirs
+    came from."""
+    js = tmp_path / "r.jsonl"
+    p = run(["--tiny", "--rounds", "6", "--replicas", "2", "--preset", "rfc", "--json",
+             str(js)])
+    assert p.returncode == 0, (p.stdout + p.stderr)[-2000:]
+    assert "# replica 1 of 2: 4 comparisons of 3 rounds" in p.stdout, p.stdout[:2000]
+    assert "# replica 2 of 2: 4 comparisons of 3 rounds" in p.stdout, p.stdout[:2000]
+    recs = [json.loads(line) for line in js.read_text().splitlines()]
+    n, problems = ckschema.check_text(ckschema.Schema(), js.read_text(), "r.jsonl")
+    assert n == len(recs) and not problems, problems[:10]
+    machine = [r for r in recs if r.get("kind") == "machine"]
+    assert len(machine) == 1 and machine[0]["replicas"] == 2, machine
+    assert machine[0]["placements"] == 1, machine
+    cmp = [r for r in recs if r.get("kind") == "comparison"]
+    assert len(cmp) == 4, cmp
+    for r in cmp:
+        assert r["replicas"] == 2 and r["placements"] == 2, r
+        assert r["interval"] == "replication" and r["rounds"] == 6, r
+        assert r["ci_lo_ppm"] <= r["ratio_ppm"] <= r["ci_hi_ppm"], r
+    rows = [l for l in p.stdout.splitlines() if l.startswith("node0->node0")]
+    assert len(rows) == 4 and all(l.split()[-1] == "R=2" for l in rows), rows
 
 
 def test_rounds_spread_over_placements(tmp_path):

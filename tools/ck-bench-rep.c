@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ck-bench-rep.c - replicas: a hosted run's comparisons measured in fresh processes, one
+ * after another (ck-bench-rep.h says why and how). Owns the replicas' records: a replica
+ * writes one fixed-size record per comparison to a pipe; the parent keeps every replica's
+ * records and hands them to bench_compare in order, preset by preset.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/ck-bench-rep.h"
+
+#define REP_MAGIC	0x70657263u		/* "crep" */
+
+/* One comparison as a replica measured it: which it was, and both sides' rounds. */
+struct rep_rec {
+	u32 magic, mode;
+	u64 key;			/* rep_key() of the two cases */
+	char preset[16];
+	struct bench_result ra, rb;
+};
+
+struct replica {
+	struct rep_rec *rec;
+	unsigned int n, next;		/* records; the next one to hand out */
+};
+
+static const char *const replicated[] = { "rfc", "v3", "clear", "primitives", "patterns",
+					  "uarch", "big", "copy_pages" };
+
+static struct replica kept[CK_REP_MAX];
+static unsigned int nr_reps;
+static char preset[16];
+static int record_fd = -1;
+static bool said_mismatch;
+
+bool ck_rep_preset(const char *name)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(replicated); i++)
+		if (!strcmp(name, replicated[i]))
+			return true;
+	return false;
+}
+
+unsigned int ck_rep_rounds(unsigned int rounds, unsigned int n)
+{
+	unsigned int r = n ? (rounds + n - 1) / n : rounds;
+
+	return MAX(r, (unsigned int)CK_REP_MIN_ROUNDS);
+}
+
+static u64 fnv(u64 h, const void *p, size_t len)
+{
+	const u8 *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static u64 fnv_str(u64 h, const char *s)
+{
+	return fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+/* What makes two comparisons the same one: both cases' names, sizes, nodes, data, mode. */
+static u64 rep_key(const struct bench_case *a, const struct bench_case *b, enum bench_mode m)
+{
+	const struct bench_case *c[2] = { a, b };
+	u64 h = 0xcbf29ce484222325ULL;
+
+	h = fnv(h, &m, sizeof(m));
+	for (unsigned int i = 0; i < 2; i++) {
+		h = fnv_str(fnv_str(h, c[i]->api), c[i]->primitive);
+		h = fnv(h, &c[i]->bytes, sizeof(c[i]->bytes));
+		h = fnv_str(fnv_str(h, c[i]->src_node), c[i]->dst_node);
+		h = fnv_str(fnv_str(h, c[i]->src_pattern), c[i]->dst_pattern);
+	}
+	return h;
+}
+
+void ck_rep_preset_begin(const char *name)
+{
+	snprintf(preset, sizeof(preset), "%s", name);
+}
+
+/* ---- the replica's side ---- */
+
+void ck_rep_record_to(int fd)
+{
+	record_fd = fd;
+}
+
+void ck_rep_record(const struct bench_case *a, const struct bench_case *b, enum bench_mode m,
+		   const struct bench_result *ra, const struct bench_result *rb)
+{
+	static struct rep_rec r;
+	const char *p = (const char *)&r;
+	size_t left = sizeof(r);
+
+	memset(&r, 0, sizeof(r));
+	r.magic = REP_MAGIC;
+	r.mode = m;
+	r.key = rep_key(a, b, m);
+	memcpy(r.preset, preset, sizeof(r.preset));
+	r.ra = *ra;
+	r.rb = *rb;
+	while (left) {
+		ssize_t w = write(record_fd, p, left);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			perror("ck-bench: replica: writing a record");
+			exit(1);
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+}
+
+/* ---- the parent's side ---- */
+
+/* Everything the replica on @fd writes, until it closes it; false when it was damaged. */
+static bool collect(int fd, struct replica *rp)
+{
+	size_t cap = 0, len = 0;
+	char *buf = NULL;
+
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *nb = realloc(buf, cap = cap ? 2 * cap : sizeof(struct rep_rec) * 64);
+
+			if (!nb) {
+				free(buf);
+				return false;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	rp->rec = (struct rep_rec *)buf;
+	rp->n = (unsigned int)(len / sizeof(struct rep_rec));
+	rp->next = 0;
+	for (unsigned int i = 0; i < rp->n; i++)
+		if (rp->rec[i].magic != REP_MAGIC)
+			return false;
+	return len % sizeof(struct rep_rec) == 0;
+}
+
+/* @argv, then --replica-fd @fd --rounds @rounds --placements 1 (the last of each wins). */
+static char **child_argv(int argc, char **argv, int fd, unsigned int rounds)
+{
+	static char fds[16], rs[16];
+	char **v = calloc((size_t)argc + 7, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (int i = 0; i < argc; i++)
+		v[i] = argv[i];
+	snprintf(fds, sizeof(fds), "%d", fd);
+	snprintf(rs, sizeof(rs), "%u", rounds);
+	v[argc] = "--replica-fd";
+	v[argc + 1] = fds;
+	v[argc + 2] = "--rounds";
+	v[argc + 3] = rs;
+	v[argc + 4] = "--placements";
+	v[argc + 5] = "1";
+	return v;
+}
+
+/* Replica @i: run it, keep its records; 0, or its status (said). */
+static int run_one(int argc, char **argv, unsigned int i, unsigned int rounds)
+{
+	int pfd[2], status, null;
+	char **v;
+	pid_t pid;
+	bool ok;
+
+	if (pipe(pfd) || !(v = child_argv(argc, argv, pfd[1], rounds))) {
+		perror("ck-bench: replicas");
+		return 1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		execv("/proc/self/exe", v);
+		perror("ck-bench: replica: exec /proc/self/exe");
+		_exit(1);
+	}
+	close(pfd[1]);
+	free(v);
+	if (pid < 0) {
+		close(pfd[0]);
+		perror("ck-bench: replicas: fork");
+		return 1;
+	}
+	ok = collect(pfd[0], &kept[i]);
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "ck-bench: replica %u %s %d\n", i + 1,
+			WIFEXITED(status) ? "exited with status" : "was killed by signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		return WIFEXITED(status) && WEXITSTATUS(status) ? WEXITSTATUS(status) : 1;
+	}
+	if (!ok) {
+		fprintf(stderr, "ck-bench: replica %u: its records are damaged\n", i + 1);
+		return 1;
+	}
+	return 0;
+}
+
+static void drop_all(void)
+{
+	for (unsigned int i = 0; i < nr_reps; i++)
+		free(kept[i].rec);
+	memset(kept, 0, sizeof(kept));
+	nr_reps = 0;
+}
+
+int ck_rep_spawn(int argc, char **argv, unsigned int n, unsigned int rounds)
+{
+	struct timespec t0, t1;
+
+	n = MIN(n, (unsigned int)CK_REP_MAX);
+	for (unsigned int i = 0; i < n; i++) {
+		int err;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		err = run_one(argc, argv, i, rounds);
+		if (err) {
+			fprintf(stderr, "ck-bench: the replicas' rounds are not used: this process "
+				"measures every comparison itself (--placements)\n");
+			nr_reps = i + 1;
+			drop_all();
+			return err;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("# replica %u of %u: %u comparisons of %u rounds in %.1f s\n", i + 1, n,
+		       kept[i].n, rounds, (double)(t1.tv_sec - t0.tv_sec) +
+		       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	}
+	nr_reps = n;
+	return 0;
+}
+
+/* Replica @i's next record, if it is the comparison @key of the current preset. */
+static const struct rep_rec *next_of(unsigned int i, u64 key)
+{
+	struct replica *rp = &kept[i];
+	const struct rep_rec *r = rp->next < rp->n ? &rp->rec[rp->next] : NULL;
+
+	return r && r->key == key && !strncmp(r->preset, preset, sizeof(r->preset)) ? r : NULL;
+}
+
+static void noise_merge(struct noise_acct *to, const struct noise_acct *from, bool first)
+{
+	if (first) {
+		*to = *from;
+		return;
+	}
+	to->smis += from->smis;
+	to->smi_timings += from->smi_timings;
+	to->freq_changes += from->freq_changes;
+	to->not_c0 += from->not_c0;
+	to->backwards += from->backwards;
+	if (from->mhz_min && (!to->mhz_min || from->mhz_min < to->mhz_min))
+		to->mhz_min = from->mhz_min;
+	to->mhz_max = MAX(to->mhz_max, from->mhz_max);
+}
+
+/*
+ * Append replica @i's side @from to @to. Replicas calibrate their own repetitions, so each
+ * sample is scaled to @reps operations (a round's ratio is unchanged: both its sides ran
+ * the same repetitions).
+ */
+static void side_merge(struct bench_result *to, const struct bench_result *from,
+		       unsigned int i, unsigned int reps)
+{
+	noise_merge(&to->noise, &from->noise, i == 0);
+	for (unsigned int s = 0; s < from->runs && to->runs < STATS_MAX; s++) {
+		to->samples[to->runs] = from->samples[s] * reps / MAX(from->reps, 1u);
+		to->placed[to->runs++] = (u8)i;
+	}
+	to->rounds += from->rounds;
+	to->disturbed += from->disturbed;
+	to->discarded += from->discarded;
+	to->k = from->k;
+	to->reps = reps;
+}
+
+unsigned int ck_rep_replay(const struct bench_case *a, const struct bench_case *b,
+			   enum bench_mode m, struct bench_result *ra, struct bench_result *rb)
+{
+	u64 key = rep_key(a, b, m);
+	unsigned int reps = 1;
+
+	if (nr_reps < 2 || !ck_rep_preset(preset))
+		return 0;
+	for (unsigned int i = 0; i < nr_reps; i++) {
+		const struct rep_rec *r = next_of(i, key);
+
+		if (!r) {
+			if (!said_mismatch)
+				printf("# replicas: replica %u did not measure %s %s/%s %llu bytes "
+				       "here; from now on this process measures what they do not "
+				       "agree on\n", i + 1, a->api, a->primitive, b->primitive,
+				       (unsigned long long)a->bytes);
+			said_mismatch = true;
+			return 0;
+		}
+		reps = MAX(reps, r->ra.reps);
+	}
+	ra->runs = rb->runs = ra->rounds = rb->rounds = 0;
+	ra->disturbed = rb->disturbed = ra->discarded = rb->discarded = 0;
+	for (unsigned int i = 0; i < nr_reps; i++) {
+		const struct rep_rec *r = &kept[i].rec[kept[i].next++];
+
+		side_merge(ra, &r->ra, i, reps);
+		side_merge(rb, &r->rb, i, reps);
+	}
+	return nr_reps;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ck-bench-rep.h - replicas (ck-bench --replicas N, tools/ck-bench-rep.c): a hosted run's
+ * comparisons measured in N fresh processes, one after another, so that a comparison's
+ * interval is over what differs from one process and one moment to the next.
+ *
+ * Before it measures anything, ck-bench runs itself N times with its own command line,
+ * each with --rounds R (the run's rounds over N, at least 3), --placements 1 and
+ * --replica-fd FD: a replica prints nothing, runs only the presets ck_rep_preset() names,
+ * skips the bandwidth probe, and writes every comparison it measures (both sides' rounds,
+ * their counts) to FD. The parent then runs the presets itself; bench_compare takes each
+ * comparison's rounds from the replicas (bench_env.replay) instead of timing it, each
+ * replica's rounds one block of the replication interval (bench/stats.c). What the
+ * replicas did not measure (perf, parallel, migrate, seed003; a comparison whose replicas
+ * disagree on what it is) the parent measures itself, with --placements.
+ */
+#ifndef CK_TOOLS_BENCH_REP_H
+#define CK_TOOLS_BENCH_REP_H
+
+#include "bench/harness.h"
+
+#define CK_REP_MAX	STATS_MAX_GROUPS	/* replicas, at most (16) */
+#define CK_REP_MIN_ROUNDS 3
+
+/* True when preset @name runs in the replicas (the presets whose rows are comparisons). */
+bool ck_rep_preset(const char *name);
+
+/* A replica's rounds: @rounds over @n, at least CK_REP_MIN_ROUNDS. */
+unsigned int ck_rep_rounds(unsigned int rounds, unsigned int n);
+
+/*
+ * The parent: run @n replicas of @argv one after another, each with @rounds rounds, and
+ * keep what they measured. 0, or (after a line on stderr saying which replica and why) the
+ * status of the first that failed; then nothing is kept and the parent measures it all.
+ */
+int ck_rep_spawn(int argc, char **argv, unsigned int n, unsigned int rounds);
+
+/* Both sides: the preset about to run (records are matched within it, in order). */
+void ck_rep_preset_begin(const char *name);
+
+/* The parent's bench_env.replay: the next comparison's rounds, from every replica. */
+unsigned int ck_rep_replay(const struct bench_case *a, const struct bench_case *b,
+			   enum bench_mode m, struct bench_result *ra, struct bench_result *rb);
+
+/* A replica: where its records go, and its bench_env.record. */
+void ck_rep_record_to(int fd);
+void ck_rep_record(const struct bench_case *a, const struct bench_case *b, enum bench_mode m,
+		   const struct bench_result *ra, const struct bench_result *rb);
+
+#endif
