@@ -291,7 +291,7 @@ static void round_ab(const struct bench_env *env, const struct bench_case *a,
 	rb->samples[rb->runs++] = tb;
 }
 
-/* bench_compare's rounds measured here, in @want placement blocks; the blocks used. */
+/* bench_compare's rounds measured here, in placement blocks where the buffers can move. */
 static unsigned int measure_here(const struct bench_env *env, const struct bench_case *a,
 				 const struct bench_case *b, enum bench_mode m, unsigned int runs,
 				 struct bench_result *ra, struct bench_result *rb)

@@ -226,6 +226,8 @@ static void usage(const char *prog)
 		const struct opt *o = &opts[i];
 		unsigned int k = 0;
 
+		if (o->set == set_replica_fd)	/* internal: how a replica is started */
+			continue;
 		fprintf(stderr, " [%s", o->name);
 		if (o->set == set_preset) {
 			fprintf(stderr, " ");

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tools/ck-bench-par.h"
 #include "tools/ck-bench-rep.h"
 
 #define REP_MAGIC	0x70657263u		/* "crep" */
@@ -23,6 +25,7 @@
 struct rep_rec {
 	u32 magic, mode;
 	u64 key;			/* rep_key() of the two cases */
+	u32 seq;			/* 1 + how many replicated presets began before its own */
 	char preset[16];
 	struct bench_result ra, rb;
 };
@@ -32,14 +35,15 @@ struct replica {
 	unsigned int n, next;		/* records; the next one to hand out */
 };
 
-static const char *const replicated[] = { "rfc", "v3", "clear", "primitives", "patterns",
-					  "uarch", "big", "copy_pages" };
+/* The presets with comparisons (primitives times single cases only; seed003: see the .h). */
+static const char *const replicated[] = { "rfc", "v3", "clear", "patterns", "uarch", "big",
+					  "copy_pages" };
 
 static struct replica kept[CK_REP_MAX];
 static unsigned int nr_reps;
 static char preset[16];
+static u32 preset_seq;
 static int record_fd = -1;
-static bool said_mismatch;
 
 bool ck_rep_preset(const char *name)
 {
@@ -53,7 +57,8 @@ unsigned int ck_rep_rounds(unsigned int rounds, unsigned int n)
 {
 	unsigned int r = n ? (rounds + n - 1) / n : rounds;
 
-	return MAX(r, (unsigned int)CK_REP_MIN_ROUNDS);
+	r = MAX(r, (unsigned int)CK_REP_MIN_ROUNDS);
+	return n ? MIN(r, (unsigned int)STATS_MAX / n) : r;	/* all of them fit one result */
 }
 
 static u64 fnv(u64 h, const void *p, size_t len)
@@ -70,7 +75,10 @@ static u64 fnv_str(u64 h, const char *s)
 	return fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
 }
 
-/* What makes two comparisons the same one: both cases' names, sizes, nodes, data, mode. */
+/*
+ * What makes two comparisons the same one: both cases' names, sizes, nodes, data, CPU (a
+ * NUMA row runs on its source node's CPU) and mode.
+ */
 static u64 rep_key(const struct bench_case *a, const struct bench_case *b, enum bench_mode m)
 {
 	const struct bench_case *c[2] = { a, b };
@@ -82,6 +90,7 @@ static u64 rep_key(const struct bench_case *a, const struct bench_case *b, enum 
 		h = fnv(h, &c[i]->bytes, sizeof(c[i]->bytes));
 		h = fnv_str(fnv_str(h, c[i]->src_node), c[i]->dst_node);
 		h = fnv_str(fnv_str(h, c[i]->src_pattern), c[i]->dst_pattern);
+		h = fnv(h, &c[i]->cpu1, sizeof(c[i]->cpu1));
 	}
 	return h;
 }
@@ -89,6 +98,7 @@ static u64 rep_key(const struct bench_case *a, const struct bench_case *b, enum 
 void ck_rep_preset_begin(const char *name)
 {
 	snprintf(preset, sizeof(preset), "%s", name);
+	preset_seq += ck_rep_preset(name);
 }
 
 /* ---- the replica's side ---- */
@@ -109,6 +119,7 @@ void ck_rep_record(const struct bench_case *a, const struct bench_case *b, enum 
 	r.magic = REP_MAGIC;
 	r.mode = m;
 	r.key = rep_key(a, b, m);
+	r.seq = preset_seq;
 	memcpy(r.preset, preset, sizeof(r.preset));
 	r.ra = *ra;
 	r.rb = *rb;
@@ -138,18 +149,25 @@ static bool collect(int fd, struct replica *rp)
 		ssize_t n;
 
 		if (len == cap) {
-			char *nb = realloc(buf, cap = cap ? 2 * cap : sizeof(struct rep_rec) * 64);
+			size_t grown = cap ? 2 * cap : sizeof(struct rep_rec) * 64;
+			char *nb = realloc(buf, grown);
 
 			if (!nb) {
 				free(buf);
 				return false;
 			}
 			buf = nb;
+			cap = grown;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0) {
+			perror("ck-bench: replicas: reading a replica's records");
+			free(buf);
+			return false;
+		}
+		if (!n)
 			break;
 		len += (size_t)n;
 	}
@@ -183,29 +201,80 @@ static char **child_argv(int argc, char **argv, int fd, unsigned int rounds)
 	return v;
 }
 
+/* A replica runs on every CPU this program started with: it pins itself, as this one did. */
+static void unpin(void)
+{
+	int cpus[CPU_SETSIZE];
+	unsigned int n = ck_bench_start_cpus(cpus, CPU_SETSIZE);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (unsigned int c = 0; c < n; c++)
+		CPU_SET(cpus[c], &set);
+	if (n)
+		sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* In the child: stdout to /dev/null, the start set of CPUs, then this program again. */
+static void exec_replica(char **v, int rfd)
+{
+	int null = open("/dev/null", O_WRONLY);
+
+	close(rfd);
+	if (null >= 0)
+		dup2(null, STDOUT_FILENO);
+	unpin();
+	execv("/proc/self/exe", v);
+	perror("ck-bench: replica: exec /proc/self/exe");
+	_exit(1);
+}
+
+/*
+ * How replica @i ended: 0 when its records count (status 0; or 3, a case it could not
+ * measure, which this process will fail and say again itself), else the status (said).
+ */
+static int verdict(unsigned int i, pid_t pid, bool ok)
+{
+	int status = 0;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			perror("ck-bench: replicas: waitpid");
+			return 1;
+		}
+	if (!WIFEXITED(status) || (WEXITSTATUS(status) && WEXITSTATUS(status) != 3)) {
+		fprintf(stderr, "ck-bench: replica %u %s %d\n", i + 1,
+			WIFEXITED(status) ? "exited with status" : "was killed by signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	}
+	if (!ok) {
+		fprintf(stderr, "ck-bench: replica %u: its records are damaged\n", i + 1);
+		return 1;
+	}
+	if (WEXITSTATUS(status))
+		printf("# replica %u: status 3 (a case it could not measure; this run says which "
+		       "and fails the same way)\n", i + 1);
+	return 0;
+}
+
 /* Replica @i: run it, keep its records; 0, or its status (said). */
 static int run_one(int argc, char **argv, unsigned int i, unsigned int rounds)
 {
-	int pfd[2], status, null;
+	int pfd[2];
 	char **v;
 	pid_t pid;
 	bool ok;
 
-	if (pipe(pfd) || !(v = child_argv(argc, argv, pfd[1], rounds))) {
-		perror("ck-bench: replicas");
+	if (pipe(pfd)) {
+		perror("ck-bench: replicas: pipe");
 		return 1;
 	}
+	v = child_argv(argc, argv, pfd[1], rounds);
 	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		close(pfd[0]);
-		null = open("/dev/null", O_WRONLY);
-		if (null >= 0)
-			dup2(null, STDOUT_FILENO);
-		execv("/proc/self/exe", v);
-		perror("ck-bench: replica: exec /proc/self/exe");
-		_exit(1);
-	}
+	pid = v ? fork() : -1;
+	if (pid == 0)
+		exec_replica(v, pfd[0]);
 	close(pfd[1]);
 	free(v);
 	if (pid < 0) {
@@ -215,19 +284,7 @@ static int run_one(int argc, char **argv, unsigned int i, unsigned int rounds)
 	}
 	ok = collect(pfd[0], &kept[i]);
 	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "ck-bench: replica %u %s %d\n", i + 1,
-			WIFEXITED(status) ? "exited with status" : "was killed by signal",
-			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-		return WIFEXITED(status) && WEXITSTATUS(status) ? WEXITSTATUS(status) : 1;
-	}
-	if (!ok) {
-		fprintf(stderr, "ck-bench: replica %u: its records are damaged\n", i + 1);
-		return 1;
-	}
-	return 0;
+	return verdict(i, pid, ok);
 }
 
 static void drop_all(void)
@@ -264,13 +321,21 @@ int ck_rep_spawn(int argc, char **argv, unsigned int n, unsigned int rounds)
 	return 0;
 }
 
-/* Replica @i's next record, if it is the comparison @key of the current preset. */
+/*
+ * Replica @i's record of the comparison @key in the current preset: the first one from its
+ * next unused record on, past any of earlier presets or that this process never asked for;
+ * NULL when it has none.
+ */
 static const struct rep_rec *next_of(unsigned int i, u64 key)
 {
 	struct replica *rp = &kept[i];
-	const struct rep_rec *r = rp->next < rp->n ? &rp->rec[rp->next] : NULL;
 
-	return r && r->key == key && !strncmp(r->preset, preset, sizeof(r->preset)) ? r : NULL;
+	for (unsigned int j = rp->next; j < rp->n && rp->rec[j].seq <= preset_seq; j++)
+		if (rp->rec[j].seq == preset_seq && rp->rec[j].key == key) {
+			rp->next = j;
+			return &rp->rec[j];
+		}
+	return NULL;
 }
 
 static void noise_merge(struct noise_acct *to, const struct noise_acct *from, bool first)
@@ -290,17 +355,17 @@ static void noise_merge(struct noise_acct *to, const struct noise_acct *from, bo
 }
 
 /*
- * Append replica @i's side @from to @to. Replicas calibrate their own repetitions, so each
- * sample is scaled to @reps operations (a round's ratio is unchanged: both its sides ran
- * the same repetitions).
+ * Append a replica's side @from to @to as block @group. Replicas calibrate their own
+ * repetitions, so each sample is scaled to @reps operations (a round's ratio is unchanged:
+ * both its sides ran the same repetitions).
  */
 static void side_merge(struct bench_result *to, const struct bench_result *from,
-		       unsigned int i, unsigned int reps)
+		       unsigned int group, unsigned int reps, bool first)
 {
-	noise_merge(&to->noise, &from->noise, i == 0);
+	noise_merge(&to->noise, &from->noise, first);
 	for (unsigned int s = 0; s < from->runs && to->runs < STATS_MAX; s++) {
 		to->samples[to->runs] = from->samples[s] * reps / MAX(from->reps, 1u);
-		to->placed[to->runs++] = (u8)i;
+		to->placed[to->runs++] = (u8)group;
 	}
 	to->rounds += from->rounds;
 	to->disturbed += from->disturbed;
@@ -312,32 +377,30 @@ static void side_merge(struct bench_result *to, const struct bench_result *from,
 unsigned int ck_rep_replay(const struct bench_case *a, const struct bench_case *b,
 			   enum bench_mode m, struct bench_result *ra, struct bench_result *rb)
 {
+	const struct rep_rec *r[CK_REP_MAX];
 	u64 key = rep_key(a, b, m);
-	unsigned int reps = 1;
+	unsigned int reps = 1, groups = 0;
 
 	if (nr_reps < 2 || !ck_rep_preset(preset))
 		return 0;
 	for (unsigned int i = 0; i < nr_reps; i++) {
-		const struct rep_rec *r = next_of(i, key);
-
-		if (!r) {
-			if (!said_mismatch)
-				printf("# replicas: replica %u did not measure %s %s/%s %llu bytes "
-				       "here; from now on this process measures what they do not "
-				       "agree on\n", i + 1, a->api, a->primitive, b->primitive,
-				       (unsigned long long)a->bytes);
-			said_mismatch = true;
+		r[i] = next_of(i, key);
+		if (!r[i]) {
+			printf("# replicas: replica %u did not measure %s %s/%s %llu bytes: "
+			       "measured in this process\n", i + 1, a->api, a->primitive,
+			       b->primitive, (unsigned long long)a->bytes);
 			return 0;
 		}
-		reps = MAX(reps, r->ra.reps);
+		reps = MAX(reps, r[i]->ra.reps);
 	}
 	ra->runs = rb->runs = ra->rounds = rb->rounds = 0;
 	ra->disturbed = rb->disturbed = ra->discarded = rb->discarded = 0;
 	for (unsigned int i = 0; i < nr_reps; i++) {
-		const struct rep_rec *r = &kept[i].rec[kept[i].next++];
-
-		side_merge(ra, &r->ra, i, reps);
-		side_merge(rb, &r->rb, i, reps);
+		/* A replica that kept no round (every timing read 0 ns) is no block. */
+		side_merge(ra, &r[i]->ra, groups, reps, i == 0);
+		side_merge(rb, &r[i]->rb, groups, reps, i == 0);
+		groups += r[i]->ra.runs > 0;
+		kept[i].next++;
 	}
-	return nr_reps;
+	return MAX(groups, 1u);
 }

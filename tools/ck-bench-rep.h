@@ -5,14 +5,18 @@
  * interval is over what differs from one process and one moment to the next.
  *
  * Before it measures anything, ck-bench runs itself N times with its own command line,
- * each with --rounds R (the run's rounds over N, at least 3), --placements 1 and
- * --replica-fd FD: a replica prints nothing, runs only the presets ck_rep_preset() names,
- * skips the bandwidth probe, and writes every comparison it measures (both sides' rounds,
- * their counts) to FD. The parent then runs the presets itself; bench_compare takes each
- * comparison's rounds from the replicas (bench_env.replay) instead of timing it, each
- * replica's rounds one block of the replication interval (bench/stats.c). What the
- * replicas did not measure (perf, parallel, migrate, seed003; a comparison whose replicas
- * disagree on what it is) the parent measures itself, with --placements.
+ * each with --rounds R (the run's rounds over N rounded up, at least 3, at most
+ * STATS_MAX / N), --placements 1 and --replica-fd FD, on every CPU it started with (each
+ * pins itself as the first did). A replica's standard output goes to /dev/null (its
+ * stderr stays: an option warning shows once per process); it runs only the presets
+ * ck_rep_preset() names, skips the bandwidth probe, and writes every comparison it
+ * measures (both sides' rounds, their counts) to FD. The parent then runs the presets
+ * itself; bench_compare takes each comparison's rounds from the replicas (bench_env.replay)
+ * instead of timing it, each replica's rounds one block of the replication interval
+ * (bench/stats.c). What the replicas did not measure (the presets not named, whose
+ * comparisons are seed003's clear orders; a comparison a replica has no record of) the
+ * parent measures itself, with --placements. Single cases (bench_run: primitives, clear's
+ * primitive lines) are timed in the parent only, though a replica of clear times them too.
  */
 #ifndef CK_TOOLS_BENCH_REP_H
 #define CK_TOOLS_BENCH_REP_H

@@ -18,14 +18,14 @@
  * per NUMA node. The run's two large buffers (the bandwidth probe's, which big and v3's
  * 1 GiB extent then use; bench/probe.h) are a THP mapping of their own, kept the whole run
  * and 1 GiB aligned when the CPU has 1 GiB pages. With --replicas N (6; 1 with --tiny),
- * every comparison's rounds are first measured in N fresh processes of this program, one
- * after another (tools/ck-bench-rep.c), and its interval is over them. A comparison the
- * replicas did not measure re-places its buffers between its blocks of rounds
- * (--placements, 6): a fresh mapping moved over them (place()), so the same addresses get
- * other physical pages. --list says what a command line would run. Cache-cold runs
- * stream an eviction buffer three times the largest cache CPUID describes for this core
- * (leaf 4, or 8000001Dh on AMD; 128 MiB when CPUID says nothing), or with --cold flush
- * CLFLUSHOPT (CLFLUSH where CPUID lacks it) the case's source and destination.
+ * the comparisons of the presets ck_rep_preset() names are first measured in N fresh
+ * processes of this program, one after another (tools/ck-bench-rep.c), and their intervals
+ * are over them. A comparison the replicas did not measure re-places its buffers between
+ * its blocks of rounds (--placements, 6): a fresh mapping moved over them (place()), so the
+ * same addresses get other physical pages. --list says what a command line would run.
+ * Cache-cold runs stream an eviction buffer three times the largest cache CPUID describes
+ * for this core (leaf 4, or 8000001Dh on AMD; 128 MiB when CPUID says nothing), or with
+ * --cold flush CLFLUSHOPT (CLFLUSH where CPUID lacks it) the case's source and destination.
  * The "perf" preset runs the perf twin (tools/perf_twin.c): `perf bench mem` for memcpy
  * (movsb, unrolled) and memset (stosb) at 4 KiB, 2 MiB and 64 MiB, interleaved in
  * --perf-pairs rounds (15) with `ck-bench --perf-twin`, a fresh process timing the project's
@@ -399,7 +399,7 @@ static void machine_record(const struct bench_env *env, const struct bench_platf
 	json_str(&w, "page_sizes", huge ? "4K,2M (hugetlb)" : "4K,2M (THP)");
 	json_u64(&w, "evict_bytes", evict_size);
 	json_u64(&w, "rounds", plat->runs);
-	json_u64(&w, "placements", env->replay ? 1 : env->placements);
+	json_u64(&w, "placements", env->placements);
 	if (env->replay)
 		json_u64(&w, "replicas", opt.replicas);
 	json_s64(&w, "pinned_cpu", pinned_cpu);
@@ -417,8 +417,8 @@ static void interval_line(const struct bench_env *env, const struct bench_platfo
 		       "after another, %u rounds each (R=%u in a row); [lo, hi] is where another "
 		       "run's estimate should lie 95%% of the time (a replication interval: a "
 		       "two-level %d-resample bootstrap over replicas, then rounds); what the "
-		       "replicas did not measure (seed003, perf, parallel, migrate) runs here "
-		       "over %u placements (P=)\n", opt.replicas,
+		       "replicas did not measure (seed003's comparisons) runs here over %u "
+		       "placements (P=)\n", opt.replicas,
 		       ck_rep_rounds(plat->runs, opt.replicas), opt.replicas, BENCH_BOOT_ITERS,
 		       env->placements);
 		return;

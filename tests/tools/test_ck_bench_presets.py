@@ -57,7 +57,7 @@ def test_v3_and_big_measure_every_case(tmp_path):
 
 def test_no_room_for_the_large_buffers_fails(tmp_path):
     """2 GiB of address space: the eviction buffer and the arena fit, two 1 GiB ones do not."""
-    p = run(["--rounds", "3", "--preset", "big"], limit_as=2 << 30)
+    p = run(["--rounds", "3", "--replicas", "2", "--preset", "big"], limit_as=2 << 30)
     text = p.stdout + p.stderr
     if "cannot map" in p.stderr:
         # This machine's eviction buffer (3 x its largest cache) alone outgrows the limit.
@@ -67,9 +67,10 @@ def test_no_room_for_the_large_buffers_fails(tmp_path):
     assert "bench: FAILED: no room for the run's two large buffers of 1024 MiB" in p.stdout, \
         p.stdout[-2000:]
     assert "status 3" in p.stderr, p.stderr
-    # The first replica failed the same way, said so, and this process measured instead.
-    assert "ck-bench: replica 1 exited with status 3" in p.stderr, p.stderr
-    assert "this process measures every comparison itself" in p.stderr, p.stderr
+    # Each replica failed the same way; a case it could not measure does not void the rest
+    # of its records: the run says so and goes on with them.
+    assert "# replica 1: status 3 (a case it could not measure" in p.stdout, p.stdout[:2000]
+    assert "this process measures every comparison itself" not in p.stderr, p.stderr
 
 
 def bench_args():
@@ -108,7 +109,7 @@ def test_rounds_from_fresh_processes(tmp_path):
     assert n == len(recs) and not problems, problems[:10]
     machine = [r for r in recs if r.get("kind") == "machine"]
     assert len(machine) == 1 and machine[0]["replicas"] == 2, machine
-    assert machine[0]["placements"] == 1, machine
+    assert machine[0]["placements"] == 6, machine   # what a comparison no replica ran uses
     cmp = [r for r in recs if r.get("kind") == "comparison"]
     assert len(cmp) == 4, cmp
     for r in cmp:
