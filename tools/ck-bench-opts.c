@@ -78,50 +78,42 @@ static int set_preset(struct ck_bench_opts *o, const struct opt *opt, const char
 	return 0;
 }
 
-static int set_rounds(struct ck_bench_opts *o, const struct opt *opt, const char *v)
+/* @v as a count in [@lo, @hi]; outside them @def, said; -1: not a number (said). */
+static long bounded(const struct opt *opt, const char *v, long lo, long hi, long def)
 {
 	long n = number(opt, v);
 
-	if (n < 0)
-		return -1;
-	o->rounds = (unsigned int)n;
-	if (n < 3 || n > STATS_MAX) {
-		fprintf(stderr, "ck-bench: %s %s: outside 3 .. %d, the default %d is used\n",
-			opt->name, v, STATS_MAX, BENCH_DEFAULT_RUNS);
-		o->rounds = BENCH_DEFAULT_RUNS;
+	if (n >= 0 && (n < lo || n > hi)) {
+		fprintf(stderr, "ck-bench: %s %s: outside %ld .. %ld, the default %ld is used\n",
+			opt->name, v, lo, hi, def);
+		n = def;
 	}
-	return 0;
+	return n;
+}
+
+static int set_rounds(struct ck_bench_opts *o, const struct opt *opt, const char *v)
+{
+	long n = bounded(opt, v, 3, STATS_MAX, BENCH_DEFAULT_RUNS);
+
+	o->rounds = (unsigned int)n;
+	return n < 0 ? -1 : 0;
 }
 
 static int set_placements(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
-	long n = number(opt, v);
+	long n = bounded(opt, v, 1, BENCH_MAX_PLACEMENTS, BENCH_DEFAULT_PLACEMENTS);
 
-	if (n < 0)
-		return -1;
 	o->placements = (unsigned int)n;
-	if (n < 1 || n > BENCH_MAX_PLACEMENTS) {
-		fprintf(stderr, "ck-bench: %s %s: outside 1 .. %d, the default %d is used\n",
-			opt->name, v, BENCH_MAX_PLACEMENTS, BENCH_DEFAULT_PLACEMENTS);
-		o->placements = BENCH_DEFAULT_PLACEMENTS;
-	}
-	return 0;
+	return n < 0 ? -1 : 0;
 }
 
 static int set_replicas(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
-	long n = number(opt, v);
+	long n = bounded(opt, v, 1, CK_REP_MAX, CK_BENCH_DEFAULT_REPLICAS);
 
-	if (n < 0)
-		return -1;
 	o->replicas = (unsigned int)n;
-	if (n < 1 || n > CK_REP_MAX) {
-		fprintf(stderr, "ck-bench: %s %s: outside 1 .. %d, the default %d is used\n",
-			opt->name, v, CK_REP_MAX, CK_BENCH_DEFAULT_REPLICAS);
-		o->replicas = CK_BENCH_DEFAULT_REPLICAS;
-	}
-	o->replicas_given = true;
-	return 0;
+	o->replicas_given = n >= 0;
+	return n < 0 ? -1 : 0;
 }
 
 /* Internal: this process is a replica writing its records to FD (tools/ck-bench-rep.h). */

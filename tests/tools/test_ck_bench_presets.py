@@ -144,3 +144,17 @@ def test_rounds_spread_over_placements(tmp_path):
         assert len(rows) == 4 and all(("P=%d" % want) in l for l in rows), rows
         if want == 1:
             assert all("rounds' CI only" in l for l in rows), rows
+
+
+def test_counts_out_of_range_take_their_defaults():
+    """--rounds, --placements and --replicas outside their bounds are named and replaced by
+    the default, which --list then shows; a count that is not a number is a usage error."""
+    p = run(["--rounds", "2", "--placements", "0", "--replicas", "99", "--list"])
+    assert p.returncode == 0, p.stderr
+    for line in ("--rounds 2: outside 3 .. 256, the default 30 is used",
+                 "--placements 0: outside 1 .. 16, the default 6 is used",
+                 "--replicas 99: outside 1 .. 16, the default 6 is used"):
+        assert line in p.stderr, p.stderr
+    assert "rounds 30, placements 6, replicas 6 (5 rounds each)" in p.stdout, p.stdout
+    p = run(["--replicas", "many", "--list"])
+    assert p.returncode == 2 and "--replicas many: not a number" in p.stderr, p.stderr
