@@ -26,7 +26,6 @@ struct rep_rec {
 	u32 magic, mode;
 	u64 key;			/* rep_key() of the two cases */
 	u32 seq;			/* 1 + how many replicated presets began before its own */
-	char preset[16];
 	struct bench_result ra, rb;
 };
 
@@ -41,7 +40,7 @@ static const char *const replicated[] = { "rfc", "v3", "clear", "patterns", "uar
 
 static struct replica kept[CK_REP_MAX];
 static unsigned int nr_reps;
-static char preset[16];
+static bool in_replicated;		/* the preset running now is one ck_rep_preset() names */
 static u32 preset_seq;
 static int record_fd = -1;
 
@@ -97,8 +96,8 @@ static u64 rep_key(const struct bench_case *a, const struct bench_case *b, enum 
 
 void ck_rep_preset_begin(const char *name)
 {
-	snprintf(preset, sizeof(preset), "%s", name);
-	preset_seq += ck_rep_preset(name);
+	in_replicated = ck_rep_preset(name);
+	preset_seq += in_replicated;
 }
 
 /* ---- the replica's side ---- */
@@ -120,7 +119,6 @@ void ck_rep_record(const struct bench_case *a, const struct bench_case *b, enum 
 	r.mode = m;
 	r.key = rep_key(a, b, m);
 	r.seq = preset_seq;
-	memcpy(r.preset, preset, sizeof(r.preset));
 	r.ra = *ra;
 	r.rb = *rb;
 	while (left) {
@@ -381,7 +379,7 @@ unsigned int ck_rep_replay(const struct bench_case *a, const struct bench_case *
 	u64 key = rep_key(a, b, m);
 	unsigned int reps = 1, groups = 0;
 
-	if (nr_reps < 2 || !ck_rep_preset(preset))
+	if (nr_reps < 2 || !in_replicated)
 		return 0;
 	for (unsigned int i = 0; i < nr_reps; i++) {
 		r[i] = next_of(i, key);
