@@ -334,7 +334,10 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 	used = replicas ? replicas : measure_here(env, a, b, m, runs, ra, rb);
 	summarise(a, env, ra);
 	summarise(b, env, rb);
-	/* Speed of b relative to a: the median of the per-round ratios of durations a / b. */
+	/*
+	 * Speed of b relative to a, from the per-round ratios of durations a / b: their median
+	 * (one block), or the mean of the blocks' medians (several).
+	 */
 	if (!stats_round_ratio_placed(ra->samples, rb->samples, ra->placed, ra->runs, used,
 				      BENCH_BOOT_ITERS, STATS_SEED, ratio))
 		*ratio = (struct ratio){ .placements = 1 };

@@ -13,7 +13,8 @@
  *   - a sample is the minimum of k timings taken back to back (BENCH_K_HOT, BENCH_K_COLD;
  *     cold ones each after its own eviction);
  *   - bench_compare runs @rounds rounds, A then B, then B then A, alternating, and reports
- *     the median of the per-round ratios with a 2000-resample bootstrap interval;
+ *     the median of the per-round ratios with a 2000-resample bootstrap interval (one
+ *     block), or the mean of the blocks' medians with the replication interval (several);
  *   - where the environment can re-place buffers (@place), the rounds are spread over
  *     @placements consecutive blocks (BENCH_DEFAULT_PLACEMENTS, at most one per two rounds),
  *     each on fresh memory elsewhere after its own warm-ups, and the interval is the

@@ -39,14 +39,19 @@ u64 stats_mbps(u64 bytes, u64 ns);
 struct ratio {
 	u32 ratio_pm, lo_pm, hi_pm;
 	bool significant;		/* the interval excludes 1000 */
-	/* The same in parts per million (0: not known), which the tables round from. */
+	/*
+	 * The same in parts per million (0: not known), which the tables round from: with one
+	 * block, the median of the per-round ratios; with several, the mean of the blocks'
+	 * medians (stats_round_ratio_placed).
+	 */
 	u32 ratio_ppm, lo_ppm, hi_ppm;
 	/*
-	 * The placements the rounds ran on (0 or 1: one) and which interval lo/hi are: with
-	 * two or more, the replication interval (stats_round_ratio_placed); else the rounds'
-	 * own bootstrap interval, which lo_round/hi_round always hold (ppm; 0: not known).
+	 * The blocks the rounds ran in (0 or 1: one) and which interval lo/hi are: with two or
+	 * more, the replication interval (stats_round_ratio_placed); else the rounds' own
+	 * bootstrap interval. lo_round/hi_round always hold that bootstrap interval, and
+	 * ratio_round the rounds' median it is around (ppm; 0: not known).
 	 */
-	u32 lo_round_ppm, hi_round_ppm;
+	u32 lo_round_ppm, hi_round_ppm, ratio_round_ppm;
 	u8 placements;
 	bool replication;
 	bool by_process;		/* the placements were fresh processes (replicas) */
@@ -71,14 +76,15 @@ bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int 
 		       u64 seed, struct ratio *r);
 
 /*
- * The same ratio over rounds that ran on several placements of the buffers (@g[i]: round
- * i's placement, 0 .. @groups - 1, every one with a round), with the interval a reader
- * takes it for: where another run's estimate is expected to lie, 95% of the time (a
- * replication interval). From a two-level bootstrap (placements with replacement, then
- * rounds within each drawn one): the point estimate +- the 95th percentile of the
- * difference between two independent resamples, widened by sqrt(P / (P - 1)) for the P
- * placements (stats.c says why). The rounds' own interval is kept in lo_round/hi_round.
- * Fewer than 2 placements (or more than STATS_MAX_GROUPS): what stats_round_ratio gives,
+ * The ratio over rounds that ran in several blocks (placements of the buffers, or fresh
+ * processes; @g[i]: round i's block, 0 .. @groups - 1, every one with a round), with the
+ * interval a reader takes it for: where another run's estimate is expected to lie, 95% of
+ * the time (a replication interval). The ratio is the mean of the P blocks' medians; the
+ * interval is it +- t(0.975, P - 1) * s * sqrt(2 / P), s the medians' sample standard
+ * deviation (stats.c says why): it holds the figure of another run with as many rounds and
+ * blocks, 95% of the time, where the blocks are independent. The rounds' own median and
+ * bootstrap interval are kept in ratio_round, lo_round and hi_round. Fewer than 2 blocks
+ * (or more than STATS_MAX_GROUPS), or a block with no round: what stats_round_ratio gives,
  * placements 1, replication false. False with fewer than 3 rounds.
  */
 #define STATS_MAX_GROUPS	16

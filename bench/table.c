@@ -79,6 +79,8 @@ static void interval_members(struct json_writer *w, const struct ratio *q)
 		json_u64(w, "ci_hi_round_x1000", (q->hi_round_ppm + 500) / 1000);
 		json_u64(w, "ci_lo_round_ppm", q->lo_round_ppm);
 		json_u64(w, "ci_hi_round_ppm", q->hi_round_ppm);
+		if (q->ratio_round_ppm)
+			json_u64(w, "ratio_round_ppm", q->ratio_round_ppm);
 	} else {
 		json_u64(w, "ci_lo_round_x1000", q->lo_pm);
 		json_u64(w, "ci_hi_round_x1000", q->hi_pm);
@@ -112,7 +114,8 @@ static void comparison_record(const struct bench_env *env, const struct bench_ca
 		json_u64(&w, "ci_hi_ppm", q->hi_ppm);
 	}
 	interval_members(&w, q);
-	json_str(&w, "method", "median-of-round-ratios");
+	json_str(&w, "method", q->replication ? "mean-of-block-medians" :
+		 "median-of-round-ratios");
 	json_u64(&w, "rounds", ra->rounds);
 	json_u64(&w, "k", ra->k);
 	json_u64(&w, "reps", ra->reps);

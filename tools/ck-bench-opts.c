@@ -78,14 +78,19 @@ static int set_preset(struct ck_bench_opts *o, const struct opt *opt, const char
 	return 0;
 }
 
-/* @v as a count in [@lo, @hi]; outside them @def, said; -1: not a number (said). */
-static long bounded(const struct opt *opt, const char *v, long lo, long hi, long def)
+/*
+ * @v as a count in [@lo, @hi]; outside them @def, said (by the run, not again by each of its
+ * replicas, which parse the same words); -1: not a number (said).
+ */
+static long bounded(const struct ck_bench_opts *o, const struct opt *opt, const char *v,
+		    long lo, long hi, long def)
 {
 	long n = number(opt, v);
 
 	if (n >= 0 && (n < lo || n > hi)) {
-		fprintf(stderr, "ck-bench: %s %s: outside %ld .. %ld, the default %ld is used\n",
-			opt->name, v, lo, hi, def);
+		if (!o->is_replica)
+			fprintf(stderr, "ck-bench: %s %s: outside %ld .. %ld, the default %ld is "
+				"used\n", opt->name, v, lo, hi, def);
 		n = def;
 	}
 	return n;
@@ -93,7 +98,7 @@ static long bounded(const struct opt *opt, const char *v, long lo, long hi, long
 
 static int set_rounds(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
-	long n = bounded(opt, v, 3, STATS_MAX, BENCH_DEFAULT_RUNS);
+	long n = bounded(o, opt, v, 3, STATS_MAX, BENCH_DEFAULT_RUNS);
 
 	o->rounds = (unsigned int)n;
 	return n < 0 ? -1 : 0;
@@ -101,7 +106,7 @@ static int set_rounds(struct ck_bench_opts *o, const struct opt *opt, const char
 
 static int set_placements(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
-	long n = bounded(opt, v, 1, BENCH_MAX_PLACEMENTS, BENCH_DEFAULT_PLACEMENTS);
+	long n = bounded(o, opt, v, 1, BENCH_MAX_PLACEMENTS, BENCH_DEFAULT_PLACEMENTS);
 
 	o->placements = (unsigned int)n;
 	return n < 0 ? -1 : 0;
@@ -109,7 +114,7 @@ static int set_placements(struct ck_bench_opts *o, const struct opt *opt, const 
 
 static int set_replicas(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
-	long n = bounded(opt, v, 1, CK_REP_MAX, CK_BENCH_DEFAULT_REPLICAS);
+	long n = bounded(o, opt, v, 1, CK_REP_MAX, CK_BENCH_DEFAULT_REPLICAS);
 
 	o->replicas = (unsigned int)n;
 	o->replicas_given = n >= 0;
@@ -122,6 +127,15 @@ static int set_replica_fd(struct ck_bench_opts *o, const struct opt *opt, const 
 	long n = number(opt, v);
 
 	o->replica_fd = (int)n;
+	return n < 0 ? -1 : 0;
+}
+
+/* Internal: the MiB a replica holds before it takes its buffers (ck_rep_spread). */
+static int set_replica_spread(struct ck_bench_opts *o, const struct opt *opt, const char *v)
+{
+	long n = number(opt, v);
+
+	o->replica_spread_mib = n < 0 ? 0 : (unsigned int)n;
 	return n < 0 ? -1 : 0;
 }
 
@@ -193,6 +207,7 @@ static const struct opt opts[] = {
 	{ "--placements", NULL, "N", NULL, 0, set_placements },
 	{ "--replicas", NULL, "N", NULL, 0, set_replicas },
 	{ "--replica-fd", NULL, "FD", NULL, 0, set_replica_fd },
+	{ "--replica-spread", NULL, "MIB", NULL, 0, set_replica_spread },
 	{ "--json", NULL, "FILE", NULL, 0, set_json },
 	{ "--tiny", NULL, NULL, NULL, 0, set_tiny },
 	{ "--list", NULL, NULL, NULL, 0, set_list },
@@ -218,8 +233,8 @@ static void usage(const char *prog)
 		const struct opt *o = &opts[i];
 		unsigned int k = 0;
 
-		if (o->set == set_replica_fd)	/* internal: how a replica is started */
-			continue;
+		if (o->set == set_replica_fd || o->set == set_replica_spread)
+			continue;	/* internal: how a replica is started */
 		fprintf(stderr, " [%s", o->name);
 		if (o->set == set_preset) {
 			fprintf(stderr, " ");
@@ -253,6 +268,8 @@ int ck_bench_parse(int argc, char **argv, struct ck_bench_opts *o)
 				     .placements = BENCH_DEFAULT_PLACEMENTS,
 				     .replicas = CK_BENCH_DEFAULT_REPLICAS, .replica_fd = -1,
 				     .ov = { -1, -1, -1, -1 } };
+	for (int i = 1; i < argc; i++)
+		o->is_replica |= !strcmp(argv[i], "--replica-fd");
 	for (int i = 1; i < argc; i++) {
 		const struct opt *opt = find(argv[i]);
 		bool takes = opt && (opt->arg || opt->choices);

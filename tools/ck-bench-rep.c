@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,6 +61,42 @@ unsigned int ck_rep_rounds(unsigned int rounds, unsigned int n)
 
 	r = MAX(r, (unsigned int)CK_REP_MIN_ROUNDS);
 	return n ? MIN(r, (unsigned int)STATS_MAX / n) : r;	/* all of them fit one result */
+}
+
+bool ck_rep_spread(unsigned int mib)
+{
+	const size_t huge = 2u << 20;
+	size_t bytes = (size_t)mib << 20;
+	u8 *p;
+
+	if (!bytes)
+		return true;
+	p = mmap(NULL, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "ck-bench: replica: cannot hold %u MiB first: its buffers may sit "
+			"where the last replica's did\n", mib);
+		return false;
+	}
+	p = (u8 *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+	madvise(p, bytes, MADV_HUGEPAGE);
+	memset(p, 0xa5, bytes);		/* take the pages now; they stay until the replica exits */
+	return true;
+}
+
+/*
+ * A replica's spread: whole 2 MiB pages, 0 .. CK_REP_SPREAD_MAX_MIB, at random; none under
+ * an address-space limit (ulimit -v), where it could leave no room for the buffers.
+ */
+static unsigned int draw_spread(void)
+{
+	struct rlimit as;
+	u64 r = 0;
+
+	if (!getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY)
+		return 0;
+	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+		r = ((u64)getpid() << 32 ^ (u64)time(NULL)) * 0x9e3779b97f4a7c15ULL;
+	return (unsigned int)(r % (CK_REP_SPREAD_MAX_MIB / 2 + 1)) * 2;
 }
 
 static u64 fnv(u64 h, const void *p, size_t len)
@@ -178,11 +217,15 @@ static bool collect(int fd, struct replica *rp)
 	return len % sizeof(struct rep_rec) == 0;
 }
 
-/* @argv, then --replica-fd @fd --rounds @rounds --placements 1 (the last of each wins). */
-static char **child_argv(int argc, char **argv, int fd, unsigned int rounds)
+/*
+ * @argv, then --replica-fd @fd --rounds @rounds --placements 1 --replica-spread @spread (the
+ * last of each wins).
+ */
+static char **child_argv(int argc, char **argv, int fd, unsigned int rounds,
+			 unsigned int spread)
 {
-	static char fds[16], rs[16];
-	char **v = calloc((size_t)argc + 7, sizeof(*v));
+	static char fds[16], rs[16], ss[16];
+	char **v = calloc((size_t)argc + 9, sizeof(*v));
 
 	if (!v)
 		return NULL;
@@ -196,6 +239,9 @@ static char **child_argv(int argc, char **argv, int fd, unsigned int rounds)
 	v[argc + 3] = rs;
 	v[argc + 4] = "--placements";
 	v[argc + 5] = "1";
+	snprintf(ss, sizeof(ss), "%u", spread);
+	v[argc + 6] = "--replica-spread";
+	v[argc + 7] = ss;
 	return v;
 }
 
@@ -256,8 +302,9 @@ static int verdict(unsigned int i, pid_t pid, bool ok)
 	return 0;
 }
 
-/* Replica @i: run it, keep its records; 0, or its status (said). */
-static int run_one(int argc, char **argv, unsigned int i, unsigned int rounds)
+/* Replica @i: run it after holding @spread MiB, keep its records; 0, or its status (said). */
+static int run_one(int argc, char **argv, unsigned int i, unsigned int rounds,
+		   unsigned int spread)
 {
 	int pfd[2];
 	char **v;
@@ -268,7 +315,7 @@ static int run_one(int argc, char **argv, unsigned int i, unsigned int rounds)
 		perror("ck-bench: replicas: pipe");
 		return 1;
 	}
-	v = child_argv(argc, argv, pfd[1], rounds);
+	v = child_argv(argc, argv, pfd[1], rounds, spread);
 	fflush(NULL);
 	pid = v ? fork() : -1;
 	if (pid == 0)
@@ -299,10 +346,11 @@ int ck_rep_spawn(int argc, char **argv, unsigned int n, unsigned int rounds)
 
 	n = MIN(n, (unsigned int)CK_REP_MAX);
 	for (unsigned int i = 0; i < n; i++) {
+		unsigned int spread = draw_spread();
 		int err;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		err = run_one(argc, argv, i, rounds);
+		err = run_one(argc, argv, i, rounds, spread);
 		if (err) {
 			fprintf(stderr, "ck-bench: the replicas' rounds are not used: this process "
 				"measures every comparison itself (--placements)\n");
@@ -311,9 +359,10 @@ int ck_rep_spawn(int argc, char **argv, unsigned int n, unsigned int rounds)
 			return err;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		printf("# replica %u of %u: %u comparisons of %u rounds in %.1f s\n", i + 1, n,
-		       kept[i].n, rounds, (double)(t1.tv_sec - t0.tv_sec) +
-		       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		printf("# replica %u of %u: %u comparisons of %u rounds in %.1f s, its buffers "
+		       "taken after %u MiB held\n", i + 1, n, kept[i].n, rounds,
+		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+		       spread);
 	}
 	nr_reps = n;
 	return 0;

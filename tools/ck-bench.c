@@ -415,20 +415,24 @@ static void interval_line(const struct bench_env *env, const struct bench_platfo
 	if (env->replay) {
 		printf("# interval: a comparison's rounds ran in %u fresh processes (replicas) one "
 		       "after another, %u rounds each (R=%u in a row); [lo, hi] is where another "
-		       "run's estimate should lie 95%% of the time (a replication interval: a "
-		       "two-level %d-resample bootstrap over replicas, then rounds); what the "
-		       "replicas did not measure (seed003's comparisons) runs here over %u "
-		       "placements (P=)\n", opt.replicas,
-		       ck_rep_rounds(plat->runs, opt.replicas), opt.replicas, BENCH_BOOT_ITERS,
-		       env->placements);
+		       "run's estimate (as many rounds and replicas) should lie 95%% of the time "
+		       "(a replication interval: the "
+		       "row's ratio is the mean of the replicas' medians, +- Student's t for "
+		       "R - 1 degrees of freedom times their standard deviation times "
+		       "sqrt(2 / R)); what the replicas did not measure (seed003's comparisons) "
+		       "runs here over %u placements (P=), the same way\n", opt.replicas,
+		       ck_rep_rounds(plat->runs, opt.replicas), opt.replicas, env->placements);
 		return;
 	}
 	printf("# interval: a comparison's rounds run in %u blocks (at most one per two "
 	       "rounds), each on its buffers moved to fresh memory (P=%u in a row); [lo, hi] "
-	       "is where another run's estimate should lie 95%% of the time (a replication "
-	       "interval: a two-level %d-resample bootstrap over placements, then rounds); a "
-	       "row that could not move says P=1 and gives its rounds' 95%% CI only (JSON: "
-	       "\"interval\", \"placements\"; the rounds' CI is ci_lo_round/ci_hi_round; "
+	       "is where another run's estimate (as many rounds and blocks) should lie 95%% "
+	       "of the time (a replication "
+	       "interval: the row's ratio is the mean of the blocks' medians, +- Student's t "
+	       "for P - 1 degrees of freedom times their standard deviation times "
+	       "sqrt(2 / P)); a row that could not move says P=1 and gives its rounds' median "
+	       "and their %d-resample bootstrap 95%% CI only (JSON: \"interval\", "
+	       "\"placements\"; the rounds' CI is ci_lo_round/ci_hi_round; "
 	       "tools/bench-coverage.py counts how often it holds)\n",
 	       env->placements, env->placements, BENCH_BOOT_ITERS);
 }
@@ -449,8 +453,8 @@ static void header(const struct bench_env *env, const struct bench_platform *pla
 	       cf->source, cf->llc > 0 ? cf->llc >> 10 : -1);
 	printf("# method: %u rounds alternating AB/BA, a sample = min of %d (hot) or %d (cold, "
 	       "each after its own eviction) timings, hot cases repeated to >= %d us a timing; "
-	       "ratio = median of per-round ratios\n", plat->runs, BENCH_K_HOT, BENCH_K_COLD,
-	       BENCH_MIN_SAMPLE_NS / 1000);
+	       "a block's ratio = median of its per-round ratios\n", plat->runs, BENCH_K_HOT,
+	       BENCH_K_COLD, BENCH_MIN_SAMPLE_NS / 1000);
 	interval_line(env, plat);
 	machine_record(env, plat, huge);
 }
@@ -565,6 +569,8 @@ int main(int argc, char **argv)
 	if (opt.replicas > 1 &&
 	    !ck_rep_spawn(argc, argv, opt.replicas, ck_rep_rounds(plat.runs, opt.replicas)))
 		env.replay = ck_rep_replay;
+	if (opt.replica_fd >= 0)
+		ck_rep_spread(opt.replica_spread_mib);	/* other physical pages than the last's */
 	if (!setup_buffers(&plat, &cf, &huge))
 		return 1;
 	plat.llc_bytes = cf.bytes;

@@ -84,7 +84,7 @@ static void test_blocks(void)
 		blocks &= ra.placed[i] == i / 3;
 	CHECK(blocks && ra.runs == 12, "rounds 0-2 on placement 0, 3-5 on 1, ...");
 	CHECK(q.placements == 4 && q.replication, "4 placements: %u", q.placements);
-	/* per-placement ratios 2.0, 2.1, 2.2, 2.3: the median 2.15 */
+	/* per-placement ratios 2.0, 2.1, 2.2, 2.3: their mean (and the pooled median) 2.15 */
 	CHECK(q.ratio_ppm == 2150000, "ratio %u", q.ratio_ppm);
 	CHECK(q.lo_ppm < 2150000 && q.hi_ppm > 2150000, "[%u, %u]", q.lo_ppm, q.hi_ppm);
 	CHECK(q.lo_round_ppm >= 2000000 && q.hi_round_ppm <= 2300000, "the rounds' CI kept");

@@ -11,6 +11,7 @@ CK_BUILD=DIR takes the binary from DIR instead of build/.
 """
 import json
 import os
+import re
 import resource
 import subprocess
 
@@ -104,6 +105,10 @@ def test_rounds_from_fresh_processes(tmp_path):
     assert p.returncode == 0, (p.stdout + p.stderr)[-2000:]
     assert "# replica 1 of 2: 4 comparisons of 3 rounds" in p.stdout, p.stdout[:2000]
     assert "# replica 2 of 2: 4 comparisons of 3 rounds" in p.stdout, p.stdout[:2000]
+    # each replica first held a random number of whole 2 MiB pages (its buffers then sit
+    # elsewhere than the last replica's), which the line names
+    held = [int(m) for m in re.findall(r"# replica \d of 2: .* after (\d+) MiB held", p.stdout)]
+    assert len(held) == 2 and all(m % 2 == 0 and m <= 1024 for m in held), p.stdout[:2000]
     recs = [json.loads(line) for line in js.read_text().splitlines()]
     n, problems = ckschema.check_text(ckschema.Schema(), js.read_text(), "r.jsonl")
     assert n == len(recs) and not problems, problems[:10]
@@ -115,7 +120,9 @@ def test_rounds_from_fresh_processes(tmp_path):
     for r in cmp:
         assert r["replicas"] == 2 and r["placements"] == 2, r
         assert r["interval"] == "replication" and r["rounds"] == 6, r
+        assert r["method"] == "mean-of-block-medians", r
         assert r["ci_lo_ppm"] <= r["ratio_ppm"] <= r["ci_hi_ppm"], r
+        assert r["ci_lo_round_ppm"] <= r["ratio_round_ppm"] <= r["ci_hi_round_ppm"], r
     rows = [l for l in p.stdout.splitlines() if l.startswith("node0->node0")]
     assert len(rows) == 4 and all(l.split()[-1] == "R=2" for l in rows), rows
 
@@ -135,9 +142,13 @@ def test_rounds_spread_over_placements(tmp_path):
             # 4 rounds hold at most 2 placements (two rounds each)
             assert r["placements"] == want, r
             assert r["interval"] == ("replication" if want > 1 else "rounds"), r
+            assert r["method"] == ("mean-of-block-medians" if want > 1 else
+                                   "median-of-round-ratios"), r
             assert r["ci_lo_ppm"] <= r["ratio_ppm"] <= r["ci_hi_ppm"], r
-            assert r["ci_lo_round_ppm"] <= r["ratio_ppm"] <= r["ci_hi_round_ppm"], r
+            # the rounds' CI is around the rounds' median; with one block that is the figure
+            assert r["ci_lo_round_ppm"] <= r["ratio_round_ppm"] <= r["ci_hi_round_ppm"], r
             if want == 1:
+                assert r["ratio_round_ppm"] == r["ratio_ppm"], r
                 assert (r["ci_lo_ppm"], r["ci_hi_ppm"]) == (r["ci_lo_round_ppm"],
                                                             r["ci_hi_round_ppm"]), r
         rows = [l for l in p.stdout.splitlines() if l.startswith("node0->node0")]
@@ -156,5 +167,10 @@ def test_counts_out_of_range_take_their_defaults():
                  "--replicas 99: outside 1 .. 16, the default 6 is used"):
         assert line in p.stderr, p.stderr
     assert "rounds 30, placements 6, replicas 6 (5 rounds each)" in p.stdout, p.stdout
+    # said once by the run, not again by each replica parsing the same words
+    p = run(["--tiny", "--rounds", "6", "--replicas", "2", "--placements", "0", "--preset",
+             "rfc"])
+    assert p.returncode == 0, (p.stdout + p.stderr)[-2000:]
+    assert p.stderr.count("--placements 0: outside 1 .. 16") == 1, p.stderr
     p = run(["--replicas", "many", "--list"])
     assert p.returncode == 2 and "--replicas many: not a number" in p.stderr, p.stderr

@@ -13,8 +13,10 @@ side), so a case can still be missed; over every split of the ten runs into five
 the tests pin how often a case is found and how often an A/A split flags anything. The
 verdicts come from the tool's own output (the splits from its own functions).
 """
+import io
 import itertools
 import json
+import math
 import os
 import re
 import subprocess
@@ -153,3 +155,26 @@ def test_every_split_of_ten_runs():
     assert aa_flagging <= 15, aa_flagging
     for f, n in found.items():
         assert len(n) == 126 and sum(n) / len(n) >= 16.5 and min(n) >= 10, (f, n)
+
+
+def test_replication_interval_is_read_as_such():
+    """A replication interval over B blocks is +- t(0.975, B - 1) sqrt(2) standard errors
+    (2.570582 x 1.414214 = 3.635 for B = 6, from a printed t table), a rounds' interval
+    +- 1.96; and two sides whose ratios were computed differently are said to be."""
+    sys.path.insert(0, TOOLS)
+    from cklib import compare as cmp
+    rec = {"ci_lo_x1000": 1000, "ci_hi_x1000": 1100}
+    half = (math.log(1.1) - math.log(1.0)) / 2
+    assert abs(cmp.log_se(rec) - half / 1.959964) < 1e-9
+    rec.update(interval="replication", placements=6, method="mean-of-block-medians")
+    assert abs(cmp.log_se(rec) - half / 3.635351) < 1e-6
+    with open(RUNS[0]) as f:
+        old = [json.loads(l) for l in f]
+    new = [dict(r, method="mean-of-block-medians") if r["kind"] == "comparison" else r
+           for r in old]
+    out = io.StringIO()
+    cmp.compare([old], [new], out)
+    assert "note: 20 cases computed their ratio differently" in out.getvalue()
+    out = io.StringIO()
+    cmp.compare([old], [old], out)
+    assert "computed their ratio differently" not in out.getvalue()

@@ -15,6 +15,11 @@ SE_FLOOR = 0.0005       # ratios are printed in parts per thousand: no interval 
 # ten hosted rfc runs of one build on the Zen 3 CI VM at load 5-6 spread by 2.4%
 # (docs/design/benchmark-method.md).
 RUN_NOISE = 0.025
+# Student's t, 97.5% points for 1 .. 15 degrees of freedom (a printed table): a replication
+# interval over B blocks is the estimate +- t(B - 1) sqrt(2) standard errors
+# (bench/stats.c, stats_round_ratio_placed).
+T975 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004,
+        2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450)
 
 
 def comp_key(c):
@@ -26,11 +31,24 @@ def comp_key(c):
 
 
 def log_se(c):
-    """Standard error of log(ratio) from a record's 95% interval (its half-width in logs)."""
+    """
+    Standard error of log(ratio) from a record's 95% interval (its half-width in logs): the
+    rounds' interval is +-1.96 of them; a replication interval over B blocks, where another
+    run's estimate lies, +- t(0.975, B - 1) sqrt(2) of them.
+    """
     lo, hi = c["ci_lo_x1000"], c["ci_hi_x1000"]
     if lo <= 0 or hi <= 0:
         return None
-    return max((math.log(hi) - math.log(lo)) / (2 * Z95), SE_FLOOR)
+    blocks = c.get("placements", 1)
+    k = Z95
+    if c.get("interval") == "replication" and 2 <= blocks <= len(T975) + 1:
+        k = T975[blocks - 2] * math.sqrt(2)
+    return max((math.log(hi) - math.log(lo)) / (2 * k), SE_FLOOR)
+
+
+def methods(recs):
+    """The ways a side's records of one case computed their ratio."""
+    return {c.get("method", "median-of-round-ratios") for c in recs}
 
 
 def bh(pvalues, alpha=ALPHA):
@@ -151,6 +169,11 @@ def compare(a_recs, b_recs, out, noise=RUN_NOISE):
         out.write("%-16s %-10s %-5s %-24s %-13s %-22s %-22s %7s  %s\n" % (
             "api", "mode", "size", "baseline -> candidate", "direction", "A ratio [95% CI]",
             "B ratio [95% CI]", "B/A", "verdict"))
+        differ = [r for r in rows if methods(r[1]) != methods(r[2])]
+        if differ:
+            out.write("note: %d cases computed their ratio differently on the two sides (the "
+                      "median of all rounds against the mean of the blocks' medians): a "
+                      "change there may be the method's\n" % len(differ))
     for k, ra, rb, change, p, flagged, resolves in rows:
         fmt = lambda c: "%.3fx [%.3f, %.3f]%s" % (c[0]["ratio_x1000"] / 1000.0,
                                                   c[0]["ci_lo_x1000"] / 1000.0,
