@@ -23,7 +23,8 @@
  *   - where the environment has replicas (@replay: hosted --replicas), a comparison's
  *     rounds come from fresh processes run one after another, one block each, and the
  *     replication interval is over them: what one process and one moment share (placement,
- *     the host's state for the second or so a comparison takes) varies between blocks;
+ *     where the replicas hold memory first: THP, not hugetlb; the host's state for the
+ *     second or so a comparison takes) varies between blocks;
  *   - a round is "disturbed" when a timing took more than twice the fastest of its sample
  *     or the thread was off its CPU for more than BENCH_OFF_CPU_PM per mille of a timing
  *     (hosted: another task ran instead; a 1 GiB timing is preempted now and then by the

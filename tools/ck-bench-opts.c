@@ -133,7 +133,7 @@ static int set_replica_fd(struct ck_bench_opts *o, const struct opt *opt, const 
 /* Internal: the MiB a replica holds before it takes its buffers (ck_rep_spread). */
 static int set_replica_spread(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
-	long n = number(opt, v);
+	long n = bounded(o, opt, v, 0, CK_REP_SPREAD_MAX_MIB, 0);
 
 	o->replica_spread_mib = n < 0 ? 0 : (unsigned int)n;
 	return n < 0 ? -1 : 0;
@@ -269,7 +269,7 @@ int ck_bench_parse(int argc, char **argv, struct ck_bench_opts *o)
 				     .replicas = CK_BENCH_DEFAULT_REPLICAS, .replica_fd = -1,
 				     .ov = { -1, -1, -1, -1 } };
 	for (int i = 1; i < argc; i++)
-		o->is_replica |= !strcmp(argv[i], "--replica-fd");
+		o->is_replica |= find(argv[i]) && find(argv[i])->set == set_replica_fd;
 	for (int i = 1; i < argc; i++) {
 		const struct opt *opt = find(argv[i]);
 		bool takes = opt && (opt->arg || opt->choices);

@@ -37,7 +37,7 @@ struct ck_bench_opts {
 	bool replicas_given;
 	int replica_fd;			/* >= 0: this process is a replica (internal) */
 	bool is_replica;		/* --replica-fd is among the words (before parsing) */
-	unsigned int replica_spread_mib; /* a replica: MiB to hold first (internal) */
+	unsigned int replica_spread_mib;	/* a replica: MiB to hold first (internal) */
 	int cpu;			/* -1: the last CPU the process may run on */
 	unsigned int perf_pairs;
 	const char *json;		/* the JSON-lines file, or NULL */

@@ -63,40 +63,75 @@ unsigned int ck_rep_rounds(unsigned int rounds, unsigned int n)
 	return n ? MIN(r, (unsigned int)STATS_MAX / n) : r;	/* all of them fit one result */
 }
 
-bool ck_rep_spread(unsigned int mib)
+void ck_rep_spread(unsigned int mib)
 {
-	const size_t huge = 2u << 20;
-	size_t bytes = (size_t)mib << 20;
+	size_t bytes = (size_t)(mib & ~1u) << 20;	/* whole 2 MiB pages */
 	u8 *p;
 
 	if (!bytes)
-		return true;
-	p = mmap(NULL, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		return;
+	p = mmap(NULL, bytes + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		fprintf(stderr, "ck-bench: replica: cannot hold %u MiB first: its buffers may sit "
 			"where the last replica's did\n", mib);
-		return false;
+		return;
 	}
-	p = (u8 *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+	p = (u8 *)ALIGN_UP((uintptr_t)p, SZ_2M);
 	madvise(p, bytes, MADV_HUGEPAGE);
 	memset(p, 0xa5, bytes);		/* take the pages now; they stay until the replica exits */
-	return true;
+}
+
+/* A number of kB from /proc/meminfo (@key with its colon), or -1. */
+static long meminfo_kb(const char *key)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && kb < 0 && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			kb = strtol(line + strlen(key), NULL, 10);
+	if (f)
+		fclose(f);
+	return kb;
 }
 
 /*
- * A replica's spread: whole 2 MiB pages, 0 .. CK_REP_SPREAD_MAX_MIB, at random; none under
- * an address-space limit (ulimit -v), where it could leave no room for the buffers.
+ * The most a replica may hold: CK_REP_SPREAD_MAX_MIB, at most a quarter of the memory
+ * available now (a replica's own buffers come on top), none under an address-space limit
+ * (ulimit -v), where it could leave no room for the buffers.
  */
-static unsigned int draw_spread(void)
+static unsigned int spread_max(void)
 {
 	struct rlimit as;
-	u64 r = 0;
+	long avail = meminfo_kb("MemAvailable:");
 
 	if (!getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY)
 		return 0;
-	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
-		r = ((u64)getpid() << 32 ^ (u64)time(NULL)) * 0x9e3779b97f4a7c15ULL;
-	return (unsigned int)(r % (CK_REP_SPREAD_MAX_MIB / 2 + 1)) * 2;
+	if (avail >= 0)
+		return (unsigned int)MIN((long)CK_REP_SPREAD_MAX_MIB, avail / 1024 / 4);
+	return CK_REP_SPREAD_MAX_MIB;
+}
+
+/*
+ * Replica @i's spread: whole 2 MiB pages, 0 .. @most MiB, at random, and none drawn for
+ * replicas 0 .. @i - 1 of @drawn (two alike would put their buffers in one place).
+ */
+static unsigned int draw_spread(const unsigned int *drawn, unsigned int i, unsigned int most)
+{
+	unsigned int pages = most / 2 + 1, v;
+	bool again;
+	u64 r = 0;
+
+	do {
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+			r = ((u64)getpid() << 32 ^ (u64)time(NULL) ^ r) * 0x9e3779b97f4a7c15ULL;
+		v = (unsigned int)(r % pages) * 2;
+		again = false;
+		for (unsigned int k = 0; k < i && pages > CK_REP_MAX; k++)
+			again |= drawn[k] == v;
+	} while (again);
+	return v;
 }
 
 static u64 fnv(u64 h, const void *p, size_t len)
@@ -342,15 +377,20 @@ static void drop_all(void)
 
 int ck_rep_spawn(int argc, char **argv, unsigned int n, unsigned int rounds)
 {
+	unsigned int spread[CK_REP_MAX], most = spread_max();
 	struct timespec t0, t1;
 
 	n = MIN(n, (unsigned int)CK_REP_MAX);
+	if (meminfo_kb("HugePages_Free:") > 0)
+		printf("# replicas: hugetlb pages are reserved, and the buffers come from them: "
+		       "holding memory first does not move those, so the replicas may share one "
+		       "placement of their buffers\n");
 	for (unsigned int i = 0; i < n; i++) {
-		unsigned int spread = draw_spread();
 		int err;
 
+		spread[i] = draw_spread(spread, i, most);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		err = run_one(argc, argv, i, rounds, spread);
+		err = run_one(argc, argv, i, rounds, spread[i]);
 		if (err) {
 			fprintf(stderr, "ck-bench: the replicas' rounds are not used: this process "
 				"measures every comparison itself (--placements)\n");
@@ -362,7 +402,7 @@ int ck_rep_spawn(int argc, char **argv, unsigned int n, unsigned int rounds)
 		printf("# replica %u of %u: %u comparisons of %u rounds in %.1f s, its buffers "
 		       "taken after %u MiB held\n", i + 1, n, kept[i].n, rounds,
 		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
-		       spread);
+		       spread[i]);
 	}
 	nr_reps = n;
 	return 0;

@@ -6,11 +6,11 @@
  *
  * Before it measures anything, ck-bench runs itself N times with its own command line,
  * each with --rounds R (the run's rounds over N rounded up, at least 3, at most
- * STATS_MAX / N), --placements 1 and --replica-fd FD, on every CPU it started with (each
- * pins itself as the first did). A replica's standard output goes to /dev/null (its
- * stderr stays, but it does not repeat the run's option warnings); before it takes its
- * buffers it holds a random amount of memory (ck_rep_spread), so that its buffers land on
- * other physical pages than the last replica's; it runs only the presets
+ * STATS_MAX / N), --placements 1, --replica-fd FD and --replica-spread MIB, on every CPU it
+ * started with (each pins itself as the first did). A replica's standard output goes to
+ * /dev/null (its stderr stays, but it does not repeat the run's option warnings); before it
+ * takes its buffers it holds a random amount of memory (ck_rep_spread), so that its buffers
+ * land on other physical pages than the last replica's; it runs only the presets
  * ck_rep_preset() names, skips the bandwidth probe, and writes every comparison it
  * measures (both sides' rounds, their counts) to FD. The parent then runs the presets
  * itself; bench_compare takes each comparison's rounds from the replicas (bench_env.replay)
@@ -48,19 +48,20 @@ void ck_rep_preset_begin(const char *name);
 unsigned int ck_rep_replay(const struct bench_case *a, const struct bench_case *b,
 			   enum bench_mode m, struct bench_result *ra, struct bench_result *rb);
 
-/*
- * A replica, before it takes any buffer: map, fault in and keep @mib MiB of anonymous
- * memory (whole 2 MiB pages, THP), which the parent drew at random from 0 ..
- * CK_REP_SPREAD_MAX_MIB for it (--replica-spread, said in its "# replica" line; 0 under an
- * address-space limit, where the buffers might not fit beside it). A process
- * started after another exits is handed the same physical pages back (the page allocator
- * gives out what was freed last): without this, every replica's buffers would sit on one
- * placement. Hugetlb pages are not moved this way. False when the memory could not be had
- * (the replica then runs on what it is given, and says so on stderr).
- */
 #define CK_REP_SPREAD_MAX_MIB	1024u
 
-bool ck_rep_spread(unsigned int mib);
+/*
+ * A replica, before it takes any buffer: map, fault in and keep @mib MiB of anonymous
+ * memory (whole 2 MiB pages, THP), which the parent drew at random for it, each replica's
+ * different, from 0 .. CK_REP_SPREAD_MAX_MIB but at most a quarter of the memory available
+ * (--replica-spread, said in its "# replica" line; 0 under an address-space limit, where
+ * the buffers might not fit beside it). A process started after another exits is handed the
+ * same physical pages back (the page allocator gives out what was freed last): without
+ * this, every replica's buffers would sit on one placement. Hugetlb pages are not moved this
+ * way (the run says so when they are reserved). When the memory cannot be had, the replica
+ * says so on stderr and runs on what it is given.
+ */
+void ck_rep_spread(unsigned int mib);
 
 /* A replica: where its records go, and its bench_env.record. */
 void ck_rep_record_to(int fd);

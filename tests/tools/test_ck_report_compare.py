@@ -159,8 +159,9 @@ def test_every_split_of_ten_runs():
 
 def test_replication_interval_is_read_as_such():
     """A replication interval over B blocks is +- t(0.975, B - 1) sqrt(2) standard errors
-    (2.570582 x 1.414214 = 3.635 for B = 6, from a printed t table), a rounds' interval
-    +- 1.96; and two sides whose ratios were computed differently are said to be."""
+    (2.570582 x 1.414214 = 3.635 for B = 6, from a printed t table), one made by the earlier
+    bootstrap 1.96 sqrt(2) sqrt(B / (B - 1)), a rounds' interval +- 1.96; and two sides
+    whose ratios were computed differently are said to be."""
     sys.path.insert(0, TOOLS)
     from cklib import compare as cmp
     rec = {"ci_lo_x1000": 1000, "ci_hi_x1000": 1100}
@@ -168,6 +169,9 @@ def test_replication_interval_is_read_as_such():
     assert abs(cmp.log_se(rec) - half / 1.959964) < 1e-9
     rec.update(interval="replication", placements=6, method="mean-of-block-medians")
     assert abs(cmp.log_se(rec) - half / 3.635351) < 1e-6
+    # made before: 1.959964 x 1.414214 x sqrt(6/5) = 3.036376
+    rec.update(method="median-of-round-ratios")
+    assert abs(cmp.log_se(rec) - half / 3.036376) < 1e-6
     with open(RUNS[0]) as f:
         old = [json.loads(l) for l in f]
     new = [dict(r, method="mean-of-block-medians") if r["kind"] == "comparison" else r

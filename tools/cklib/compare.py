@@ -34,7 +34,9 @@ def log_se(c):
     """
     Standard error of log(ratio) from a record's 95% interval (its half-width in logs): the
     rounds' interval is +-1.96 of them; a replication interval over B blocks, where another
-    run's estimate lies, +- t(0.975, B - 1) sqrt(2) of them.
+    run's estimate lies, +- t(0.975, B - 1) sqrt(2) of them (the mean of the blocks'
+    medians), or, made before that method, 1.96 sqrt(2) sqrt(B / (B - 1)) (a two-level
+    bootstrap around the pooled median, widened by sqrt(B / (B - 1))).
     """
     lo, hi = c["ci_lo_x1000"], c["ci_hi_x1000"]
     if lo <= 0 or hi <= 0:
@@ -42,7 +44,10 @@ def log_se(c):
     blocks = c.get("placements", 1)
     k = Z95
     if c.get("interval") == "replication" and 2 <= blocks <= len(T975) + 1:
-        k = T975[blocks - 2] * math.sqrt(2)
+        if c.get("method") == "mean-of-block-medians":
+            k = T975[blocks - 2] * math.sqrt(2)
+        else:
+            k = Z95 * math.sqrt(2) * math.sqrt(blocks / (blocks - 1))
     return max((math.log(hi) - math.log(lo)) / (2 * k), SE_FLOOR)
 
 
