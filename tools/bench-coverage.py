@@ -41,8 +41,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def row_key(c):
+    """A comparison row; the candidate's source data where it differs (the patterns preset
+    compares a zero and a constant source with a random one, the same primitives)."""
+    cand_data = c.get("candidate_src_pattern", "")
     return (c["api"], c["size"], c["mode"], c["baseline"], c["candidate"],
-            c.get("src_node", "node0"), c.get("dst_node", "node0"))
+            c.get("src_node", "node0"), c.get("dst_node", "node0"),
+            cand_data if cand_data != c.get("src_pattern", cand_data) else "")
 
 
 def bounds(c, lo, hi):
@@ -110,10 +114,10 @@ def run_fresh(bench, args, n, tmp):
 def report(rows, size, rate):
     """The table; returns (judged rows, rows below the rate)."""
     judged = low = 0
-    print("%-15s %-5s %-10s %-22s %-13s %4s %-15s %-5s %-9s %-18s %s" % (
+    print("%-15s %-5s %-10s %-33s %-13s %4s %-15s %-5s %-9s %-18s %s" % (
         "api", "size", "mode", "baseline/candidate", "direction", "runs",
         "estimates", "P", "mean w", "rounds' CI", "coverage"))
-    for k in sorted(rows, key=lambda k: (k[0], k[2], k[1], k[3], k[4], k[5], k[6])):
+    for k in sorted(rows, key=lambda k: (k[0], k[2], k[1], k[3], k[4], k[5], k[6], k[7])):
         ests = rows[k]
         if len(ests) < 2 or (size is not None and k[1] != size):
             continue
@@ -125,8 +129,9 @@ def report(rows, size, rate):
         pts = [e[0] for e in ests]
         width = sum(e[2] - e[1] for e in ests) / len(ests)
         ps = sorted(set(e[5] for e in ests))
-        print("%-15s %-5s %-10s %-22s %-13s %4d %-15s %-5s %-9s %-18s %d/%d = %.2f%s" % (
-            k[0], size_name(k[1]), k[2], k[3] + "/" + k[4], k[5] + "->" + k[6], len(ests),
+        print("%-15s %-5s %-10s %-33s %-13s %4d %-15s %-5s %-9s %-18s %d/%d = %.2f%s" % (
+            k[0], size_name(k[1]), k[2], k[3] + "/" + k[4] + (" (%s)" % k[7] if k[7] else ""),
+            k[5] + "->" + k[6], len(ests),
             "%.3f..%.3f" % (min(pts), max(pts)), "/".join(map(str, ps)), "%.3f" % width,
             "%d/%d = %.2f" % (rhits, pairs, rhits / pairs), hits, pairs, hits / pairs,
             "  LOW" if bad else ""))

@@ -66,6 +66,20 @@ def test_ppm_preferred(tmp_path):
     assert "1/2 = 0.50  LOW" in r.out.decode(), r
 
 
+def test_rows_apart_by_the_candidates_data(tmp_path):
+    # The patterns preset's two rows per primitive differ only in the candidate's source
+    # (zero, constant): two rows, each 2/2, not one row holding the last of them.
+    def pat(point, data):
+        return dict(comparison(point, point - 5, point + 5), api="patterns",
+                    src_pattern="random", candidate_src_pattern=data)
+    runs = [[pat(1000, "zero"), pat(1100, "constant")]] * 2
+    r = run_tool("bench-coverage", "--from", *write_runs(tmp_path, runs))
+    assert_clean(r, "bench-coverage", allowed=(0,))
+    out = r.out.decode()
+    assert "per-page/batched (zero)" in out and "per-page/batched (constant)" in out, out
+    assert "# 2 of 2 rows" in out, out
+
+
 def test_size_filter_and_no_result(tmp_path):
     files = write_runs(tmp_path, [[comparison(1000, 990, 1010, size=256 << 10)]] * 2)
     r = run_tool("bench-coverage", "--from", *files)
