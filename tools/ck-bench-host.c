@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "copy/ops.h"
 #include "kernel/arch/cpuid.h"
@@ -208,4 +209,20 @@ void ck_host_probe(struct ck_host *h)
 	h->hypervisor = hypervisor();
 	host_dispatch(h);
 	read_microcode(h->microcode, sizeof(h->microcode));
+}
+
+u8 *ck_host_map_thp(size_t bytes, size_t align, u8 fill, void **map)
+{
+	void *q = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	u8 *p;
+
+	if (q == MAP_FAILED)
+		return NULL;
+	p = (u8 *)ALIGN_UP((uintptr_t)q, align);
+	madvise(p, bytes, MADV_HUGEPAGE);
+	memset(p, fill, bytes);
+	if (map)
+		*map = q;
+	return p;
 }

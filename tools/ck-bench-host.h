@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ck-bench-host.h - the machine the hosted benchmark runs on (tools/ck-bench-host.c):
- * CPUID's facts, the microcode, pinning, Linux's dispatch on this CPU and the overrides.
+ * CPUID's facts, the microcode, pinning, Linux's dispatch on this CPU and the overrides,
+ * and its transparent huge pages.
  */
 #ifndef CK_TOOLS_BENCH_HOST_H
 #define CK_TOOLS_BENCH_HOST_H
@@ -33,5 +34,11 @@ bool ck_host_apply_overrides(struct ck_host *h, const struct ck_overrides *o);
 u64 ck_host_largest_cache(const char **source);
 /* Pin to @cpu, or (-1) the highest-numbered CPU this process may run on; -1: failed. */
 int ck_host_pin(int cpu);
+/*
+ * @bytes of anonymous memory at an @align boundary (a power of two), advised to THP and
+ * faulted in, every byte @fill: the aligned start, or NULL when it cannot be had. The whole
+ * mapping (for munmap) is @bytes + @align from *@map.
+ */
+u8 *ck_host_map_thp(size_t bytes, size_t align, u8 fill, void **map);
 
 #endif

@@ -268,8 +268,11 @@ int ck_bench_parse(int argc, char **argv, struct ck_bench_opts *o)
 				     .placements = BENCH_DEFAULT_PLACEMENTS,
 				     .replicas = CK_BENCH_DEFAULT_REPLICAS, .replica_fd = -1,
 				     .ov = { -1, -1, -1, -1 } };
-	for (int i = 1; i < argc; i++)
-		o->is_replica |= find(argv[i]) && find(argv[i])->set == set_replica_fd;
+	for (int i = 1; i < argc; i++) {
+		const struct opt *w = find(argv[i]);
+
+		o->is_replica |= w && w->set == set_replica_fd;
+	}
 	for (int i = 1; i < argc; i++) {
 		const struct opt *opt = find(argv[i]);
 		bool takes = opt && (opt->arg || opt->choices);

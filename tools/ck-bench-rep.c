@@ -12,13 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "tools/ck-bench-host.h"
 #include "tools/ck-bench-par.h"
 #include "tools/ck-bench-rep.h"
 
@@ -66,19 +66,11 @@ unsigned int ck_rep_rounds(unsigned int rounds, unsigned int n)
 void ck_rep_spread(unsigned int mib)
 {
 	size_t bytes = (size_t)(mib & ~1u) << 20;	/* whole 2 MiB pages */
-	u8 *p;
 
-	if (!bytes)
-		return;
-	p = mmap(NULL, bytes + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
+	/* the pages are taken now, and stay until the replica exits */
+	if (bytes && !ck_host_map_thp(bytes, SZ_2M, 0xa5, NULL))
 		fprintf(stderr, "ck-bench: replica: cannot hold %u MiB first: its buffers may sit "
 			"where the last replica's did\n", mib);
-		return;
-	}
-	p = (u8 *)ALIGN_UP((uintptr_t)p, SZ_2M);
-	madvise(p, bytes, MADV_HUGEPAGE);
-	memset(p, 0xa5, bytes);		/* take the pages now; they stay until the replica exits */
 }
 
 /* A number of kB from /proc/meminfo (@key with its colon), or -1. */

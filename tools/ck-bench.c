@@ -127,16 +127,8 @@ static void *map_big(size_t bytes, bool *huge)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 
 	*huge = p != MAP_FAILED;
-	if (p == MAP_FAILED) {
-		/* No hugetlb pages: 2 MiB-aligned anonymous memory with THP. */
-		u8 *q = mmap(NULL, bytes + (2 << 20), PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (q == MAP_FAILED)
-			return NULL;
-		p = (void *)(((uintptr_t)q + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1));
-		madvise(p, bytes, MADV_HUGEPAGE);
-	}
+	if (!*huge)	/* no hugetlb pages: 2 MiB-aligned anonymous memory with THP */
+		return ck_host_map_thp(bytes, SZ_2M, 0x5a, NULL);
 	memset(p, 0x5a, bytes);		/* fault everything in before timing */
 	return p;
 }
@@ -242,16 +234,12 @@ static bool place(const void *addr, u64 bytes)
 static void *alloc_run(size_t bytes)
 {
 	size_t align = bytes >= (1u << 30) && host.gbpages ? 1u << 30 : 2u << 20;
-	u8 *q = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		     -1, 0);
+	void *q;
+	u8 *p = ck_host_map_thp(bytes, align, 0x5a, &q);	/* faulted in before timing */
 	struct page *frames;
-	u8 *p;
 
-	if (q == MAP_FAILED)
+	if (!p)
 		return NULL;
-	p = (u8 *)(((uintptr_t)q + align - 1) & ~(uintptr_t)(align - 1));
-	madvise(p, bytes, MADV_HUGEPAGE);
-	memset(p, 0x5a, bytes);		/* fault everything in before timing */
 	frames = calloc(bytes >> PAGE_SHIFT, sizeof(*frames));
 	if (!frames || pgmap_add((uintptr_t)p >> PAGE_SHIFT, bytes >> PAGE_SHIFT, frames, 0)) {
 		free(frames);
