@@ -59,7 +59,7 @@ PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .re
 	-j .rela.* -j .reloc -j .ksyms
 
 .PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
-	lava-check models soak-bench cmdline-doc
+	lava-check models soak-bench cmdline-doc guest
 all: $(B)/copykernel.efi
 
 deps:
@@ -232,11 +232,24 @@ BENCH_SRC += bench/noise.c tools/perf_twin.c kernel/lib/json.c bench/probe.c ben
 	bench/cases.c bench/prims.c bench/parallel_out.c bench/data.c tools/ck-bench-opts.c \
 	tools/ck-bench-host.c
 BENCH_SRC += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
-BENCH_SRC += bench/migrate_calc.c tools/ck-bench-mig.c tools/ck-bench-rep.c
+BENCH_SRC += bench/migrate_calc.c tools/ck-bench-mig.c tools/ck-bench-movep.c tools/ck-bench-rep.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
+
+# The Linux guest of tools/ck-guest.py (two NUMA nodes under QEMU): ck-bench and /init, static
+# (the linker's warnings about dlopen of libnuma in a static program go to ck-bench.ld).
+$(B)/guest/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h) | $(GEN_H)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread -static $(BENCH_SRC) $(HOST_ASM) \
+		-Wl,-z,noexecstack -o $@ 2>$@.ld || { cat $@.ld; exit 1; }
+$(B)/guest/init: tools/ck-guest-init.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static $< -o $@
+guest: $(B)/guest/ck-bench $(B)/guest/init
 
 BENCH_ARGS ?= --preset rfc --preset patterns --preset perf --preset primitives --preset big \
 	--preset parallel --preset copy_pages --preset seed003 --preset migrate
@@ -293,7 +306,7 @@ run:
 check:
 	$(Q)tools/ensure-deps.sh check
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img $(B)/ck-bench \
-		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cmdline-doc
+		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cmdline-doc $(B)/guest/ck-bench $(B)/guest/init
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
 # A default run on every CPU model QEMU lists (MODELS=all: every versioned name too, or a
@@ -318,6 +331,7 @@ clean:
 help:
 	@echo "make            build $(B)/copykernel.efi"
 	@echo "make run        boot it under QEMU+OVMF (ARGS='bench=rfc', SMP=4, RUNFLAGS='--mem 2G')"
+	@echo "make guest      static ck-bench and /init for tools/ck-guest.py (two NUMA nodes, QEMU)"
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
 	@echo "make soak-speed the soak's verify/compare/fill against memcmp/memset, hosted"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * migrate_calc.c - the migrate preset's phase accounting and Amdahl arithmetic
- * (bench/migrate_calc.h). Sorting is an insertion sort: a preset has at most a few hundred
- * rounds.
+ * (bench/migrate_calc.h), and the sysfs node list the hosted move_pages(2) part reads. Sorting
+ * is an insertion sort: a preset has at most a few hundred rounds.
  */
 #include "bench/migrate_calc.h"
 
@@ -95,4 +95,43 @@ u32 mig_share_for_pm(u32 k_pm, u32 r_pm)
 	num = (u64)k_pm * (r_pm - 1000) * 1000;
 	den = (u64)r_pm * (k_pm - 1000);
 	return (u32)MIN((num + den / 2) / den, 1000ULL);
+}
+
+/* A decimal number at *@s, moving *@s past it; false when there is none (or it overflows). */
+static bool list_number(const char **s, unsigned int *v)
+{
+	const char *p = *s;
+	u64 n = 0;
+
+	if (*p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9') {
+		n = n * 10 + (u64)(*p++ - '0');
+		if (n > 0xffffffffULL)
+			return false;
+	}
+	*v = (unsigned int)n;
+	*s = p;
+	return true;
+}
+
+unsigned int mig_parse_list(const char *list, unsigned int *out, unsigned int max)
+{
+	const char *s = list;
+	unsigned int k = 0, a, b;
+
+	while (k < max && list_number(&s, &a)) {
+		b = a;
+		if (*s == '-') {
+			s++;
+			if (!list_number(&s, &b) || b < a || b - a > 0xffff)
+				break;
+		}
+		for (u64 v = a; v <= b && k < max; v++)
+			out[k++] = (unsigned int)v;
+		if (*s != ',')
+			break;
+		s++;
+	}
+	return k;
 }

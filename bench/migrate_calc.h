@@ -3,7 +3,8 @@
  * migrate_calc.h - the arithmetic of the `migrate` preset (bench/migrate.c): the phases of
  * one migration, their medians over rounds, the copy's share, and Amdahl's law between the
  * copy's speed-up and the whole migration's, the CPU counts of the sweep and the order of the
- * copy forms in a round. Plain C, integers only, host-tested.
+ * copy forms in a round, and the parser of the sysfs lists that name NUMA nodes. Plain C,
+ * integers only, host-tested.
  */
 #ifndef CK_BENCH_MIGRATE_CALC_H
 #define CK_BENCH_MIGRATE_CALC_H
@@ -65,5 +66,13 @@ void mig_amdahl(const u64 per_page[MIG_NR_PHASES], u64 per_page_total,
  * speed-up @r_pm: s = (1 - 1/r) / (1 - 1/k). 0 when k <= 1000 or r < 1000; capped at 1000.
  */
 u32 mig_share_for_pm(u32 k_pm, u32 r_pm);
+
+/*
+ * The numbers of a Linux sysfs list ("0-1,4,6-7\n", as in /sys/devices/system/node/has_memory)
+ * in the order written, at most @max to @out; how many were written. Parsing stops at the
+ * first character that is not part of a list (so at the newline); a range written backwards
+ * ("3-1") or one more than 2^16 long ends the list there.
+ */
+unsigned int mig_parse_list(const char *list, unsigned int *out, unsigned int max);
 
 #endif

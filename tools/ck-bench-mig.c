@@ -22,7 +22,7 @@
  *            words of its share) at the user address: a stale translation or a missed copy
  *            reads the wrong word and fails the preset.
  *
- * Not built: move_pages(2) end to end (it needs two NUMA nodes; not written).
+ * move_pages(2) end to end, where Linux does it all, comes after (tools/ck-bench-movep.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -359,7 +359,7 @@ unsigned int ck_bench_migrate(const struct bench_env *env, unsigned int rounds, 
 	bench_outf(env, "# migrate (hosted): munmap = the kernel's unmap and TLB shootdown to "
 		   "every CPU running this mm; copy = the project's routines, view to view; "
 		   "mmap+touch = mmap of the new file and every thread's first touch (the faults "
-		   "fill the PTEs); not built: move_pages(2) end to end");
+		   "fill the PTEs); move_pages(2) end to end follows");
 	if (!nc || !set_up(env, f, (size_t)(tiny ? 2 : 16) * MIG_H_FOLIO))
 		return 0;
 	bench_outf(env, "  %4s %-13s %-8s %10s %10s %12s %10s %6s", "cpus", "fn", "copy",

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ck-bench-mig.h - the hosted `migrate` preset (tools/ck-bench-mig.c): migration end to end
- * with Linux doing the unmap, shootdown and remap, for ck-bench --preset migrate.
+ * with Linux doing the unmap, shootdown and remap, and move_pages(2) end to end
+ * (tools/ck-bench-movep.c), for ck-bench --preset migrate.
  */
 #ifndef CK_TOOLS_BENCH_MIG_H
 #define CK_TOOLS_BENCH_MIG_H
@@ -13,5 +14,12 @@
  * four copy forms (@tiny: the test size); through @env->out. The CPU counts measured.
  */
 unsigned int ck_bench_migrate(const struct bench_env *env, unsigned int rounds, bool tiny);
+
+/*
+ * move_pages(2) end to end between the first two NUMA nodes with memory, 4 KiB, 2 MiB (THP)
+ * and 1 GiB (hugetlb) folios, beside the project's copies of the same bytes
+ * (tools/ck-bench-movep.c); with one node it says so. Through @env->out.
+ */
+void ck_bench_movepages(const struct bench_env *env, unsigned int rounds, bool tiny);
 
 #endif

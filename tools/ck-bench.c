@@ -463,8 +463,9 @@ static void run_preset(const char *name, struct bench_env *env,
 		ck_bench_parallel(env, plat->runs, plat->tiny);
 		return;
 	}
-	if (!strcmp(name, "migrate")) {		/* tools/ck-bench-mig.c */
+	if (!strcmp(name, "migrate")) {		/* tools/ck-bench-mig.c, -movep.c */
 		ck_bench_migrate(env, plat->runs, plat->tiny);
+		ck_bench_movepages(env, plat->runs, plat->tiny);
 		return;
 	}
 	arena.used = 0;

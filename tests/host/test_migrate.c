@@ -115,8 +115,28 @@ static void test_forms(void)
 	      "the forms' two bits");
 }
 
+/* The list format of Documentation/admin-guide/cputopology.rst ("0-3,8"), as sysfs writes it. */
+static void test_list(void)
+{
+	unsigned int out[8], n;
+
+	n = mig_parse_list("0-1\n", out, 8);
+	CHECK(n == 2 && out[0] == 0 && out[1] == 1, "0-1: %u numbers", n);
+	n = mig_parse_list("1,3-5,7\n", out, 8);
+	CHECK(n == 5 && out[0] == 1 && out[1] == 3 && out[3] == 5 && out[4] == 7, "1,3-5,7: %u", n);
+	n = mig_parse_list("0\n", out, 8);
+	CHECK(n == 1 && out[0] == 0, "one node: %u", n);
+	CHECK(mig_parse_list("\n", out, 8) == 0 && mig_parse_list("", out, 8) == 0, "empty");
+	CHECK(mig_parse_list("0-63", out, 8) == 8 && out[7] == 7, "bounded by max");
+	n = mig_parse_list("2,5-3,9", out, 8);
+	CHECK(n == 1 && out[0] == 2, "a backwards range ends the list: %u", n);
+	n = mig_parse_list("4,x", out, 8);
+	CHECK(n == 1 && out[0] == 4, "junk ends the list: %u", n);
+	CHECK(mig_parse_list("99999999999", out, 8) == 0, "a number too large");
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_share, test_medians, test_amdahl, test_inverse, test_counts,
-			 test_forms);
+			 test_forms, test_list);
 }

@@ -22,7 +22,7 @@ from cklib import schema as ckschema
 SAMPLES = os.path.join(ROOT, "tests", "data", "records-v1.jsonl")
 SCHEMA = ckschema.Schema()
 # Kinds without a real sample here (tests/data/records-v1.md says why).
-NO_SAMPLE = {"soak-twin-event", "migrate-hosted", "migrate-sweep", "migrate-not-measured"}
+NO_SAMPLE = {"soak-twin-event", "migrate-sweep", "migrate-not-measured"}
 
 
 def samples():
@@ -107,6 +107,8 @@ CONDITIONAL = {
     "soak_event": {"bank", "status", "addr", "misc", "over", "expected", "actual", "bits",
                    "written_by", "pattern", "copy", "reread", "rip", "symbol", "cause",
                    "granularity", "node", "range", "dimm_map", "dimms"},
+    "movepages": {"move_speedup_predicted", "move_speedup_predicted_lo",  # >= 3 rounds had
+                  "move_speedup_predicted_hi"},                       # copy < move
 }
 
 
