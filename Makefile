@@ -232,7 +232,7 @@ BENCH_SRC += bench/noise.c tools/perf_twin.c kernel/lib/json.c bench/probe.c ben
 	bench/cases.c bench/prims.c bench/parallel_out.c bench/data.c tools/ck-bench-opts.c \
 	tools/ck-bench-host.c
 BENCH_SRC += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
-BENCH_SRC += bench/migrate_calc.c tools/ck-bench-mig.c tools/ck-bench-movep.c tools/ck-bench-rep.c
+BENCH_SRC += bench/migrate_calc.c bench/migrate_copy.c tools/ck-bench-mig.c tools/ck-bench-movep.c tools/ck-bench-rep.c
 $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
@@ -240,7 +240,8 @@ $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h 
 
 # The Linux guest of tools/ck-guest.py (two NUMA nodes under QEMU): ck-bench and /init, static
 # (the linker's warnings about dlopen of libnuma in a static program go to ck-bench.ld).
-$(B)/guest/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h) | $(GEN_H)
+$(B)/guest/ck-bench: $(BENCH_SRC) $(HOST_ASM) \
+		$(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h) | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread -static $(BENCH_SRC) $(HOST_ASM) \

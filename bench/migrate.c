@@ -26,10 +26,10 @@
 #include "bench/image.h"
 #include "bench/migrate.h"
 #include "bench/migrate_calc.h"
+#include "bench/migrate_copy.h"
 #include "bench/migrate_out.h"
 #include "bench/presets.h"
 #include "bench/stats.h"
-#include "copy/pages.h"
 #include "kernel/arch/paging.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
@@ -185,12 +185,7 @@ static bool copy_batch(const struct bench_env *env, const struct mig_set *s, u64
 			ok = false;
 			continue;
 		}
-		switch (f) {
-		case MIG_FC_PER_PAGE:	folio_copy_per_page(&dst, &src); break;
-		case MIG_FC_BATCHED:	folio_copy_batched(&dst, &src); break;
-		case MIG_MC_PER_PAGE:	ret = folio_mc_copy_per_page(&dst, &src); break;
-		default:		ret = folio_mc_copy_batched(&dst, &src); break;
-		}
+		ret = mig_copy_folio(f, &dst, &src);
 		if (ret) {
 			bench_failf(env, "migrate: %s (%s) of folio %u returned %d", mig_copy_fn[f],
 				    mig_copy_form[f], i, ret);

@@ -35,10 +35,11 @@
 #include <unistd.h>
 
 #include "bench/migrate_calc.h"
+#include "bench/migrate_copy.h"
 #include "bench/stats.h"
-#include "copy/pages.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
+#include "kernel/mm/page.h"
 #include "tools/ck-bench-mig.h"
 #include "tools/ck-bench-par.h"
 
@@ -149,12 +150,7 @@ static int copy_folios(const struct mig_file *from, const struct mig_file *to, e
 		struct folio d = { pfn_to_page(((uintptr_t)to->view + off) >> PAGE_SHIFT),
 				   MIG_H_FOLIO >> PAGE_SHIFT };
 
-		switch (c) {
-		case MIG_FC_PER_PAGE:	folio_copy_per_page(&d, &s); break;
-		case MIG_FC_BATCHED:	folio_copy_batched(&d, &s); break;
-		case MIG_MC_PER_PAGE:	ret |= folio_mc_copy_per_page(&d, &s); break;
-		default:		ret |= folio_mc_copy_batched(&d, &s); break;
-		}
+		ret |= mig_copy_folio(c, &d, &s);
 	}
 	return ret;
 }

@@ -15,14 +15,15 @@
  *             VMA, whose AnonHugePages (/proc/self/smaps) counts its THPs. Every buffer is
  *             faulted in on its node and then bound to the two (mbind), which keeps NUMA
  *             balancing away from it.
- *   round     cache-cold (the eviction buffer streamed before each timing), three timings in
+ *   round     cache-cold (the eviction buffer streamed before each timing), five timings in
  *             an order that rotates from round to round, the direction alternating a -> b,
  *             b -> a:
  *               move     one move_pages() call, one address per folio, to the other node;
- *               copy     the project's folio_copy per page, then batched, folio by folio
- *                        between two buffers on the two nodes, in the move's direction
- *                        (for 1 GiB folios the buffers are THP: the copy's source and
- *                        destination page size barely matter to a copy);
+ *               copies   the project's folio_copy and folio_mc_copy, each per page and
+ *                        batched, folio by folio between two buffers on the two nodes, in
+ *                        the move's direction (4 KiB folios: batched is per page, by
+ *                        construction; for 1 GiB folios the buffers are THP, as a
+ *                        copy's page size barely matters to it);
  *             then, not timed: every 4 KiB page's node asked back (move_pages with no
  *             nodes), every word of the mapping checked and rewritten for the next round (a
  *             move that lost data reads the last round's words), and the first and last
@@ -49,21 +50,24 @@
 #include <unistd.h>
 
 #include "bench/migrate_calc.h"
+#include "bench/migrate_copy.h"
 #include "bench/stats.h"
-#include "copy/pages.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
+#include "kernel/mm/page.h"
 #include "tools/ck-bench-mig.h"
 
 #define MP_ROUNDS	64		/* at most, a folio size */
 #define MP_ROUNDS_1G	10
-#define MP_THP		(2UL << 20)
-#define MP_GIB		(1UL << 30)
-#define MP_NODES_MAX	64
+#define MP_THP		SZ_2M
+#define MP_GIB		SZ_1G
+#define MP_NODES_MAX	64		/* node numbers below it */
+#define MP_LONG_BITS	(8 * sizeof(unsigned long))
 
 /* What a round times: the move, then each copy form (1 + enum mig_copy). */
 enum mp_op { MP_MOVE, MP_NR_OPS = 1 + MIG_NR_COPIES };
 #define MP_COPY(c)	(1 + (c))
+#define MP_FORM(op)	((enum mig_copy)((op) - 1))	/* MP_COPY's inverse */
 
 struct mp_kind {
 	const char *name;
@@ -71,7 +75,7 @@ struct mp_kind {
 };
 
 static const struct mp_kind mp_kinds[] = {
-	{ "4 KiB", 4096, 64UL << 20, 4UL << 20 },
+	{ "4 KiB", PAGE_SIZE, 64UL << 20, 4UL << 20 },
 	{ "2 MiB", MP_THP, 64UL << 20, 8UL << 20 },
 	{ "1 GiB", MP_GIB, MP_GIB, MP_GIB },
 };
@@ -83,6 +87,7 @@ struct mp_set {
 	u8 *m, *x, *y;			/* the moved mapping; the copy's buffers on nodes a, b */
 	void *m_map, *x_map, *y_map;
 	size_t m_len, xy_len;
+	struct page *fx, *fy;		/* x's and y's frames, registered with pgmap_add() */
 	void **addrs;			/* every 4 KiB page of m */
 	int *nodes, *status;
 	unsigned int a, b, gen;
@@ -109,12 +114,14 @@ static long move_pages_(unsigned long n, void **pages, const int *nodes, int *st
  */
 static bool bind_to(void *buf, size_t bytes, unsigned int a, unsigned int b, bool both)
 {
-	unsigned long mask[MP_NODES_MAX / 64] = { 0 };
+	unsigned long mask[MP_NODES_MAX / MP_LONG_BITS + 1] = { 0 };
 
-	mask[a / 64] |= 1UL << (a % 64);
+	mask[a / MP_LONG_BITS] |= 1UL << (a % MP_LONG_BITS);
 	if (both)
-		mask[b / 64] |= 1UL << (b % 64);
-	return !syscall(SYS_mbind, buf, bytes, MPOL_BIND, mask, (unsigned long)MP_NODES_MAX, 0UL);
+		mask[b / MP_LONG_BITS] |= 1UL << (b % MP_LONG_BITS);
+	/* The kernel reads maxnode - 1 bits (mm/mempolicy.c get_nodes()). */
+	return !syscall(SYS_mbind, buf, bytes, MPOL_BIND, mask, (unsigned long)MP_NODES_MAX + 1,
+			0UL);
 }
 
 /* Fault [@buf, + @bytes) in on node @home by @fault, then bind it to both nodes. */
@@ -267,12 +274,12 @@ static size_t pages_off(struct mp_set *s, u8 *buf, int node)
 	size_t np = s->bytes >> PAGE_SHIFT, k = 0;
 
 	for (size_t i = 0; i < np; i++)
-		s->addrs[i] = buf + i * 4096;
+		s->addrs[i] = buf + i * PAGE_SIZE;
 	if (move_pages_(np, s->addrs, NULL, s->status))
 		return np;
 	for (size_t i = 0; i < np; i++)
 		if (s->status[i] != node)
-			s->addrs[k++] = buf + i * 4096;
+			s->addrs[k++] = buf + i * PAGE_SIZE;
 	return k;
 }
 
@@ -299,9 +306,13 @@ static bool place(const struct bench_env *env, struct mp_set *s, u8 *buf, size_t
 	}
 	if (!ret && st == node)
 		return true;
-	bench_failf(env, "migrate (hosted): move_pages of the %s %s to node %d: returned %ld "
-		    "(%s), page %zu of the %zu left over has status %d", s->k->name, what, node,
-		    ret, ret < 0 ? strerror(errno) : "pages not moved", at, left, st);
+	if (ret < 0)
+		bench_failf(env, "migrate (hosted): move_pages of the %s %s to node %d failed: %s",
+			    s->k->name, what, node, strerror(errno));
+	else
+		bench_failf(env, "migrate (hosted): move_pages of the %s %s to node %d: page %zu "
+			    "of the %zu left over has status %d", s->k->name, what, node, at, left,
+			    st);
 	return false;
 }
 
@@ -311,12 +322,15 @@ static size_t off_node(struct mp_set *s, int node)
 	return pages_off(s, s->m, node);
 }
 
-/* Page frames for [@buf, + @bytes), so that the folio APIs copy it; false when full. */
-static bool frames_for(u8 *buf, size_t bytes, unsigned int node)
+/* Page frames for [@buf, + @bytes) in *@f, so that the folio APIs copy it; false: none. */
+static bool frames_for(u8 *buf, size_t bytes, unsigned int node, struct page **f)
 {
-	struct page *f = calloc(bytes >> PAGE_SHIFT, sizeof(*f));
-
-	return f && !pgmap_add((uintptr_t)buf >> PAGE_SHIFT, bytes >> PAGE_SHIFT, f, (u16)node);
+	*f = calloc(bytes >> PAGE_SHIFT, sizeof(**f));
+	if (*f && !pgmap_add((uintptr_t)buf >> PAGE_SHIFT, bytes >> PAGE_SHIFT, *f, (u16)node))
+		return true;
+	free(*f);
+	*f = NULL;
+	return false;
 }
 
 /* The moved mapping of s->k's folios, faulted in (round 0's words); NULL when not had. */
@@ -329,7 +343,7 @@ static u8 *map_moved(struct mp_set *s)
 		s->m_map = p == MAP_FAILED ? NULL : p;
 		s->m_len = s->bytes;
 	} else {
-		s->m = map_guarded(s->bytes, s->k->folio == MP_THP ? MP_THP : 4096,
+		s->m = map_guarded(s->bytes, s->k->folio == MP_THP ? MP_THP : PAGE_SIZE,
 				   s->k->folio == MP_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE,
 				   &s->m_map, &s->m_len);
 		if (!s->m)
@@ -345,19 +359,32 @@ static u8 *map_moved(struct mp_set *s)
 static bool map_copy_buffers(const struct bench_env *env, struct mp_set *s)
 {
 	bool small = s->k->folio < MP_THP;
-	size_t align = small ? 4096 : MP_THP;
+	size_t align = small ? PAGE_SIZE : MP_THP;
 	int advice = small ? MADV_NOHUGEPAGE : MADV_HUGEPAGE;
 
 	s->x = map_guarded(s->bytes, align, advice, &s->x_map, &s->xy_len);
 	s->y = map_guarded(s->bytes, align, advice, &s->y_map, &s->xy_len);
-	if (!s->x || !s->y || !fault_on(s->x, s->bytes, s->a, s->b, fill0) ||
-	    !fault_on(s->y, s->bytes, s->b, s->a, clear_db) || !frames_for(s->x, s->bytes, s->a) ||
-	    !frames_for(s->y, s->bytes, s->b)) {
-		bench_failf(env, "migrate (hosted): move_pages %s: no memory for the copy's two "
-			    "buffers of %zu MiB, or no policy for them: %s", s->k->name,
-			    s->bytes >> 20, strerror(errno));
+	if (!s->x || !s->y) {
+		bench_failf(env, "migrate (hosted): move_pages %s: no room for the copy's two "
+			    "buffers of %zu MiB: %s", s->k->name, s->bytes >> 20, strerror(errno));
 		return false;
 	}
+	if (!fault_on(s->x, s->bytes, s->a, s->b, fill0) ||
+	    !fault_on(s->y, s->bytes, s->b, s->a, clear_db)) {
+		bench_failf(env, "migrate (hosted): move_pages %s: mbind of the copy's buffers to "
+			    "nodes %u and %u failed: %s", s->k->name, s->a, s->b, strerror(errno));
+		return false;
+	}
+	if (!frames_for(s->x, s->bytes, s->a, &s->fx) || !frames_for(s->y, s->bytes, s->b, &s->fy)) {
+		bench_failf(env, "migrate (hosted): move_pages %s: no page frames for the copy's "
+			    "buffers (kernel/mm/page.h: %u sections at most)", s->k->name,
+			    PGMAP_MAX_SECTIONS);
+		return false;
+	}
+	if (!small && vma_thp_kib(s->x) + vma_thp_kib(s->y) != (long)(2 * s->bytes >> 10))
+		bench_outf(env, "# migrate (hosted): move_pages %s: the copy's buffers are not all "
+			   "THP (%ld and %ld KiB of %zu): the copy is timed on what came",
+			   s->k->name, vma_thp_kib(s->x), vma_thp_kib(s->y), s->bytes >> 10);
 	return place(env, s, s->x, align, (int)s->a, "copy's source") &&
 	       place(env, s, s->y, align, (int)s->b, "copy's destination");
 }
@@ -370,8 +397,8 @@ static bool map_copy_buffers(const struct bench_env *env, struct mp_set *s)
  */
 static bool page_ends(u8 *dst, const u8 *src, size_t bytes, bool clear)
 {
-	for (size_t off = 0; off < bytes; off += 4096)
-		for (size_t e = 0; e < 4096; e += 4096 - 64) {
+	for (size_t off = 0; off < bytes; off += PAGE_SIZE)
+		for (size_t e = 0; e < PAGE_SIZE; e += PAGE_SIZE - 64) {
 			if (clear)
 				memset(dst + off + e, 0xdb, 64);
 			else if (memcmp(dst + off + e, src + off + e, 64))
@@ -390,12 +417,7 @@ static int copy_all(const struct mp_set *s, u8 *from, u8 *to, enum mig_copy c)
 		struct folio src = { pfn_to_page((uintptr_t)(from + off) >> PAGE_SHIFT), nr };
 		struct folio dst = { pfn_to_page((uintptr_t)(to + off) >> PAGE_SHIFT), nr };
 
-		switch (c) {
-		case MIG_FC_PER_PAGE:	folio_copy_per_page(&dst, &src); break;
-		case MIG_FC_BATCHED:	folio_copy_batched(&dst, &src); break;
-		case MIG_MC_PER_PAGE:	ret |= folio_mc_copy_per_page(&dst, &src); break;
-		default:		ret |= folio_mc_copy_batched(&dst, &src); break;
-		}
+		ret |= mig_copy_folio(c, &dst, &src);
 	}
 	return ret;
 }
@@ -421,14 +443,14 @@ static bool one_op(const struct bench_env *env, struct mp_set *s, enum mp_op op,
 	if (op == MP_MOVE)
 		ret = move_pages_(s->nf, s->addrs, s->nodes, s->status);
 	else
-		ret = copy_all(s, src, dst, (enum mig_copy)(op - 1));
+		ret = copy_all(s, src, dst, MP_FORM(op));
 	s->ns[op][i] = MAX(env->now_ns() - t0, 1ULL);
 	if (op != MP_MOVE) {
 		if (!ret && page_ends(dst, src, s->bytes, false))
 			return true;
 		bench_failf(env, "migrate (hosted): move_pages %s: round %u's %s %s returned %ld "
 			    "and left its destination %s its source", s->k->name, i,
-			    mig_copy_fn[op - 1], mig_copy_form[op - 1], ret,
+			    mig_copy_fn[MP_FORM(op)], mig_copy_form[MP_FORM(op)], ret,
 			    page_ends(dst, src, s->bytes, false) ? "like" : "unlike");
 		return false;
 	}
@@ -458,7 +480,7 @@ static bool check_round(const struct bench_env *env, struct mp_set *s, unsigned 
 	return true;
 }
 
-/* @n rounds, the three timings in an order that turns by one each round. */
+/* @n rounds, the five timings in an order that turns by one each round. */
 static bool run_rounds(const struct bench_env *env, struct mp_set *s, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
@@ -495,7 +517,7 @@ static bool figures(const struct mp_set *s, unsigned int n, int fn, struct mp_fi
 
 	f->over = 0;
 	for (unsigned int i = 0; i < n; i++) {
-		if (pp[i] >= mv[i] + ba[i]) {
+		if (pp[i] >= mv[i]) {	/* a share of 1 or more: the model does not hold */
 			f->over++;
 			continue;
 		}
@@ -556,11 +578,12 @@ static void record(const struct bench_env *env, const struct mp_set *s, unsigned
 	if (f->have_predicted)
 		json_ratio(&w, "move_speedup_predicted", &f->predicted);
 	json_u64(&w, "copy_over_move", f->over);
+	json_u64(&w, "prediction_rounds", n - f->over);
 	json_str(&w, "interval", "rounds");
 	json_s64(&w, "huge_before", huge[0]);
 	json_s64(&w, "huge_after", huge[1]);
-	if (json_end(&w) > 0)
-		env->out(buf);
+	json_end(&w);
+	env->out(buf);	/* a record too long for buf is kernel/lib/json.h's error record */
 }
 
 /* The folios of the moved mapping that are huge: THPs of 2 MiB by smaps; -1 when unknown. */
@@ -577,30 +600,33 @@ static long huge_folios(const struct mp_set *s)
 static void row(const struct bench_env *env, const struct mp_set *s, unsigned int n, int fn,
 		const struct mp_fig *f, const long huge[2])
 {
-	char b[9][16] = { "-", "-", "-" };
+	char b[9][16], pred[48] = "-";
 	u64 mv = median_of(s->ns[MP_MOVE], n);
 
-	if (f->have_predicted) {
-		f3(b[0], f->predicted.ratio_pm);
-		f3(b[1], f->predicted.lo_pm);
-		f3(b[2], f->predicted.hi_pm);
-	}
+	if (f->have_predicted)
+		ck_snprintf(pred, sizeof(pred), "%sx [%s, %s]", f3(b[0], f->predicted.ratio_pm),
+			    f3(b[1], f->predicted.lo_pm), f3(b[2], f->predicted.hi_pm));
 	bench_outf(env, "  %-6s %6zu %-13s %10llu %10llu %10llu  %s [%s, %s]  %sx [%s, %s]  "
-		   "%sx [%s, %s]  %ld/%ld", s->k->name, s->nf, mig_copy_fn[2 * fn],
+		   "%-22s %ld/%ld", s->k->name, s->nf, mig_copy_fn[2 * fn],
 		   (unsigned long long)mv / 1000,
 		   (unsigned long long)median_of(s->ns[MP_COPY(2 * fn)], n) / 1000,
 		   (unsigned long long)median_of(s->ns[MP_COPY(2 * fn + 1)], n) / 1000,
 		   f3(b[3], f->share.ratio_pm), f3(b[4], f->share.lo_pm), f3(b[5], f->share.hi_pm),
 		   f3(b[6], f->speedup.ratio_pm), f3(b[7], f->speedup.lo_pm),
-		   f3(b[8], f->speedup.hi_pm), b[0], b[1], b[2], huge[0], huge[1]);
+		   f3(b[8], f->speedup.hi_pm), pred, huge[0], huge[1]);
 	if (f->over)
 		bench_outf(env, "# migrate (hosted): move_pages %s: in %u of %u rounds the "
-			   "project's per-page %s took longer than the kernel's whole move; the "
+			   "project's per-page %s took as long as the kernel's whole move or longer "
+			   "(a share of 1 or more, where Amdahl's model does not hold); the "
 			   "prediction leaves those rounds out", s->k->name, f->over, n,
 			   mig_copy_fn[2 * fn]);
 }
 
-/* Why folio size @k cannot be measured here, or NULL. */
+/*
+ * Why folio size @k cannot be measured here, or NULL. A free page is not a promise: another
+ * process's hugetlb reservation may hold it, and then the fault on node a ends the run with
+ * SIGBUS (the kernel reserves at mmap time, but not per node).
+ */
 static const char *cannot(const struct mp_kind *k, unsigned int a, unsigned int b,
 			  char *why, size_t size)
 {
@@ -630,8 +656,8 @@ static void not_measured(const struct bench_env *env, u64 folio, const char *nam
 	json_str(&w, "machine", env->machine);
 	json_u64(&w, "folio_bytes", folio);
 	json_str(&w, "why", why);
-	if (json_end(&w) > 0)
-		env->out(buf);
+	json_end(&w);
+	env->out(buf);	/* a record too long for buf is kernel/lib/json.h's error record */
 }
 
 static void release(struct mp_set *s)
@@ -642,6 +668,13 @@ static void release(struct mp_set *s)
 		munmap(s->x_map, s->xy_len);
 	if (s->y_map)
 		munmap(s->y_map, s->xy_len);
+	for (int i = 0; i < 2; i++) {
+		struct page *f = i ? s->fy : s->fx;
+
+		if (f)
+			pgmap_del(f);	/* before these addresses can be registered again */
+		free(f);
+	}
 	free(s->addrs);
 	free(s->nodes);
 	free(s->status);
@@ -699,6 +732,13 @@ static void run_kind(const struct bench_env *env, const struct mp_kind *k, unsig
 			row(env, &s, n, fn, &f[fn], huge);
 			record(env, &s, n, fn, &f[fn], huge);
 		}
+		if (huge[1] != huge[0])
+			bench_outf(env, "# migrate (hosted): move_pages %s: THPs split during the "
+				   "rounds (%ld of %ld left): later moves were of smaller folios",
+				   k->name, huge[1], huge[0]);
+		if (k->folio == PAGE_SIZE)
+			bench_outf(env, "# migrate (hosted): move_pages 4 KiB: a folio of one page, "
+				   "so batched is the per-page copy: its ratios are noise about 1");
 	}
 	release(&s);
 }
@@ -708,6 +748,11 @@ void ck_bench_movepages(const struct bench_env *env, unsigned int rounds, bool t
 	unsigned int nodes[MP_NODES_MAX], nn = memory_nodes(nodes, MP_NODES_MAX);
 	unsigned int cpu = 0, node = 0;
 
+	if (nn >= 2 && (nodes[0] >= MP_NODES_MAX || nodes[1] >= MP_NODES_MAX)) {
+		not_measured(env, 0, "(every size)", "a node number of 64 or more (the masks "
+			     "here hold nodes 0-63)");
+		return;
+	}
 	if (nn < 2) {
 		not_measured(env, 0, "(every size)", nn ? "one NUMA node has memory here "
 			     "(/sys/devices/system/node/has_memory); a move needs two" :

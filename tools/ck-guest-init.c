@@ -4,8 +4,8 @@
  * NUMA nodes, so that the hosted benchmark's move_pages(2) part runs where a second node
  * exists: it mounts /proc, /sys and /dev, prints the nodes the kernel sees, runs
  * /ck-bench with the arguments the kernel passed after "--", prints the file named by
- * --json line by line ("ck-guest-json: " and the line: the guest has no disk) and the
- * kernel's page-migration counters from /proc/vmstat, then
+ * --json line by line ("ck-guest-json: " and the line: the guest has no disk), the kernel's
+ * page-migration counters from /proc/vmstat before and after the run, then
  * "ck-guest: ck-bench exit N" (a signal: 128 + its number), and powers the machine off.
  * Static, with no library beyond libc.
  */
@@ -47,15 +47,15 @@ static int run_bench(char **argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* /proc/vmstat's page-migration counters: the kernel's own count of what moved. */
-static void show_migrations(void)
+/* /proc/vmstat's page-migration counters, the kernel's own count of what moved, @when. */
+static void show_migrations(const char *when)
 {
 	char line[128];
 	FILE *f = fopen("/proc/vmstat", "r");
 
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "pgmigrate_", 10) || !strncmp(line, "thp_migration_", 14))
-			printf("ck-guest: vmstat %s", line);
+			printf("ck-guest: vmstat %s %s", when, line);
 	if (f)
 		fclose(f);
 }
@@ -89,8 +89,9 @@ int main(int argc, char **argv)
 	show("/sys/kernel/mm/transparent_hugepage/enabled");
 	fflush(stdout);
 	argv[0] = "/ck-bench";
+	show_migrations("before");
 	rc = run_bench(argv);
-	show_migrations();
+	show_migrations("after");
 	dump_json(argv);
 	printf("ck-guest: ck-bench exit %d\n", rc);
 	fflush(stdout);

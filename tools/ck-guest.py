@@ -13,7 +13,9 @@ of two NUMA nodes, one CPU and 3.5 GiB each, with two 1 GiB hugetlb pages reserv
 
 Under TCG (the build machines' KVM cannot run a guest) the guest's timings say nothing about
 hardware: the guest proves the code (every page moved, every word kept), not its speed. The
-serial console is echoed; the records ck-bench wrote go to --json OUT.
+serial console is echoed as it comes; the records ck-bench wrote go to --json OUT. The kernel
+is whatever version Debian's metapackage names that day (6.1 in Debian 12); the first line
+says which package it came from.
 
 Exit status: ck-bench's own (0, 3 ...); 124 the guest did not finish in --timeout seconds;
 125 QEMU, the kernel or the initramfs could not be had; 2 a usage error.
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 
 STATUS_TIMEOUT, STATUS_SETUP = 124, 125
 META = "linux-image-cloud-amd64"
@@ -38,8 +41,12 @@ class SetupError(Exception):
 
 
 def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          **kw)
+    """A command's status and output; SetupError when it cannot start or takes 5 minutes."""
+    try:
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              timeout=300, **kw)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SetupError("%s: %s" % (cmd[0], e))
 
 
 def kernel_package():
@@ -60,18 +67,25 @@ def fetch_kernel(guest):
     if os.path.exists(vmlinuz) and os.path.exists(name):
         return vmlinuz, open(name).read().strip()
     pkg = kernel_package()
+    if os.path.exists(vmlinuz + ".tmp"):
+        os.remove(vmlinuz + ".tmp")         # an earlier fetch that did not finish
     with tempfile.TemporaryDirectory(prefix="ck-guest-") as tmp:
         p = run(["apt-get", "download", "-o", "APT::Sandbox::User=root", pkg], cwd=tmp)
         debs = glob.glob(os.path.join(tmp, "*.deb"))
         if p.returncode or not debs:
             raise SetupError("apt-get download %s failed: %s" % (pkg, p.stdout.strip()[-400:]))
-        tar = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", debs[0]], stdout=subprocess.PIPE)
+        try:
+            tar = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", debs[0]],
+                                   stdout=subprocess.PIPE)
+        except OSError as e:
+            raise SetupError("dpkg-deb: %s" % e)
         with tarfile.open(fileobj=tar.stdout, mode="r|") as t:
             for m in t:
                 if re.fullmatch(r"\./boot/vmlinuz-.*", m.name) and m.isfile():
                     with open(vmlinuz + ".tmp", "wb") as out:
                         out.write(t.extractfile(m).read())
-        tar.wait()
+        if tar.wait():
+            raise SetupError("dpkg-deb --fsys-tarfile %s: status %d" % (debs[0], tar.returncode))
     if not os.path.exists(vmlinuz + ".tmp"):
         raise SetupError("%s holds no /boot/vmlinuz-*" % os.path.basename(debs[0]))
     os.replace(vmlinuz + ".tmp", vmlinuz)
@@ -122,38 +136,38 @@ def boot(a, bench_args):
         kernel, pkg = a.kernel, a.kernel
     else:
         kernel, pkg = fetch_kernel(guest)
-    for f in (a.init, a.bench, kernel):
+    for f, how in ((a.init, "make guest"), (a.bench, "make guest"), (kernel, "--kernel")):
         if not os.path.exists(f):
-            raise SetupError("%s is missing (make %s)" % (f, f))
+            raise SetupError("%s is missing (%s)" % (f, how))
     initrd = os.path.join(guest, "initramfs.cpio")
     initramfs(initrd, a.init, a.bench)
     print("ck-guest: kernel %s; 2 NUMA nodes, %d CPUs, TCG" % (pkg, a.smp), flush=True)
     try:
-        p = subprocess.run(qemu_command(kernel, initrd, bench_args, a.smp),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=a.timeout)
-        out = p.stdout.decode(errors="replace")
-    except subprocess.TimeoutExpired as e:
-        sys.stdout.write((e.stdout or b"").decode(errors="replace"))
-        print("ck-guest: the guest did not finish in %d s" % a.timeout)
-        return STATUS_TIMEOUT
+        q = subprocess.Popen(qemu_command(kernel, initrd, bench_args, a.smp),
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
     except OSError as e:
         raise SetupError("qemu-system-x86_64: %s" % e)
-    return report(a, out)
-
-
-def report(a, out):
-    records = []
-    for line in out.splitlines():
-        line = line.rstrip("\r")
+    timer = threading.Timer(a.timeout, q.kill)
+    timer.start()
+    records, lines = [], []
+    for raw in q.stdout:                    # the console echoed as it comes
+        line = raw.decode(errors="replace").rstrip("\r\n")
+        lines.append(line)
         if line.startswith(JSON):
             records.append(line[len(JSON):])
         else:
-            print(line)
+            print(line, flush=True)
+    q.wait()
+    timed_out = not timer.is_alive() and q.returncode < 0
+    timer.cancel()
     if a.json:
         with open(a.json, "w") as f:
             f.write("".join(r + "\n" for r in records))
-    m = EXIT.search(out)
+    if timed_out:
+        print("ck-guest: the guest did not finish in %d s" % a.timeout)
+        return STATUS_TIMEOUT
+    m = EXIT.search("\n".join(lines))
     if not m:
         print("ck-guest: the guest ended without ck-bench's exit status (a panic or a "
               "failed boot: the console is above)")

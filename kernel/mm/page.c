@@ -53,6 +53,18 @@ int pgmap_add(u64 start_pfn, u64 nr, struct page *storage, u16 node)
 	return 0;
 }
 
+int pgmap_del(const struct page *storage)
+{
+	for (unsigned int i = 0; i < nr_sections; i++)
+		if (sections[i].pages == storage) {
+			for (unsigned int j = i + 1; j < nr_sections; j++)
+				sections[j - 1] = sections[j];
+			nr_sections--;
+			return 0;
+		}
+	return -1;
+}
+
 void pgmap_reset(void)
 {
 	nr_sections = 0;

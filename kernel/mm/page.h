@@ -52,6 +52,12 @@ static inline bool page_hwpoison(const struct page *p)
 
 /* Register frames for pfns [start, start + nr) in @storage. Returns -1 when full. */
 int pgmap_add(u64 start_pfn, u64 nr, struct page *storage, u16 node);
+/*
+ * Forget the section whose frames are @storage (the others keep their order); -1 when none
+ * has them. Hosted code that unmaps a registered range calls it before the range's
+ * addresses can come back registered again: the first section holding a pfn wins.
+ */
+int pgmap_del(const struct page *storage);
 void pgmap_reset(void);
 struct page *pfn_to_page(u64 pfn);
 

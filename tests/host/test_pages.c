@@ -90,6 +90,25 @@ static void test_pgmap(void)
 	CHECK(frames_dst[3].node == 1, "node recorded");
 }
 
+/* A section forgotten: its pfns find no frame, or another section's; the rest are kept. */
+static void test_pgmap_del(void)
+{
+	static struct page extra[4];
+	u64 pfn = (uintptr_t)src >> PAGE_SHIFT, far = 1ULL << 40;
+
+	CHECK(!pgmap_add(far, 4, extra, 2) && pfn_to_page(far + 1) == &extra[1], "added");
+	CHECK(!pgmap_del(extra) && pfn_to_page(far + 1) == NULL, "deleted: no frame");
+	CHECK(pgmap_del(extra) == -1, "a second delete finds none");
+	CHECK(pfn_to_page(pfn + 5) == &frames_src[5] &&
+	      pfn_to_page(((uintptr_t)dst >> PAGE_SHIFT) + 2) == &frames_dst[2], "others kept");
+	CHECK(!pgmap_add(pfn, 2, extra, 3) && pfn_to_page(pfn) == &frames_src[0],
+	      "an overlapping later section loses to the first");
+	CHECK(!pgmap_del(frames_src) && pfn_to_page(pfn + 1) == &extra[1] &&
+	      pfn_to_page(pfn + 5) == NULL, "the first deleted, the later one answers");
+	CHECK(!pgmap_del(extra) && !pgmap_add(pfn, NPAGES, frames_src, 0) &&
+	      pfn_to_page(pfn + 5) == &frames_src[5], "restored");
+}
+
 static void test_folio_copy_forms(void)
 {
 	reset();
@@ -603,7 +622,7 @@ int main(void)
 {
 	setup();
 	fault_shim_install();
-	return RUN_TESTS(test_pgmap, test_folio_copy_forms, test_copy_mc_highpages,
+	return RUN_TESTS(test_pgmap, test_pgmap_del, test_folio_copy_forms, test_copy_mc_highpages,
 			 test_early_stop_names_the_true_page,
 			 test_software_poison, test_clears, test_huge_orders, test_huge_apis,
 			 test_reschedule_points, test_zero_user_orders, test_candidate_folio_forms);
