@@ -273,7 +273,17 @@ static void numa_setup(size_t per_node)
 
 	nr_nodes = 0;
 	if (!h) {
-		printf("# NUMA: libnuma.so.1 not installed (Debian: libnuma1): one node\n");
+		char list[256] = "";
+		FILE *f = fopen("/sys/devices/system/node/has_memory", "r");
+
+		if (!f || !fgets(list, sizeof(list), f))
+			snprintf(list, sizeof(list), "(unknown)");
+		if (f)
+			fclose(f);
+		list[strcspn(list, "\n")] = '\0';
+		printf("# NUMA: libnuma.so.1 not installed (Debian: libnuma1): one node arena, the "
+		       "rfc preset on one node; the kernel lists nodes %s with memory (the migrate "
+		       "preset's move_pages part uses them)\n", list);
 		return;
 	}
 	available = (int (*)(void))dlsym(h, "numa_available");
