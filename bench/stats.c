@@ -102,6 +102,18 @@ static u64 median_of(u64 *tmp, unsigned int n)
 	return quartile(tmp, n, 2);
 }
 
+u64 stats_median(const u64 *v, unsigned int n)
+{
+	u64 tmp[STATS_MAX];
+
+	n = MIN(n, (unsigned int)STATS_MAX);
+	if (!n)
+		return 0;
+	for (unsigned int i = 0; i < n; i++)
+		tmp[i] = v[i];
+	return median_of(tmp, n);
+}
+
 bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
 		 struct ratio *r)
 {

@@ -23,6 +23,12 @@ struct stats {
 /* Summarise @n samples (sorted in place). n = 0 gives all zeros. */
 void stats_compute(u64 *samples, unsigned int n, struct stats *st);
 
+/*
+ * The median of @n samples as stats_compute() gives it (the two middle values interpolated,
+ * rounded down), @v left as it is; n = 0 gives 0, and at most STATS_MAX samples are read.
+ */
+u64 stats_median(const u64 *v, unsigned int n);
+
 /* Integer square root (floor). */
 u64 stats_isqrt(u64 v);
 

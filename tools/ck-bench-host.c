@@ -3,14 +3,19 @@
  * ck-bench-host.c - what the hosted benchmark learns about the machine it runs on (see
  * ck-bench-host.h): CPUID's vendor, signature, string-op features and caches, the
  * microcode Linux reports, pinning, and Linux's dispatch on this CPU with the image's
- * overrides on top.
+ * overrides on top; THP mappings, and the small readers of procfs and sysfs files the
+ * hosted tools share.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
+#include <errno.h>
+#include <linux/mempolicy.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "copy/ops.h"
 #include "kernel/arch/cpuid.h"
@@ -225,4 +230,67 @@ u8 *ck_host_map_thp(size_t bytes, size_t align, u8 fill, void **map)
 	if (map)
 		*map = q;
 	return p;
+}
+
+bool ck_host_read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	bool ok = f && fgets(buf, (int)size, f);
+
+	if (f)
+		fclose(f);
+	if (!ok)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+long ck_host_read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long n = -1;
+
+	if (f && fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+long ck_host_vma_thp_kib(const void *start)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	unsigned long lo, hi;
+	long kib = -1;
+	bool here = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {	/* a mapping's first line */
+			here = lo == (uintptr_t)start;
+			continue;
+		}
+		if (here && sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
+			break;
+	}
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+bool ck_host_bind(void *buf, size_t bytes, unsigned int a, int b)
+{
+	enum { LONG_BITS = 8 * sizeof(unsigned long) };
+	unsigned long mask[CK_HOST_NODES_MAX / LONG_BITS + 1] = { 0 };
+
+	if (a >= CK_HOST_NODES_MAX || b >= CK_HOST_NODES_MAX) {
+		errno = EINVAL;
+		return false;
+	}
+	mask[a / LONG_BITS] |= 1UL << (a % LONG_BITS);
+	if (b >= 0)
+		mask[b / LONG_BITS] |= 1UL << (b % LONG_BITS);
+	/* The kernel reads maxnode - 1 bits (mm/mempolicy.c get_nodes()). */
+	return !syscall(SYS_mbind, buf, (unsigned long)bytes, MPOL_BIND, mask,
+			(unsigned long)CK_HOST_NODES_MAX + 1, 0UL);
 }

@@ -2,7 +2,7 @@
 /*
  * ck-bench-host.h - the machine the hosted benchmark runs on (tools/ck-bench-host.c):
  * CPUID's facts, the microcode, pinning, Linux's dispatch on this CPU and the overrides,
- * and its transparent huge pages.
+ * its transparent huge pages, and one-line procfs and sysfs reads.
  */
 #ifndef CK_TOOLS_BENCH_HOST_H
 #define CK_TOOLS_BENCH_HOST_H
@@ -40,5 +40,19 @@ int ck_host_pin(int cpu);
  * mapping (for munmap) is @bytes + @align from *@map.
  */
 u8 *ck_host_map_thp(size_t bytes, size_t align, u8 fill, void **map);
+
+/*
+ * Bind [@buf, + @bytes) to NUMA node @a, and to @b too when @b >= 0 (mbind MPOL_BIND;
+ * nothing already there moves). Nodes below CK_HOST_NODES_MAX; false (errno) on failure.
+ */
+#define CK_HOST_NODES_MAX	64
+bool ck_host_bind(void *buf, size_t bytes, unsigned int a, int b);
+
+/* The first line of file @path (sysfs, procfs), its newline dropped; false (@buf "") if none. */
+bool ck_host_read_line(const char *path, char *buf, size_t size);
+/* The number file @path starts with (sysfs, procfs); -1 when there is none. */
+long ck_host_read_long(const char *path);
+/* AnonHugePages (/proc/self/smaps) of the mapping that starts at @start, KiB; -1: not found. */
+long ck_host_vma_thp_kib(const void *start);
 
 #endif

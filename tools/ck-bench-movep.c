@@ -55,14 +55,14 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
 #include "kernel/mm/page.h"
+#include "tools/ck-bench-host.h"
 #include "tools/ck-bench-mig.h"
 
 #define MP_ROUNDS	64		/* at most, a folio size */
 #define MP_ROUNDS_1G	10
 #define MP_THP		SZ_2M
 #define MP_GIB		SZ_1G
-#define MP_NODES_MAX	64		/* node numbers below it */
-#define MP_LONG_BITS	(8 * sizeof(unsigned long))
+#define MP_NODES_MAX	CK_HOST_NODES_MAX	/* node numbers below it */
 
 /* What a round times: the move, then each copy form (1 + enum mig_copy). */
 enum mp_op { MP_MOVE, MP_NR_OPS = 1 + MIG_NR_COPIES };
@@ -105,97 +105,37 @@ static long move_pages_(unsigned long n, void **pages, const int *nodes, int *st
 }
 
 /*
- * Bind [@buf, + @bytes) to node @a, and also to @b when @both (mbind, nothing moved). A VMA
- * policy of its own lacks the default policy's migrate-on-fault flag, so automatic NUMA
- * balancing's scanner passes the range by; left to it, the scanner marks the range's entries
- * PROT_NONE for its hinting faults (move_pages then finds no page there: -EFAULT) and moves
- * pages itself. Bound to @a alone first, a buffer is faulted in on its home node; move_pages
- * is not bound by the policy. False when mbind failed.
+ * Fault [@buf, + @bytes) in on node @home by @fault, then bind it to both nodes. A VMA policy
+ * of its own lacks the default policy's migrate-on-fault flag, so automatic NUMA balancing's
+ * scanner passes the range by; left to it, the scanner marks the range's entries PROT_NONE
+ * for its hinting faults (move_pages then finds no page there: -EFAULT) and moves pages
+ * itself. move_pages is not bound by the policy. False when mbind failed.
  */
-static bool bind_to(void *buf, size_t bytes, unsigned int a, unsigned int b, bool both)
-{
-	unsigned long mask[MP_NODES_MAX / MP_LONG_BITS + 1] = { 0 };
-
-	mask[a / MP_LONG_BITS] |= 1UL << (a % MP_LONG_BITS);
-	if (both)
-		mask[b / MP_LONG_BITS] |= 1UL << (b % MP_LONG_BITS);
-	/* The kernel reads maxnode - 1 bits (mm/mempolicy.c get_nodes()). */
-	return !syscall(SYS_mbind, buf, bytes, MPOL_BIND, mask, (unsigned long)MP_NODES_MAX + 1,
-			0UL);
-}
-
-/* Fault [@buf, + @bytes) in on node @home by @fault, then bind it to both nodes. */
 static bool fault_on(u8 *buf, size_t bytes, unsigned int home, unsigned int other,
 		     void (*fault)(u8 *buf, size_t bytes))
 {
-	if (!bind_to(buf, bytes, home, other, false))
+	if (!ck_host_bind(buf, bytes, home, -1))
 		return false;
 	fault(buf, bytes);
-	return bind_to(buf, bytes, home, other, true);
-}
-
-/* /proc/sys/kernel/numa_balancing: 0 off, 1 on (2 memory tiering); -1 when not there. */
-static int numa_balancing(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/numa_balancing", "r");
-	int v = -1;
-
-	if (f && fscanf(f, "%d", &v) != 1)
-		v = -1;
-	if (f)
-		fclose(f);
-	return v;
+	return ck_host_bind(buf, bytes, home, (int)other);
 }
 
 /* The nodes with memory, from sysfs; how many (at most @max). */
 static unsigned int memory_nodes(unsigned int *nodes, unsigned int max)
 {
-	char list[512] = "";
-	FILE *f = fopen("/sys/devices/system/node/has_memory", "r");
+	char list[512];
 
-	if (f && !fgets(list, sizeof(list), f))
-		list[0] = '\0';
-	if (f)
-		fclose(f);
+	ck_host_read_line("/sys/devices/system/node/has_memory", list, sizeof(list));
 	return mig_parse_list(list, nodes, max);
 }
 
 static long free_1g_pages(unsigned int node)
 {
 	char path[128];
-	long n = -1;
-	FILE *f;
 
 	ck_snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/hugepages/"
 		    "hugepages-1048576kB/free_hugepages", node);
-	f = fopen(path, "r");
-	if (f && fscanf(f, "%ld", &n) != 1)
-		n = -1;
-	if (f)
-		fclose(f);
-	return n;
-}
-
-/* AnonHugePages of the VMA that starts at @start, in KiB; -1 when not found. */
-static long vma_thp_kib(const void *start)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[512];
-	unsigned long lo, hi;
-	long kib = -1;
-	bool here = false;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
-			here = lo == (uintptr_t)start;
-			continue;
-		}
-		if (here && sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
-			break;
-	}
-	if (f)
-		fclose(f);
-	return kib;
+	return ck_host_read_long(path);
 }
 
 /*
@@ -316,12 +256,6 @@ static bool place(const struct bench_env *env, struct mp_set *s, u8 *buf, size_t
 	return false;
 }
 
-/* How many 4 KiB pages of the moved mapping are not on @node (move_pages asked, no nodes). */
-static size_t off_node(struct mp_set *s, int node)
-{
-	return pages_off(s, s->m, node);
-}
-
 /* Page frames for [@buf, + @bytes) in *@f, so that the folio APIs copy it; false: none. */
 static bool frames_for(u8 *buf, size_t bytes, unsigned int node, struct page **f)
 {
@@ -340,7 +274,9 @@ static u8 *map_moved(struct mp_set *s)
 		u8 *p = mmap(NULL, s->bytes, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_1GB, -1, 0);
 
-		s->m_map = p == MAP_FAILED ? NULL : p;
+		if (p == MAP_FAILED)
+			return NULL;
+		s->m = s->m_map = p;
 		s->m_len = s->bytes;
 	} else {
 		s->m = map_guarded(s->bytes, s->k->folio == MP_THP ? MP_THP : PAGE_SIZE,
@@ -349,9 +285,6 @@ static u8 *map_moved(struct mp_set *s)
 		if (!s->m)
 			return NULL;
 	}
-	if (!s->m_map)
-		return NULL;
-	s->m = s->m ? s->m : s->m_map;
 	return fault_on(s->m, s->bytes, s->a, s->b, fill0) ? s->m : NULL;
 }
 
@@ -381,10 +314,14 @@ static bool map_copy_buffers(const struct bench_env *env, struct mp_set *s)
 			    PGMAP_MAX_SECTIONS);
 		return false;
 	}
-	if (!small && vma_thp_kib(s->x) + vma_thp_kib(s->y) != (long)(2 * s->bytes >> 10))
-		bench_outf(env, "# migrate (hosted): move_pages %s: the copy's buffers are not all "
-			   "THP (%ld and %ld KiB of %zu): the copy is timed on what came",
-			   s->k->name, vma_thp_kib(s->x), vma_thp_kib(s->y), s->bytes >> 10);
+	if (!small) {
+		long kx = ck_host_vma_thp_kib(s->x), ky = ck_host_vma_thp_kib(s->y);
+
+		if (kx + ky != (long)(2 * s->bytes >> 10))
+			bench_outf(env, "# migrate (hosted): move_pages %s: the copy's buffers are "
+				   "not all THP (%ld and %ld KiB of %zu): the copy is timed on what "
+				   "came", s->k->name, kx, ky, s->bytes >> 10);
+	}
 	return place(env, s, s->x, align, (int)s->a, "copy's source") &&
 	       place(env, s, s->y, align, (int)s->b, "copy's destination");
 }
@@ -446,12 +383,14 @@ static bool one_op(const struct bench_env *env, struct mp_set *s, enum mp_op op,
 		ret = copy_all(s, src, dst, MP_FORM(op));
 	s->ns[op][i] = MAX(env->now_ns() - t0, 1ULL);
 	if (op != MP_MOVE) {
-		if (!ret && page_ends(dst, src, s->bytes, false))
+		bool same = page_ends(dst, src, s->bytes, false);
+
+		if (!ret && same)
 			return true;
 		bench_failf(env, "migrate (hosted): move_pages %s: round %u's %s %s returned %ld "
 			    "and left its destination %s its source", s->k->name, i,
 			    mig_copy_fn[MP_FORM(op)], mig_copy_form[MP_FORM(op)], ret,
-			    page_ends(dst, src, s->bytes, false) ? "like" : "unlike");
+			    same ? "like" : "unlike");
 		return false;
 	}
 	st = first_off(s, s->nf, to, &at);
@@ -467,7 +406,7 @@ static bool one_op(const struct bench_env *env, struct mp_set *s, enum mp_op op,
 static bool check_round(const struct bench_env *env, struct mp_set *s, unsigned int i)
 {
 	int to = (int)((i & 1) ? s->a : s->b);
-	size_t off = off_node(s, to);
+	size_t off = pages_off(s, s->m, to);
 	u64 bad = wrong_words(s->m, s->bytes, s->gen);
 
 	if (off || bad) {
@@ -502,9 +441,10 @@ static const char *f3(char *buf, u32 pm)
 
 /* One function's figures over a folio size's rounds. */
 struct mp_fig {
+	u64 move_ns, per_page_ns, batched_ns;	/* medians */
 	struct ratio share, speedup, predicted;	/* per-page copy / move; per-page / batched */
 	bool have_predicted;
-	unsigned int over;	/* rounds whose per-page copy outlasted the whole move */
+	unsigned int over;	/* rounds whose per-page copy took as long as the move or longer */
 };
 
 /* Function @fn's (0 folio_copy, 1 folio_mc_copy) figures of @n rounds; false: too few. */
@@ -515,6 +455,9 @@ static bool figures(const struct mp_set *s, unsigned int n, int fn, struct mp_fi
 	const u64 *ba = s->ns[MP_COPY(2 * fn + 1)];
 	unsigned int k = 0;
 
+	f->move_ns = stats_median(mv, n);
+	f->per_page_ns = stats_median(pp, n);
+	f->batched_ns = stats_median(ba, n);
 	f->over = 0;
 	for (unsigned int i = 0; i < n; i++) {
 		if (pp[i] >= mv[i]) {	/* a share of 1 or more: the model does not hold */
@@ -528,16 +471,6 @@ static bool figures(const struct mp_set *s, unsigned int n, int fn, struct mp_fi
 					      &f->predicted);
 	return stats_round_ratio(pp, mv, n, STATS_BOOT_MAX, STATS_SEED, &f->share) &&
 	       stats_round_ratio(pp, ba, n, STATS_BOOT_MAX, STATS_SEED, &f->speedup);
-}
-
-static u64 median_of(const u64 *v, unsigned int n)
-{
-	static u64 tmp[MP_ROUNDS];
-	struct stats st;
-
-	memcpy(tmp, v, n * sizeof(*v));
-	stats_compute(tmp, n, &st);
-	return st.median;
 }
 
 static void json_ratio(struct json_writer *w, const char *key, const struct ratio *q)
@@ -570,9 +503,9 @@ static void record(const struct bench_env *env, const struct mp_set *s, unsigned
 	json_str(&w, "fn", mig_copy_fn[2 * fn]);
 	json_u64(&w, "rounds", n);
 	json_u64(&w, "verified", n);
-	json_u64(&w, "move_ns", median_of(s->ns[MP_MOVE], n));
-	json_u64(&w, "copy_per_page_ns", median_of(s->ns[MP_COPY(2 * fn)], n));
-	json_u64(&w, "copy_batched_ns", median_of(s->ns[MP_COPY(2 * fn + 1)], n));
+	json_u64(&w, "move_ns", f->move_ns);
+	json_u64(&w, "copy_per_page_ns", f->per_page_ns);
+	json_u64(&w, "copy_batched_ns", f->batched_ns);
 	json_ratio(&w, "copy_share", &f->share);
 	json_ratio(&w, "copy_speedup", &f->speedup);
 	if (f->have_predicted)
@@ -593,7 +526,7 @@ static long huge_folios(const struct mp_set *s)
 
 	if (s->k->folio == MP_GIB)
 		return (long)s->nf;		/* hugetlb: a mapping of nothing else */
-	kib = vma_thp_kib(s->m);
+	kib = ck_host_vma_thp_kib(s->m);
 	return kib < 0 ? -1 : kib / (long)(MP_THP >> 10);
 }
 
@@ -601,16 +534,15 @@ static void row(const struct bench_env *env, const struct mp_set *s, unsigned in
 		const struct mp_fig *f, const long huge[2])
 {
 	char b[9][16], pred[48] = "-";
-	u64 mv = median_of(s->ns[MP_MOVE], n);
 
 	if (f->have_predicted)
 		ck_snprintf(pred, sizeof(pred), "%sx [%s, %s]", f3(b[0], f->predicted.ratio_pm),
 			    f3(b[1], f->predicted.lo_pm), f3(b[2], f->predicted.hi_pm));
 	bench_outf(env, "  %-6s %6zu %-13s %10llu %10llu %10llu  %s [%s, %s]  %sx [%s, %s]  "
 		   "%-22s %ld/%ld", s->k->name, s->nf, mig_copy_fn[2 * fn],
-		   (unsigned long long)mv / 1000,
-		   (unsigned long long)median_of(s->ns[MP_COPY(2 * fn)], n) / 1000,
-		   (unsigned long long)median_of(s->ns[MP_COPY(2 * fn + 1)], n) / 1000,
+		   (unsigned long long)f->move_ns / 1000,
+		   (unsigned long long)f->per_page_ns / 1000,
+		   (unsigned long long)f->batched_ns / 1000,
 		   f3(b[3], f->share.ratio_pm), f3(b[4], f->share.lo_pm), f3(b[5], f->share.hi_pm),
 		   f3(b[6], f->speedup.ratio_pm), f3(b[7], f->speedup.lo_pm),
 		   f3(b[8], f->speedup.hi_pm), pred, huge[0], huge[1]);
@@ -765,7 +697,8 @@ void ck_bench_movepages(const struct bench_env *env, unsigned int rounds, bool t
 		   "alternating, each timing cache-cold; times are medians in us; the buffers "
 		   "bound to the two nodes, out of automatic NUMA balancing's reach "
 		   "(kernel.numa_balancing=%d)", nodes[0], nodes[1], cpu, node,
-		   MIN(rounds, MP_ROUNDS), MP_ROUNDS_1G, numa_balancing());
+		   MIN(rounds, MP_ROUNDS), MP_ROUNDS_1G,
+		   (int)ck_host_read_long("/proc/sys/kernel/numa_balancing"));
 	bench_outf(env, "# migrate (hosted): move = one move_pages() call for every folio; copy "
 		   "= the project's routine over the same bytes between the same nodes, standing "
 		   "for the kernel's own copy in the move (__migrate_folio: folio_mc_copy in recent "

@@ -26,16 +26,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench/parallel.h"
+#include "tools/ck-bench-host.h"
 #include "tools/ck-bench-par.h"
 
 #define PAR_HOST_BARRIER_S	10
 #define PAR_HOST_RUN_S		120
-#define MPOL_BIND_		2
 
 static cpu_set_t start_set;
 static bool start_set_ok;
@@ -200,14 +199,9 @@ static void *host_alloc(void *ctx, unsigned int node, u64 bytes)
 		return NULL;
 	p = (void *)(((uintptr_t)q + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1));
 	madvise(p, (size_t)bytes, MADV_HUGEPAGE);
-	if (nr_nodes > 1 && node < 64) {
-		unsigned long mask = 1UL << node;
-
-		if (syscall(SYS_mbind, p, (unsigned long)bytes, MPOL_BIND_, &mask, 64UL, 0UL)) {
-			printf("# parallel: mbind to node %u failed (%s): first touch places it\n",
-			       node, strerror(errno));
-		}
-	}
+	if (nr_nodes > 1 && node < CK_HOST_NODES_MAX && !ck_host_bind(p, (size_t)bytes, node, -1))
+		printf("# parallel: mbind to node %u failed (%s): first touch places it\n", node,
+		       strerror(errno));
 	return p;
 }
 
@@ -253,18 +247,14 @@ static const char *find_nodes(void)
 	while (d && (e = readdir(d))) {
 		char path[300], list[4096];
 		int node;
-		FILE *f;
 
 		if (sscanf(e->d_name, "node%d", &node) != 1 || node < 0 || node >= PAR_MAX_NODES)
 			continue;
 		snprintf(path, sizeof(path), "/sys/devices/system/node/%s/cpulist", e->d_name);
-		f = fopen(path, "r");
-		if (f && fgets(list, sizeof(list), f)) {
+		if (ck_host_read_line(path, list, sizeof(list))) {
 			apply_cpulist(list, node);
 			any = true;
 		}
-		if (f)
-			fclose(f);
 	}
 	if (d)
 		closedir(d);

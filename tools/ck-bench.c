@@ -273,14 +273,10 @@ static void numa_setup(size_t per_node)
 
 	nr_nodes = 0;
 	if (!h) {
-		char list[256] = "";
-		FILE *f = fopen("/sys/devices/system/node/has_memory", "r");
+		char list[256];
 
-		if (!f || !fgets(list, sizeof(list), f))
+		if (!ck_host_read_line("/sys/devices/system/node/has_memory", list, sizeof(list)))
 			snprintf(list, sizeof(list), "(unknown)");
-		if (f)
-			fclose(f);
-		list[strcspn(list, "\n")] = '\0';
 		printf("# NUMA: libnuma.so.1 not installed (Debian: libnuma1): one node arena, the "
 		       "rfc preset on one node; the kernel lists nodes %s with memory (the migrate "
 		       "preset's move_pages part uses them)\n", list);

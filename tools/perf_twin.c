@@ -234,16 +234,6 @@ static double gibps(u64 bytes, u64 ns)
 	return ns ? (double)bytes / ns * 1e9 / 1073741824.0 : 0;
 }
 
-static u64 median_ns(const u64 *t, unsigned int n)
-{
-	static u64 s[TWIN_MAX_PAIRS];
-	struct stats st;
-
-	memcpy(s, t, n * sizeof(*t));
-	stats_compute(s, n, &st);
-	return st.median;
-}
-
 static const struct twin_row {
 	const char *coll, *perf_fn, *arg, *ours;
 } rows[] = {
@@ -321,8 +311,8 @@ static void twin_record(FILE *json, const char *machine, const struct twin_row *
 	json_u64(&w, "size", sz->bytes);
 	json_str(&w, "buffers", layouts[k]);
 	json_u64(&w, "rounds", tr->n);
-	json_double(&w, "twin_gibps", gibps(tr->bytes, median_ns(tr->twin[k], tr->n)), 3);
-	json_double(&w, "perf_gibps", gibps(tr->bytes, median_ns(tr->perf, tr->n)), 3);
+	json_double(&w, "twin_gibps", gibps(tr->bytes, stats_median(tr->twin[k], tr->n)), 3);
+	json_double(&w, "perf_gibps", gibps(tr->bytes, stats_median(tr->perf, tr->n)), 3);
 	json_u64(&w, "ratio_x1000", q->ratio_pm);
 	json_u64(&w, "ci_lo_x1000", q->lo_pm);
 	json_u64(&w, "ci_hi_x1000", q->hi_pm);
@@ -352,8 +342,8 @@ static void report(const char *machine, FILE *json, const struct twin_row *row,
 			snprintf(offs, sizeof(offs), "-/%lu", tr->off[k][0]);
 		printf("%-17s %-16s %-5s %-17s %-11s %10.2f %10.2f  %s\n",
 		       k == 2 ? "rep stosb of i" : row->ours, row->perf_fn, sz->name,
-		       layout_names[k], offs, gibps(tr->bytes, median_ns(tr->twin[k], tr->n)),
-		       gibps(tr->bytes, median_ns(tr->perf, tr->n)), rr);
+		       layout_names[k], offs, gibps(tr->bytes, stats_median(tr->twin[k], tr->n)),
+		       gibps(tr->bytes, stats_median(tr->perf, tr->n)), rr);
 		if (json)
 			twin_record(json, machine, row, sz, k, tr, &q);
 	}

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "kernel/lib/json.h"
+#include "tools/ck-bench-host.h"
 #include "tools/ck-soak.h"
 #include "tools/soak_peer.h"
 
@@ -285,14 +286,7 @@ static char hugepages_text[24];		/* the same as text, for the signal handler */
 
 static long read_hugepages(void)
 {
-	long n = -1;
-	FILE *f = fopen(NR_HUGEPAGES, "r");
-
-	if (f && fscanf(f, "%ld", &n) != 1)
-		n = -1;
-	if (f)
-		fclose(f);
-	return n;
+	return ck_host_read_long(NR_HUGEPAGES);
 }
 
 static bool write_hugepages(long n)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "copy/routines.h"
+#include "tools/ck-bench-host.h"
 #include "tools/soak_run.h"
 
 #define HUGE_2M		(2ULL << 20)
@@ -39,29 +40,6 @@ static u64 phys_of(const void *virt)
 	if (!(e >> 63) || !(e & ((1ULL << 55) - 1)))
 		return 0;	/* bit 63: present; bits 54..0: the PFN (zero without the right) */
 	return (e & ((1ULL << 55) - 1)) << 12 | (va & 0xfff);
-}
-
-/* AnonHugePages of the mapping at @base (/proc/self/smaps), in bytes; false if unknown. */
-static bool thp_of(const void *base, u64 *bytes)
-{
-	char line[256], want[32];
-	bool in = false, found = false;
-	FILE *f = fopen("/proc/self/smaps", "r");
-	unsigned long long kb;
-
-	snprintf(want, sizeof(want), "%lx-", (unsigned long)(uintptr_t)base);
-	*bytes = 0;
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strchr(line, '-') && strchr(line, ' ') > strchr(line, '-'))
-			in = !strncmp(line, want, strlen(want));
-		else if (in && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
-			*bytes += kb << 10;
-			found = true;
-		}
-	}
-	if (f)
-		fclose(f);
-	return found;
 }
 
 /* @bytes of memory as @o->backing asks, 2 MiB aligned; r->backing says what it got. */
@@ -230,6 +208,7 @@ int soak_run(const struct ck_soak_opts *o, const struct ck_host *host, u64 (*now
 	size_t (*nt)(void *, const void *, size_t);
 	u32 ops = copy_ops_here(host, &nt);
 	u64 share;
+	long thp_kib;
 
 	clock_ns = now;
 	r.o = o;
@@ -256,6 +235,8 @@ int soak_run(const struct ck_soak_opts *o, const struct ck_host *host, u64 (*now
 	soak_report_header(&r);
 	run_workers(&r);
 	r.phys_known = phys_of(r.mem) != 0;
-	r.thp_known = thp_of(r.mem, &r.thp_bytes);
+	thp_kib = ck_host_vma_thp_kib(r.mem);
+	r.thp_known = thp_kib >= 0;
+	r.thp_bytes = r.thp_known ? (u64)thp_kib << 10 : 0;
 	return soak_report(&r);
 }

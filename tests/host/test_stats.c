@@ -38,6 +38,18 @@ static void test_helpers(void)
 	CHECK(stats_mbps(1, 0) == 0, "zero time");
 }
 
+/* stats_median(): by hand, the even case interpolated and rounded down; the input kept. */
+static void test_median(void)
+{
+	u64 odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, two[] = { 10, 21 };
+
+	CHECK(stats_median(odd, 3) == 3, "5 1 3: %llu", (unsigned long long)stats_median(odd, 3));
+	CHECK(stats_median(even, 4) == 2, "4 1 3 2: 2.5 rounded down");
+	CHECK(stats_median(two, 2) == 15, "10 21: 15.5 rounded down");
+	CHECK(stats_median(odd, 0) == 0, "no samples");
+	CHECK(odd[0] == 5 && odd[1] == 1 && even[0] == 4 && even[3] == 2, "input left as it is");
+}
+
 static void test_ratio(void)
 {
 	u64 a[21], b[21];
@@ -196,6 +208,6 @@ static void test_round_ratio_coverage(void)
 
 int main(void)
 {
-	return RUN_TESTS(test_summary, test_helpers, test_ratio, test_round_ratio_known,
+	return RUN_TESTS(test_summary, test_helpers, test_median, test_ratio, test_round_ratio_known,
 			 test_round_ratio_coverage);
 }
