@@ -70,22 +70,43 @@ def placed_text(c):
     return " P=1 (rounds' CI)" if "placements" in c else ""
 
 
+def sides_of(recs, i, results):
+    """The baseline and candidate results of the comparison recs[i]: the two records just
+    before it, which is where every writer puts them (a run holds several cases of one api,
+    primitive, size and mode: the rfc and copy_pages presets' per-page loops, the patterns
+    preset's one primitive on two sources), else looked up by those four."""
+    c = recs[i]
+    pair = recs[max(i - 2, 0):i]
+    if len(pair) == 2 and all(r.get("kind") == "result" and r.get("api") == c["api"] and
+                              r.get("size") == c["size"] and r.get("mode") == c["mode"]
+                              for r in pair) and \
+            [r.get("primitive") for r in pair] == [c["baseline"], c["candidate"]]:
+        return pair
+    return [results.get((c["api"], c[side], c["size"], c["mode"]))
+            for side in ("baseline", "candidate")]
+
+
+def source_text(c):
+    """" (source zero)": the candidate read another source than the baseline."""
+    cand = c.get("candidate_src_pattern")
+    return " (source %s)" % cand if cand and cand != c.get("src_pattern", cand) else ""
+
+
 def seed_tables(recs, out):
     results = {}
     for r in recs:
         if r.get("kind") == "result":
             results[(r["api"], r["primitive"], r["size"], r["mode"])] = r
-    comps = [r for r in recs if r.get("kind") == "comparison"]
     groups = defaultdict(list)
-    for c in comps:
-        groups[(c["api"], c["mode"], c["baseline"], c["candidate"])].append(c)
-    for (api, mode, base, cand), rows in groups.items():
-        out.write("fn=%s mode=%s (%s vs %s)\n" % (api, mode, base, cand))
+    for i, c in enumerate(recs):
+        if c.get("kind") == "comparison":
+            key = (c["api"], c["mode"], c["baseline"], c["candidate"], source_text(c))
+            groups[key].append((c, sides_of(recs, i, results)))
+    for (api, mode, base, cand, source), rows in groups.items():
+        out.write("fn=%s mode=%s (%s vs %s%s)\n" % (api, mode, base, cand, source))
         out.write("%-14s %-7s %-18s %-18s %s\n" % ("direction", "folio", "baseline GB/s",
                                                     "optimized GB/s", "speedup [95% CI]"))
-        for c in sorted(rows, key=lambda c: c["size"]):
-            a = results.get((api, base, c["size"], mode))
-            b = results.get((api, cand, c["size"], mode))
+        for c, (a, b) in sorted(rows, key=lambda row: row[0]["size"]):
             fmt = lambda r: ("%s +- %s" % (gbps_text(r["median_mbps"]),
                                            gbps_text(r["stddev_mbps"])) if r else "?")
             out.write("%-14s %-7s %-18s %-18s %s%s\n" % (
@@ -120,7 +141,7 @@ def seed_tables(recs, out):
                 r["primitive"], r["perf_function"], size_name(r["size"]), r["buffers"],
                 r["twin_gibps"], r["perf_gibps"], ratio_text(r),
                 "" if r["significant"] else " n.s."))
-    return len(comps) + len(prims) + len(perf) + len(twin)
+    return sum(len(rows) for rows in groups.values()) + len(prims) + len(perf) + len(twin)
 
 
 def matching(rx, what):
