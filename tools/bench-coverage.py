@@ -24,6 +24,13 @@ less than 95%. (With 10 runs of 6 blocks an exactly right interval shows a cover
 printed beside the stated rate. Any other row (the rounds' CI, or --strict) is LOW below
 --rate itself.
 
+--pool-widths judges a candidate remedy instead of the intervals as recorded: each run's
+replication intervals of the judged size widened to at least the run's own root-mean-square
+relative half-width over those rows, cache-hot and cache-cold apart (on ten fresh make bench
+runs on 2026-12-02 the estimates varied between runs about as much as the intervals' average
+width allowed, but the width from six blocks varied from run to run, and the narrow ones
+missed).
+
 The interval judged is the record's own (ci_lo/ci_hi): since issue 20 item 0.4 the
 replication interval over the run's placements ("interval": "replication", "placements":
 P), which claims exactly this, or with one placement the rounds' 95% CI. Beside it, from the
@@ -81,14 +88,35 @@ def estimate(c):
     return point, lo, hi, rlo, rhi, p if isinstance(p, int) else 1
 
 
-def rows_of(runs):
-    """{row key: [(point, lo, hi) of each run that has it]} from a list of record lists."""
+def pooled_widths(seen, size):
+    """--pool-widths: in one run's rows (@seen, {key: estimate}), each replication interval
+    of the judged @size widened to at least the run's root-mean-square relative half-width
+    over those rows of its mode (cache-hot, cache-cold). A candidate remedy, judged with
+    nothing but the run's own records: six blocks give an interval whose width varies from
+    run to run more than the estimates do."""
+    rel = {}
+    for k, e in seen.items():
+        if (size is None or k[1] == size) and e[5] >= 2 and e[0] > 0:
+            rel.setdefault(k[2], []).append(((e[2] - e[1]) / 2 / e[0]) ** 2)
+    out = dict(seen)
+    for k, e in seen.items():
+        if k[2] in rel and (size is None or k[1] == size) and e[5] >= 2 and e[0] > 0:
+            half = max((e[2] - e[1]) / 2, e[0] * math.sqrt(sum(rel[k[2]]) / len(rel[k[2]])))
+            out[k] = (e[0], e[0] - half, e[0] + half) + tuple(e[3:])
+    return out
+
+
+def rows_of(runs, pool_size=False):
+    """{row key: [(point, lo, hi) of each run that has it]} from a list of record lists;
+    with @pool_size (a size or None: every size), each run's intervals pooled_widths()."""
     rows = {}
     for recs in runs:
         seen = {}
         for c in recs:
             if c.get("kind") == "comparison":
                 seen[row_key(c)] = estimate(c)      # a row twice in one run: the last
+        if pool_size is not False:
+            seen = pooled_widths(seen, pool_size)
         for k, e in seen.items():
             rows.setdefault(k, []).append(e)
     return rows
@@ -232,6 +260,10 @@ def main(argv=None):
     ap.add_argument("--alpha", type=common.bounded(float, 0.0001, 0.5, "a probability"),
                     default=0.05, help="the false-alarm rate of the whole table for rows "
                     "judged against the model (default 0.05)")
+    ap.add_argument("--pool-widths", action="store_true",
+                    help="widen each run's replication intervals of the judged size to at "
+                    "least that run's root-mean-square relative half-width over them, per "
+                    "mode (a candidate remedy, measured from the runs' own records)")
     ap.add_argument("--strict", action="store_true",
                     help="judge every row against --rate itself, not the model's floor")
     ap.add_argument("args", nargs="*", help="after --: the benchmark's arguments "
@@ -249,7 +281,8 @@ def main(argv=None):
     except common.BadInput as e:
         print(e.line(TOOL), file=sys.stderr)
         return e.status
-    judged, low, hits, pairs = report(rows_of(runs), a.size, a.rate, a.alpha, a.strict)
+    rows = rows_of(runs, a.size if a.pool_widths else False)
+    judged, low, hits, pairs = report(rows, a.size, a.rate, a.alpha, a.strict)
     if not judged:
         print("%s: no comparison row of that size in two runs or more" % TOOL, file=sys.stderr)
         return common.EXIT_NO_RESULT

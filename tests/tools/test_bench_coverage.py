@@ -173,3 +173,26 @@ def test_replicated_row_judged_against_its_floor(tmp_path):
     r = run_tool("bench-coverage", "--strict", "--from", *files)
     assert_clean(r, "bench-coverage", allowed=(4,))
     assert "0.95 rate  LOW" in r.out.decode(), r.out.decode()
+
+
+def test_pool_widths_widens_from_the_run_itself(tmp_path):
+    # Four runs, two replicated rows of one mode. Row A: points 1.000 and 1.020 in turn,
+    # half-width 0.001: only runs of the same parity hold each other, 4 of 12 pairs. Row B:
+    # point 1.000, half-width 0.050. Pooled per run: root-mean-square relative half-width
+    # sqrt((0.001^2 / A's point^2 + 0.05^2) / 2) >= 0.0353, so A's half-width becomes at
+    # least 0.0353 (x its point), which holds the other parity's point: 12/12. B keeps its
+    # own, wider interval.
+    runs = []
+    for r in range(4):
+        a = dict(comparison(1000 + 20 * (r % 2), 999 + 20 * (r % 2), 1001 + 20 * (r % 2)),
+                 interval="replication", placements=6)
+        b = dict(comparison(1000, 950, 1050), candidate="bulk", interval="replication",
+                 placements=6)
+        runs.append([a, b])
+    files = write_runs(tmp_path, runs)
+    out = run_tool("bench-coverage", "--from", *files).out.decode()
+    assert "per-page/batched" in out and "4/12 = 0.33" in out, out
+    r = run_tool("bench-coverage", "--pool-widths", "--from", *files)
+    assert_clean(r, "bench-coverage", allowed=(0,))
+    lines = [l for l in r.out.decode().splitlines() if l.startswith("folio_mc_copy")]
+    assert len(lines) == 2 and all("12/12 = 1.00" in l for l in lines), r.out.decode()
