@@ -22,7 +22,10 @@ LOW: evidence, at a false-alarm rate of --alpha for the whole table, that its in
 less than 95%. (With 10 runs of 6 blocks an exactly right interval shows a coverage below
 0.95 in about 40% of rows, below 0.84 in 5%.) The share of all pairs of all judged rows is
 printed beside the stated rate. Any other row (the rounds' CI, or --strict) is LOW below
---rate itself.
+--rate itself. The rows judged against the model are also judged together: their pooled
+coverage is POOLED LOW below the --alpha point of what exactly right, independent rows of the
+same shapes give (a single row has little power; thirty rows at 0.86 on the whole are not
+chance).
 
 --pool-widths judges a candidate remedy instead of the intervals as recorded: each run's
 replication intervals of the judged size widened to at least the run's own root-mean-square
@@ -38,8 +41,9 @@ same runs, the coverage of the rounds' own CI (ci_lo_round/ci_hi_round; a record
 them: its ci_lo/ci_hi), which is not built to hold another run's estimate 95% of the time,
 even with no run-to-run change at all (the other estimate has its own spread).
 
-Exit status: 0 no judged row is LOW; 1 no row was in two runs; 2 usage; 3 a damaged input or
-a benchmark run that failed; 4 some row is LOW.
+Exit status: 0 no judged row is LOW, nor the rows together; 1 no row was in two runs; 2
+usage; 3 a damaged input or a benchmark run that failed; 4 some row, or the rows together,
+LOW.
 
   tools/bench-coverage.py --runs 10 -- --preset rfc          (the quiet-machine acceptance)
   tools/bench-coverage.py --from tests/data/bench-aa/*.jsonl  (runs made already)
@@ -181,6 +185,23 @@ def row_floor(ests, rate, alpha, judged, strict):
     return floor_of(len(ests), ps.pop(), alpha / max(judged, 1)), "model"
 
 
+def pooled_floor(modelled, alpha, trials=4000, seed=21):
+    """The @alpha point of the pooled coverage (all pairs of all @modelled rows) if every
+    row's interval were exactly right and the rows independent: each simulated row's coverage
+    drawn from its own shape's model. Rows that share runs are not independent, so this is a
+    floor for a table that is right on the whole, not a proof that it is."""
+    rng = random.Random(seed)
+    total = sum(m[3] for m in modelled)
+    sims = sorted(sum(rng.choice(_floors_of(m[0], m[1])) * m[3] for m in modelled) / total
+                  for _ in range(trials))
+    return sims[int(alpha * trials)]
+
+
+def _floors_of(runs, blocks):
+    floor_of(runs, blocks, 0.5)             # fills the cache
+    return _floors[(runs, blocks)]
+
+
 def run_fresh(bench, args, n, tmp):
     """@n fresh processes of @bench @args, one after another; the JSON file of each."""
     files = []
@@ -201,11 +222,13 @@ def run_fresh(bench, args, n, tmp):
 
 
 def report(rows, size, rate, alpha, strict):
-    """The table; returns (judged rows, LOW rows, hits, pairs) over the judged rows."""
+    """The table; returns (judged rows, LOW rows, hits, pairs, modelled) over the judged
+    rows, modelled a list of (runs, blocks, hits, pairs) of those judged against the model."""
     keys = [k for k in sorted(rows, key=lambda k: (k[0], k[2], k[1], k[3], k[4], k[5], k[6],
                                                    k[7]))
             if len(rows[k]) >= 2 and (size is None or k[1] == size)]
     low = all_hits = all_pairs = 0
+    modelled = []
     print("%-15s %-5s %-10s %-33s %-13s %4s %-15s %-5s %-9s %-18s %-18s %s" % (
         "api", "size", "mode", "baseline/candidate", "direction", "runs",
         "estimates", "P", "mean w", "rounds' CI", "coverage", "floor"))
@@ -215,6 +238,8 @@ def report(rows, size, rate, alpha, strict):
         rhits, _ = coverage(ests, 3, 4)
         floor, how = row_floor(ests, rate, alpha, len(keys), strict)
         bad = hits < floor * pairs
+        if how == "model":
+            modelled.append((len(ests), ests[0][5], hits, pairs))
         low += bad
         all_hits += hits
         all_pairs += pairs
@@ -228,7 +253,7 @@ def report(rows, size, rate, alpha, strict):
             "%d/%d = %.2f" % (rhits, pairs, rhits / pairs),
             "%d/%d = %.2f" % (hits, pairs, hits / pairs), floor, how,
             "  LOW" if bad else ""))
-    return len(keys), low, all_hits, all_pairs
+    return len(keys), low, all_hits, all_pairs, modelled
 
 
 def parse_size(text):
@@ -282,17 +307,25 @@ def main(argv=None):
         print(e.line(TOOL), file=sys.stderr)
         return e.status
     rows = rows_of(runs, a.size if a.pool_widths else False)
-    judged, low, hits, pairs = report(rows, a.size, a.rate, a.alpha, a.strict)
+    judged, low, hits, pairs, modelled = report(rows, a.size, a.rate, a.alpha, a.strict)
     if not judged:
         print("%s: no comparison row of that size in two runs or more" % TOOL, file=sys.stderr)
         return common.EXIT_NO_RESULT
     print("# all %d rows: %d/%d = %.3f of the pairs covered (the intervals state %.2f); "
           "%d LOW (%d runs)" % (judged, hits, pairs, hits / pairs, a.rate, low,
                                      len(runs)))
-    if low:
-        print("%s: %d of %d rows: one run's estimate outside the other runs' intervals more "
-              "often than an interval of the stated rate allows" % (TOOL, low, judged),
-              file=sys.stderr)
+    pooled_low = False
+    if len(modelled) >= 2:
+        mh, mp = sum(m[2] for m in modelled), sum(m[3] for m in modelled)
+        floor = pooled_floor(modelled, a.alpha)
+        pooled_low = mh < floor * mp
+        print("# the %d rows judged against the model: %d/%d = %.3f, floor %.3f%s" % (
+            len(modelled), mh, mp, mh / mp, floor, "  POOLED LOW" if pooled_low else ""))
+    if low or pooled_low:
+        print("%s: %s: one run's estimate outside the other runs' intervals more often than "
+              "an interval of the stated rate allows" % (
+                  TOOL, "%d of %d rows" % (low, judged) if low else
+                  "the rows together"), file=sys.stderr)
         return EXIT_LOW
     return common.EXIT_OK
 

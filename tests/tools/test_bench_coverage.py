@@ -196,3 +196,19 @@ def test_pool_widths_widens_from_the_run_itself(tmp_path):
     assert_clean(r, "bench-coverage", allowed=(0,))
     lines = [l for l in r.out.decode().splitlines() if l.startswith("folio_mc_copy")]
     assert len(lines) == 2 and all("12/12 = 1.00" in l for l in lines), r.out.decode()
+
+
+def test_rows_together_judged_against_the_model(tmp_path):
+    # Twenty rows, each as the widened case above: 81/90 = 0.90. No row alone is below what
+    # an exactly right interval shows by chance, but twenty at 0.90 pool to 0.90 where
+    # exactly right independent rows pool to 0.95 +- about 0.013: POOLED LOW, status 4.
+    pts = [(1000 + i, 990, 1020) for i in range(9)] + [(1100, 990, 1110)]
+    runs = [[] for _ in pts]
+    for row in range(20):
+        for r, run in enumerate(replicated_runs(pts)):
+            runs[r].append(dict(run[0], candidate="form%d" % row))
+    r = run_tool("bench-coverage", "--from", *write_runs(tmp_path, runs))
+    assert_clean(r, "bench-coverage", allowed=(4,))
+    out = r.out.decode()
+    assert "; 0 LOW (10 runs)" in out and "1620/1800 = 0.900" in out, out
+    assert out.rstrip().endswith("POOLED LOW"), out
