@@ -212,3 +212,17 @@ def test_rows_together_judged_against_the_model(tmp_path):
     out = r.out.decode()
     assert "; 0 LOW (10 runs)" in out and "1620/1800 = 0.900" in out, out
     assert out.rstrip().endswith("POOLED LOW"), out
+
+
+def test_stored_zen5_runs_low_together_and_pooled_widths():
+    # The ten make bench runs of 2026-12-02 (tests/data/bench-zen5): as recorded, their 32
+    # 2 MiB rows pool to 0.864, POOLED LOW; with each run's widths pooled, 0.959, not.
+    files = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "bench-zen5", "*.jsonl")))
+    assert len(files) == 10
+    r = run_tool("bench-coverage", "--from", *files)
+    assert_clean(r, "bench-coverage", allowed=(4,))
+    out = r.out.decode()
+    assert "# all 32 rows: 2487/2880 = 0.864" in out and "POOLED LOW" in out, out
+    r = run_tool("bench-coverage", "--pool-widths", "--from", *files)
+    out = r.out.decode()
+    assert "# all 32 rows: 2762/2880 = 0.959" in out and "POOLED LOW" not in out, out
