@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/migrate_calc.h"
 #include "bench/parallel.h"
 #include "tools/ck-bench-host.h"
 #include "tools/ck-bench-par.h"
@@ -205,24 +206,16 @@ static void *host_alloc(void *ctx, unsigned int node, u64 bytes)
 	return p;
 }
 
-/* Parse a cpulist ("0-3,8,10-11") and give @node to every listed worker's CPU. */
+/* Give @node to every worker whose CPU a sysfs cpulist ("0-3,8,10-11") names. */
 static void apply_cpulist(const char *list, int node)
 {
-	const char *s = list;
+	static unsigned int cpus[CPU_SETSIZE];
+	unsigned int n = mig_parse_list(list, cpus, CPU_SETSIZE);
 
-	while (*s && *s != '\n') {
-		char *end;
-		unsigned long a = strtoul(s, &end, 10), b = a;
-
-		if (end == s)
-			return;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
+	for (unsigned int i = 0; i < n; i++)
 		for (unsigned int w = 0; w < nr_workers; w++)
-			if (workers[w].cpu >= a && workers[w].cpu <= b)
+			if (workers[w].cpu == cpus[i])
 				workers[w].node = node;
-		s = *end == ',' ? end + 1 : end;
-	}
 }
 
 /* Each worker's node; returns where the nodes came from. */
