@@ -58,7 +58,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cklib import common  # noqa: E402
-from cklib.records import records, size_name  # noqa: E402
+from cklib.records import candidate_source, records, size_name  # noqa: E402
 
 TOOL = "bench-coverage"
 EXIT_LOW = 4
@@ -68,10 +68,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def row_key(c):
     """A comparison row; the candidate's source data where it differs (the patterns preset
     compares a zero and a constant source with a random one, the same primitives)."""
-    cand_data = c.get("candidate_src_pattern", "")
     return (c["api"], c["size"], c["mode"], c["baseline"], c["candidate"],
-            c.get("src_node", "node0"), c.get("dst_node", "node0"),
-            cand_data if cand_data != c.get("src_pattern", cand_data) else "")
+            c.get("src_node", "node0"), c.get("dst_node", "node0"), candidate_source(c))
 
 
 def bounds(c, lo, hi):
@@ -98,29 +96,29 @@ def pooled_widths(seen, size):
     over those rows of its mode (cache-hot, cache-cold). A candidate remedy, judged with
     nothing but the run's own records: six blocks give an interval whose width varies from
     run to run more than the estimates do."""
+    judged = {k: e for k, e in seen.items()
+              if (size is None or k[1] == size) and e[5] >= 2 and e[0] > 0}
     rel = {}
-    for k, e in seen.items():
-        if (size is None or k[1] == size) and e[5] >= 2 and e[0] > 0:
-            rel.setdefault(k[2], []).append(((e[2] - e[1]) / 2 / e[0]) ** 2)
+    for k, e in judged.items():
+        rel.setdefault(k[2], []).append(((e[2] - e[1]) / 2 / e[0]) ** 2)
     out = dict(seen)
-    for k, e in seen.items():
-        if k[2] in rel and (size is None or k[1] == size) and e[5] >= 2 and e[0] > 0:
-            half = max((e[2] - e[1]) / 2, e[0] * math.sqrt(sum(rel[k[2]]) / len(rel[k[2]])))
-            out[k] = (e[0], e[0] - half, e[0] + half) + tuple(e[3:])
+    for k, e in judged.items():
+        half = max((e[2] - e[1]) / 2, e[0] * math.sqrt(sum(rel[k[2]]) / len(rel[k[2]])))
+        out[k] = (e[0], e[0] - half, e[0] + half) + tuple(e[3:])
     return out
 
 
-def rows_of(runs, pool_size=False):
+def rows_of(runs, pool=False, size=None):
     """{row key: [(point, lo, hi) of each run that has it]} from a list of record lists;
-    with @pool_size (a size or None: every size), each run's intervals pooled_widths()."""
+    with @pool, each run's intervals of @size (None: every size) pooled_widths()."""
     rows = {}
     for recs in runs:
         seen = {}
         for c in recs:
             if c.get("kind") == "comparison":
                 seen[row_key(c)] = estimate(c)      # a row twice in one run: the last
-        if pool_size is not False:
-            seen = pooled_widths(seen, pool_size)
+        if pool:
+            seen = pooled_widths(seen, size)
         for k, e in seen.items():
             rows.setdefault(k, []).append(e)
     return rows
@@ -165,15 +163,20 @@ def model_coverages(runs, blocks, trials=MODEL_TRIALS, seed=20):
     return out
 
 
-_floors = {}
+_models = {}
+
+
+def model_of(runs, blocks):
+    """model_coverages(@runs, @blocks), simulated once per shape."""
+    if (runs, blocks) not in _models:
+        _models[(runs, blocks)] = model_coverages(runs, blocks)
+    return _models[(runs, blocks)]
 
 
 def floor_of(runs, blocks, quantile):
     """The @quantile point of the exactly-right interval's coverage for @runs runs of
-    @blocks blocks (cached: one simulation per shape)."""
-    if (runs, blocks) not in _floors:
-        _floors[(runs, blocks)] = model_coverages(runs, blocks)
-    cs = _floors[(runs, blocks)]
+    @blocks blocks."""
+    cs = model_of(runs, blocks)
     return cs[min(int(quantile * len(cs)), len(cs) - 1)]
 
 
@@ -192,14 +195,9 @@ def pooled_floor(modelled, alpha, trials=4000, seed=21):
     floor for a table that is right on the whole, not a proof that it is."""
     rng = random.Random(seed)
     total = sum(m[3] for m in modelled)
-    sims = sorted(sum(rng.choice(_floors_of(m[0], m[1])) * m[3] for m in modelled) / total
+    sims = sorted(sum(rng.choice(model_of(m[0], m[1])) * m[3] for m in modelled) / total
                   for _ in range(trials))
     return sims[int(alpha * trials)]
-
-
-def _floors_of(runs, blocks):
-    floor_of(runs, blocks, 0.5)             # fills the cache
-    return _floors[(runs, blocks)]
 
 
 def run_fresh(bench, args, n, tmp):
@@ -306,7 +304,7 @@ def main(argv=None):
     except common.BadInput as e:
         print(e.line(TOOL), file=sys.stderr)
         return e.status
-    rows = rows_of(runs, a.size if a.pool_widths else False)
+    rows = rows_of(runs, a.pool_widths, a.size)
     judged, low, hits, pairs, modelled = report(rows, a.size, a.rate, a.alpha, a.strict)
     if not judged:
         print("%s: no comparison row of that size in two runs or more" % TOOL, file=sys.stderr)

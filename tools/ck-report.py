@@ -45,8 +45,8 @@ from cklib.compare import RUN_NOISE, compare  # noqa: E402
 from cklib.fleet import fleet_dir, fleet_json, fleet_machine, fleet_table  # noqa: E402
 from cklib.kcidb import COMMIT_RE, ORIGIN_RE, URL_RE, document  # noqa: E402
 from cklib.plots import fleet_plot, plot  # noqa: E402
-from cklib.records import (fixed, gbps_text, ratio_text, records,  # noqa: E402
-                           size_name)
+from cklib.records import (candidate_source, fixed, gbps_text, ratio_text,  # noqa: E402
+                           records, size_name)
 
 TOOL = "ck-report"
 EPILOG = """exit status:
@@ -88,8 +88,8 @@ def sides_of(recs, i, results):
 
 def source_text(c):
     """" (source zero)": the candidate read another source than the baseline."""
-    cand = c.get("candidate_src_pattern")
-    return " (source %s)" % cand if cand and cand != c.get("src_pattern", cand) else ""
+    cand = candidate_source(c)
+    return " (source %s)" % cand if cand else ""
 
 
 def seed_tables(recs, out):

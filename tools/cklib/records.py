@@ -110,6 +110,13 @@ def parse_records(data, path):
     return out
 
 
+def candidate_source(c):
+    """The source data a comparison's candidate read where it differs from the baseline's
+    ("zero", "constant": the patterns preset's rows of one primitive), else ""."""
+    cand = c.get("candidate_src_pattern", "")
+    return cand if cand != c.get("src_pattern", cand) else ""
+
+
 def size_name(n):
     for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
         if n >= 1 << shift and n % (1 << shift) == 0:
