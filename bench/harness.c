@@ -342,6 +342,8 @@ void bench_compare(const struct bench_env *env, const struct bench_case *a,
 				      BENCH_BOOT_ITERS, STATS_SEED, ratio))
 		*ratio = (struct ratio){ .placements = 1 };
 	ratio->by_process = replicas > 1 && ratio->replication;
+	if (env->width_floor_ppm)
+		stats_ratio_widen(ratio, env->width_floor_ppm[m]);
 }
 
 void bench_fmt_noise(const struct bench_result *r, char *buf, size_t size)

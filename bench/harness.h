@@ -44,6 +44,8 @@
 #include "bench/stats.h"
 
 enum bench_mode { BENCH_HOT, BENCH_COLD };
+#define BENCH_NR_MODES	2		/* what an array by enum bench_mode holds */
+_Static_assert(BENCH_COLD + 1 == BENCH_NR_MODES, "every mode counted");
 
 struct bench_case;
 struct bench_result;
@@ -97,6 +99,12 @@ struct bench_env {
 			       struct bench_result *rb);
 	void (*record)(const struct bench_case *a, const struct bench_case *b, enum bench_mode m,
 		       const struct bench_result *ra, const struct bench_result *rb);
+	/*
+	 * Where set (hosted, with replicas: ck_rep_pool), the run's pooled relative half-width
+	 * of each mode (ppm, by enum bench_mode; 0: none): every replication interval of that
+	 * mode is held to at least it (stats_ratio_widen).
+	 */
+	const u32 *width_floor_ppm;
 };
 
 struct bench_case {

@@ -229,7 +229,9 @@ unsigned int preset_seed003(const struct bench_env *env, const struct bench_plat
 	}
 	probe_ensure(env, p);	/* the order and batch rows against the zero-write limit */
 	page_api_cfg.cond_resched = seed_resched;
-	n += seed003_table(env, p, buf);
+	/* the table's cells are single timings: the run's own process takes them, no replica */
+	if (!p->replica)
+		n += seed003_table(env, p, buf);
 	n += clear_order_parts(env, p, buf, bytes);
 	page_api_cfg.cond_resched = saved;
 	return n;

@@ -120,6 +120,7 @@ bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
 	static u32 boot[1000];
 	u64 ta[STATS_MAX], tb[STATS_MAX], seed = 0x2545f4914f6cdd1dULL, ma, mb;
 
+	*r = (struct ratio){ .placements = 1 };
 	if (n < 3 || n > STATS_MAX)
 		return false;
 	if (iters > ARRAY_SIZE(boot))
@@ -187,6 +188,7 @@ bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int 
 	u64 v[STATS_MAX];
 	unsigned int cnt[STATS_MAX];
 
+	*r = (struct ratio){ .placements = 1 };
 	if (n < 3 || n > STATS_MAX || !iters)
 		return false;
 	if (iters > STATS_BOOT_MAX)
@@ -316,4 +318,50 @@ bool stats_round_ratio_placed(const u64 *a, const u64 *b, const u8 *g, unsigned 
 	r->placements = (u8)groups;
 	r->replication = true;
 	return true;
+}
+
+u32 stats_rel_half_ppm(const struct ratio *r)
+{
+	if (!r->ratio_ppm || r->hi_ppm < r->lo_ppm)
+		return 0;
+	/* (hi - lo) / 2 * 10^6 / ratio, rounded: ratios below 2^32 ppm keep this in 64 bits */
+	return ppm32(((u64)(r->hi_ppm - r->lo_ppm) * 500000 + r->ratio_ppm / 2) / r->ratio_ppm);
+}
+
+u32 stats_rms_ppm(const u32 *v, unsigned int n)
+{
+	u64 ss = 0;
+
+	if (!n)
+		return 0;
+	for (unsigned int i = 0; i < n; i++) {
+		u64 x = MIN(v[i], 1u << 28);	/* a 268x half-width at most: squares below 2^56 */
+
+		ss += x * x / n;
+	}
+	return ppm32(stats_isqrt(ss));
+}
+
+void stats_ratio_widen(struct ratio *r, u32 rel_ppm)
+{
+	u64 half;
+
+	r->widened = false;
+	r->min_half_ppm = 0;
+	if (!r->replication || !rel_ppm || !r->ratio_ppm)
+		return;
+	r->min_half_ppm = rel_ppm;
+	r->lo_own_ppm = r->lo_ppm;
+	r->hi_own_ppm = r->hi_ppm;
+	/* compared as stats_rel_half_ppm() gave it, so a row at the floor is not widened */
+	if (stats_rel_half_ppm(r) >= rel_ppm)
+		return;
+	half = ((u64)r->ratio_ppm * rel_ppm + 500000) / 1000000;
+	half = MAX(half, MAX((u64)r->ratio_ppm - r->lo_ppm, (u64)r->hi_ppm - r->ratio_ppm));
+	r->lo_ppm = ppm32(r->ratio_ppm > half ? r->ratio_ppm - half : 0);
+	r->hi_ppm = ppm32(r->ratio_ppm + half);
+	r->lo_pm = ppm_to_pm(r->lo_ppm);
+	r->hi_pm = ppm_to_pm(r->hi_ppm);
+	r->significant = r->lo_pm > 1000 || r->hi_pm < 1000;
+	r->widened = true;
 }

@@ -61,10 +61,17 @@ struct ratio {
 	u8 placements;
 	bool replication;
 	bool by_process;		/* the placements were fresh processes (replicas) */
+	/*
+	 * stats_ratio_widen(): the least relative half-width the interval was held to (ppm of
+	 * the ratio; 0: none), and the comparison's own replication interval before (ppm).
+	 */
+	u32 min_half_ppm, lo_own_ppm, hi_own_ppm;
+	bool widened;			/* holding it to min_half_ppm made it wider */
 };
 
 bool stats_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
 		 struct ratio *r);
+/* (It, stats_round_ratio and stats_round_ratio_placed first clear all of *r, placements 1.) */
 
 /*
  * The comparison method (docs/design/benchmark-method.md): @a[i] and @b[i] are the durations of
@@ -98,5 +105,24 @@ bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int 
 bool stats_round_ratio_placed(const u64 *a, const u64 *b, const u8 *g, unsigned int n,
 			      unsigned int groups, unsigned int iters, u64 seed,
 			      struct ratio *r);
+
+/*
+ * The relative half-width of @r's interval: (hi - lo) / 2 over the ratio, in ppm (0 when it
+ * has no ppm ratio). What stats_rms_ppm() pools and stats_ratio_widen() holds intervals to.
+ */
+u32 stats_rel_half_ppm(const struct ratio *r);
+
+/* The root mean square of @n values (ppm, floor), 0 for n = 0. */
+u32 stats_rms_ppm(const u32 *v, unsigned int n);
+
+/*
+ * Hold @r's replication interval to a half-width of at least @rel_ppm of its ratio (a run's
+ * pooled width: tools/ck-bench-rep.c, docs/user/benchmarks.md says why). The interval stays
+ * centred on the ratio; the one the blocks gave is kept in lo_own/hi_own, min_half_ppm says
+ * what it was held to, widened whether that made it wider (not where stats_rel_half_ppm()
+ * of it was @rel_ppm or more). An interval that is not a replication interval, or @rel_ppm
+ * 0, is left as it is (min_half_ppm 0).
+ */
+void stats_ratio_widen(struct ratio *r, u32 rel_ppm);
 
 #endif

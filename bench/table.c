@@ -65,7 +65,8 @@ static void limit_members(struct json_writer *w, const struct bench_case *a,
 /*
  * Which interval ci_lo/ci_hi are ("replication": where another run's estimate lies 95% of
  * the time, over the placements; "rounds": this run's rounds on one placement), the
- * placements ("replicas" as well where each was a fresh process), and the rounds' own
+ * placements ("replicas" as well where each was a fresh process), the run's pooled width it
+ * was held to with the blocks' own interval (stats_ratio_widen), and the rounds' own
  * interval beside it.
  */
 static void interval_members(struct json_writer *w, const struct ratio *q)
@@ -74,6 +75,11 @@ static void interval_members(struct json_writer *w, const struct ratio *q)
 	json_u64(w, "placements", q->placements ? q->placements : 1);
 	if (q->by_process)
 		json_u64(w, "replicas", q->placements);
+	if (q->min_half_ppm) {
+		json_u64(w, "width_floor_ppm", q->min_half_ppm);
+		json_u64(w, "ci_lo_own_ppm", q->lo_own_ppm);
+		json_u64(w, "ci_hi_own_ppm", q->hi_own_ppm);
+	}
 	if (q->lo_round_ppm || q->hi_round_ppm) {
 		json_u64(w, "ci_lo_round_x1000", (q->lo_round_ppm + 500) / 1000);
 		json_u64(w, "ci_hi_round_x1000", (q->hi_round_ppm + 500) / 1000);
@@ -165,7 +171,8 @@ void table_row(const struct bench_env *env, const struct bench_case *a,
 	bench_fmt_noise(ra, na, sizeof(na));
 	bench_fmt_noise(rb, nb, sizeof(nb));
 	limit_column(a, b, ra, rb, lc, sizeof(lc));
-	ck_snprintf(placed, sizeof(placed), "%s=%u", q->by_process ? "R" : "P", q->placements);
+	ck_snprintf(placed, sizeof(placed), "%s=%u%s", q->by_process ? "R" : "P", q->placements,
+		    q->widened ? "+" : "");
 	probe_fmt_limit(a, lim, sizeof(lim));
 	if (!limit_said && lim[0])
 		env->out(lim);

@@ -27,14 +27,17 @@ coverage is POOLED LOW below the --alpha point of what exactly right, independen
 same shapes give (a single row has little power; thirty rows at 0.86 on the whole are not
 chance).
 
---pool-widths judges a candidate remedy instead of the intervals as recorded: each run's
-replication intervals of the judged size widened to at least the run's own root-mean-square
-relative half-width over those rows, cache-hot and cache-cold apart (on ten fresh make bench
-runs on 2026-12-02 the estimates varied between runs about as much as the intervals' average
-width allowed, but the width from six blocks varied from run to run, and the narrow ones
-missed).
+Pooled widths. On ten fresh make bench runs on 2026-12-02 the estimates varied between runs
+about as much as the intervals' average width allowed, but the width from six blocks varied
+from run to run, and the narrow ones missed. Since then ck-bench holds every replication
+interval to at least the run's root-mean-square relative half-width over the replicas'
+comparisons of its mode, cache-hot and cache-cold apart (--widths own: not); such a record
+keeps its own interval in ci_lo_own_ppm/ci_hi_own_ppm, and --own-widths judges those
+instead.
+--pool-widths re-does the pooling from each row's own interval over the judged size only
+(how it was first evaluated, on records made before).
 
-The interval judged is the record's own (ci_lo/ci_hi): since issue 20 item 0.4 the
+The interval judged is the one the record states (ci_lo/ci_hi): since issue 20 item 0.4 the
 replication interval over the run's placements ("interval": "replication", "placements":
 P), which claims exactly this, or with one placement the rounds' 95% CI. Beside it, from the
 same runs, the coverage of the rounds' own CI (ci_lo_round/ci_hi_round; a record without
@@ -80,9 +83,13 @@ def bounds(c, lo, hi):
     return c["ratio_x1000"] / 1e3, c[lo + "_x1000"] / 1e3, c[hi + "_x1000"] / 1e3
 
 
-def estimate(c):
-    """(point, lo, hi, rounds' lo, rounds' hi, placements) of a comparison record."""
+def estimate(c, own=False):
+    """(point, lo, hi, rounds' lo, rounds' hi, placements) of a comparison record; with
+    @own, lo and hi are the blocks' own interval where the run pooled its widths
+    (ci_lo_own_ppm/ci_hi_own_ppm)."""
     point, lo, hi = bounds(c, "ci_lo", "ci_hi")
+    if own and isinstance(c.get("ci_lo_own_ppm"), int):
+        lo, hi = c["ci_lo_own_ppm"] / 1e6, c["ci_hi_own_ppm"] / 1e6
     rlo, rhi = lo, hi
     if isinstance(c.get("ci_lo_round_x1000"), int):
         _, rlo, rhi = bounds(c, "ci_lo_round", "ci_hi_round")
@@ -108,15 +115,16 @@ def pooled_widths(seen, size):
     return out
 
 
-def rows_of(runs, pool=False, size=None):
+def rows_of(runs, pool=False, size=None, own=False):
     """{row key: [(point, lo, hi) of each run that has it]} from a list of record lists;
-    with @pool, each run's intervals of @size (None: every size) pooled_widths()."""
+    with @own (or @pool) the blocks' own intervals (estimate()), with @pool each run's
+    intervals of @size (None: every size) then pooled_widths()."""
     rows = {}
     for recs in runs:
         seen = {}
         for c in recs:
             if c.get("kind") == "comparison":
-                seen[row_key(c)] = estimate(c)      # a row twice in one run: the last
+                seen[row_key(c)] = estimate(c, own or pool)  # a row twice in a run: the last
         if pool:
             seen = pooled_widths(seen, size)
         for k, e in seen.items():
@@ -286,7 +294,11 @@ def main(argv=None):
     ap.add_argument("--pool-widths", action="store_true",
                     help="widen each run's replication intervals of the judged size to at "
                     "least that run's root-mean-square relative half-width over them, per "
-                    "mode (a candidate remedy, measured from the runs' own records)")
+                    "mode, from each row's own interval (what ck-bench does itself since "
+                    "2026-12-02, over every size: re-done here over the judged size only)")
+    ap.add_argument("--own-widths", action="store_true",
+                    help="judge the blocks' own intervals where a run pooled its widths "
+                    "(ci_lo_own_ppm/ci_hi_own_ppm), not the pooled ones it printed")
     ap.add_argument("--strict", action="store_true",
                     help="judge every row against --rate itself, not the model's floor")
     ap.add_argument("args", nargs="*", help="after --: the benchmark's arguments "
@@ -304,7 +316,7 @@ def main(argv=None):
     except common.BadInput as e:
         print(e.line(TOOL), file=sys.stderr)
         return e.status
-    rows = rows_of(runs, a.pool_widths, a.size)
+    rows = rows_of(runs, a.pool_widths, a.size, a.own_widths)
     judged, low, hits, pairs, modelled = report(rows, a.size, a.rate, a.alpha, a.strict)
     if not judged:
         print("%s: no comparison row of that size in two runs or more" % TOOL, file=sys.stderr)

@@ -175,6 +175,8 @@ static int set_list(struct ck_bench_opts *o, const struct opt *opt, const char *
 
 static const char *const cold_names[] = { "evict", "flush" };
 static const struct choices cold = { cold_names, ARRAY_SIZE(cold_names) };
+static const char *const widths_names[] = { "pooled", "own" };
+static const struct choices widths = { widths_names, ARRAY_SIZE(widths_names) };
 static const struct choices memcpy_c = { memcpy_impl_names, NR_MEMCPY_IMPL };
 static const struct choices copy_page_c = { copy_page_impl_names, NR_COPY_PAGE_IMPL };
 static const struct choices copy_mc_c = { copy_mc_impl_names, NR_COPY_MC_IMPL };
@@ -199,6 +201,14 @@ static int set_cold(struct ck_bench_opts *o, const struct opt *opt, const char *
 	return i < 0 ? -1 : 0;
 }
 
+static int set_widths(struct ck_bench_opts *o, const struct opt *opt, const char *v)
+{
+	int i = choice(opt, v);
+
+	o->own_widths = i == 1;
+	return i < 0 ? -1 : 0;
+}
+
 #define OV(f)	offsetof(struct ck_bench_opts, ov.f)
 
 static const struct opt opts[] = {
@@ -212,6 +222,7 @@ static const struct opt opts[] = {
 	{ "--tiny", NULL, NULL, NULL, 0, set_tiny },
 	{ "--list", NULL, NULL, NULL, 0, set_list },
 	{ "--cold", NULL, NULL, &cold, 0, set_cold },
+	{ "--widths", NULL, NULL, &widths, 0, set_widths },
 	{ "--cpu", NULL, "N", NULL, 0, set_cpu },
 	{ "--perf-pairs", NULL, "N", NULL, 0, set_pairs },
 	{ "--memcpy", NULL, NULL, &memcpy_c, OV(memcpy), set_choice },

@@ -7,7 +7,7 @@
  *   ck-bench [--preset rfc|v3|clear|primitives|patterns|perf|big|uarch|parallel|
  *                      copy_pages|seed003|migrate]...
  *            [--rounds N] [--placements N] [--replicas N] [--json FILE] [--tiny] [--list]
- *            [--cold evict|flush]
+ *            [--cold evict|flush] [--widths pooled|own]
  *            [--cpu N]
  *            [--perf-pairs N] [--memcpy erms|orig] [--copy-page rep|unrolled]
  *            [--copy-mc fragile|erms|memcpy|avx2nt|avx512nt]
@@ -42,6 +42,7 @@ struct ck_bench_opts {
 	unsigned int perf_pairs;
 	const char *json;		/* the JSON-lines file, or NULL */
 	bool tiny, cold_flush;
+	bool own_widths;		/* --widths own: no pooled floor (ck_rep_pool) */
 	bool list;			/* say what would run, measure nothing */
 	struct ck_overrides ov;
 };

@@ -37,9 +37,9 @@ struct replica {
 	unsigned int n, next;		/* records; the next one to hand out */
 };
 
-/* The presets with comparisons (primitives times single cases only; seed003: see the .h). */
+/* The presets with comparisons (primitives times single cases only). */
 static const char *const replicated[] = { "rfc", "v3", "clear", "patterns", "uarch", "big",
-					  "copy_pages" };
+					  "copy_pages", "seed003" };
 
 static struct replica kept[CK_REP_MAX];
 static unsigned int nr_reps;
@@ -453,12 +453,33 @@ static void side_merge(struct bench_result *to, const struct bench_result *from,
 	to->reps = reps;
 }
 
+/*
+ * Merge the records @r[0 .. nr_reps - 1] of one comparison into @ra and @rb, each replica's
+ * rounds one block; the blocks (a replica that kept no round, every timing read 0 ns, is
+ * none), at least 1.
+ */
+static unsigned int merge(const struct rep_rec *const *r, struct bench_result *ra,
+			  struct bench_result *rb)
+{
+	unsigned int reps = 1, groups = 0;
+
+	for (unsigned int i = 0; i < nr_reps; i++)
+		reps = MAX(reps, r[i]->ra.reps);
+	ra->runs = rb->runs = ra->rounds = rb->rounds = 0;
+	ra->disturbed = rb->disturbed = ra->discarded = rb->discarded = 0;
+	for (unsigned int i = 0; i < nr_reps; i++) {
+		side_merge(ra, &r[i]->ra, groups, reps, i == 0);
+		side_merge(rb, &r[i]->rb, groups, reps, i == 0);
+		groups += r[i]->ra.runs > 0;
+	}
+	return MAX(groups, 1u);
+}
+
 unsigned int ck_rep_replay(const struct bench_case *a, const struct bench_case *b,
 			   enum bench_mode m, struct bench_result *ra, struct bench_result *rb)
 {
 	const struct rep_rec *r[CK_REP_MAX];
 	u64 key = rep_key(a, b, m);
-	unsigned int reps = 1, groups = 0;
 
 	if (nr_reps < 2 || !in_replicated)
 		return 0;
@@ -470,16 +491,67 @@ unsigned int ck_rep_replay(const struct bench_case *a, const struct bench_case *
 			       b->primitive, (unsigned long long)a->bytes);
 			return 0;
 		}
-		reps = MAX(reps, r[i]->ra.reps);
 	}
-	ra->runs = rb->runs = ra->rounds = rb->rounds = 0;
-	ra->disturbed = rb->disturbed = ra->discarded = rb->discarded = 0;
-	for (unsigned int i = 0; i < nr_reps; i++) {
-		/* A replica that kept no round (every timing read 0 ns) is no block. */
-		side_merge(ra, &r[i]->ra, groups, reps, i == 0);
-		side_merge(rb, &r[i]->rb, groups, reps, i == 0);
-		groups += r[i]->ra.runs > 0;
+	for (unsigned int i = 0; i < nr_reps; i++)
 		kept[i].next++;
+	return merge(r, ra, rb);
+}
+
+/* Replica @i's record @nth (0: the first) of those with @seq and @key; NULL: none. */
+static const struct rep_rec *nth_of(unsigned int i, u32 seq, u64 key, unsigned int nth)
+{
+	for (unsigned int j = 0; j < kept[i].n; j++) {
+		const struct rep_rec *c = &kept[i].rec[j];
+
+		if (c->seq == seq && c->key == key && !nth--)
+			return c;
 	}
-	return MAX(groups, 1u);
+	return NULL;
+}
+
+/*
+ * The blocks' relative half-width (@rel, ppm) of replica 0's record @j, over every replica;
+ * false when some replica has no such record or the rounds give no replication interval.
+ */
+static bool rel_half_of(unsigned int j, struct bench_result *ra, struct bench_result *rb,
+			u32 *rel)
+{
+	const struct rep_rec *first = &kept[0].rec[j], *r[CK_REP_MAX];
+	unsigned int nth = 0, groups;
+	struct ratio q;
+
+	for (unsigned int k = 0; k < j; k++)
+		nth += kept[0].rec[k].seq == first->seq && kept[0].rec[k].key == first->key;
+	for (unsigned int i = 0; i < nr_reps; i++)
+		if (!(r[i] = nth_of(i, first->seq, first->key, nth)))
+			return false;
+	groups = merge(r, ra, rb);
+	/* one resample: the replication interval does not depend on the rounds' bootstrap */
+	if (!stats_round_ratio_placed(ra->samples, rb->samples, ra->placed, ra->runs, groups,
+				      1, STATS_SEED, &q) || !q.replication)
+		return false;
+	*rel = stats_rel_half_ppm(&q);
+	return true;
+}
+
+bool ck_rep_pool(u32 min_half_ppm[BENCH_NR_MODES], unsigned int rows[BENCH_NR_MODES])
+{
+	static struct bench_result ra, rb;
+	static u32 rel[BENCH_NR_MODES][CK_REP_POOL_MAX];
+	bool any = false;
+
+	for (unsigned int m = 0; m < BENCH_NR_MODES; m++)
+		rows[m] = 0;
+	for (unsigned int j = 0; nr_reps >= 2 && j < kept[0].n; j++) {
+		u32 mode = kept[0].rec[j].mode;
+
+		if (mode < BENCH_NR_MODES && rows[mode] < CK_REP_POOL_MAX &&
+		    rel_half_of(j, &ra, &rb, &rel[mode][rows[mode]]))
+			rows[mode]++;
+	}
+	for (unsigned int m = 0; m < BENCH_NR_MODES; m++) {
+		min_half_ppm[m] = stats_rms_ppm(rel[m], rows[m]);
+		any |= min_half_ppm[m] != 0;
+	}
+	return any;
 }

@@ -15,10 +15,10 @@
  * measures (both sides' rounds, their counts) to FD. The parent then runs the presets
  * itself; bench_compare takes each comparison's rounds from the replicas (bench_env.replay)
  * instead of timing it, each replica's rounds one block of the replication interval
- * (bench/stats.c). What the replicas did not measure (the presets not named, whose
- * comparisons are seed003's clear orders; a comparison a replica has no record of) the
- * parent measures itself, with --placements. Single cases (bench_run: primitives, clear's
- * primitive lines) are timed in the parent only, though a replica of clear times them too.
+ * (bench/stats.c). What the replicas did not measure (a comparison a replica has no record
+ * of) the parent measures itself, with --placements. Single cases (bench_run: primitives,
+ * clear's primitive lines) are timed in the parent only, though a replica of clear times them
+ * too; a replica of seed003 skips its table, whose cells are all single cases.
  */
 #ifndef CK_TOOLS_BENCH_REP_H
 #define CK_TOOLS_BENCH_REP_H
@@ -47,6 +47,20 @@ void ck_rep_preset_begin(const char *name);
 /* The parent's bench_env.replay: the next comparison's rounds, from every replica. */
 unsigned int ck_rep_replay(const struct bench_case *a, const struct bench_case *b,
 			   enum bench_mode m, struct bench_result *ra, struct bench_result *rb);
+
+/*
+ * The parent, after ck_rep_spawn(): the run's pooled width of each mode (by enum bench_mode).
+ * Every comparison the replicas measured gets its replication interval over them, as the
+ * parent will print it; @min_half_ppm[m] is the root mean square of the relative half-widths
+ * (ppm of the ratio) of mode m's, and @rows[m] how many there were (at most
+ * CK_REP_POOL_MAX). The parent then holds every replication interval of mode m to at least
+ * that half-width (bench_env.width_floor_ppm; ck-bench --widths own: not). Why: from six
+ * blocks an interval's width scatters from run to run far more than the estimates do, and
+ * the narrow ones miss (docs/user/benchmarks.md, "Pooled widths"). False when there is
+ * nothing to pool.
+ */
+#define CK_REP_POOL_MAX	1024
+bool ck_rep_pool(u32 min_half_ppm[BENCH_NR_MODES], unsigned int rows[BENCH_NR_MODES]);
 
 #define CK_REP_SPREAD_MAX_MIB	1024u
 

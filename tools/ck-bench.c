@@ -377,6 +377,51 @@ static bool setup_buffers(const struct bench_platform *plat, struct cache_facts 
 	return true;
 }
 
+static u32 width_floor[BENCH_NR_MODES];
+static unsigned int width_rows[BENCH_NR_MODES];
+
+/* How the run's replication intervals are widened (the machine record's "widths"). */
+static const char *widths_kind(const struct bench_env *env)
+{
+	if (env->width_floor_ppm)
+		return "pooled";
+	return opt.own_widths ? "own" : "own (nothing to pool)";
+}
+
+/* Mode @m's pooled half-width as "+-8.29%", or "none" where it had no row. */
+static void pct_or_none(char *buf, size_t size, enum bench_mode m)
+{
+	size_t n = 2;
+
+	if (!width_rows[m]) {
+		snprintf(buf, size, "none");
+		return;
+	}
+	snprintf(buf, size, "+-");
+	n += (size_t)bench_fmt_fixed(buf + n, size - n, width_floor[m], 10000, 2);
+	snprintf(buf + n, size - n, "%%");
+}
+
+/* The pooled widths the run holds its replication intervals to (ck_rep_pool), or none. */
+static void widths_line(const struct bench_env *env)
+{
+	char hot[24], cold[24];
+
+	if (!env->width_floor_ppm) {
+		printf("# widths: each row's own (%s)\n", opt.own_widths ? "--widths own" :
+		       "nothing to pool");
+		return;
+	}
+	pct_or_none(hot, sizeof(hot), BENCH_HOT);
+	pct_or_none(cold, sizeof(cold), BENCH_COLD);
+	printf("# widths: pooled: cache-hot %s (%u rows), cache-cold %s (%u rows): "
+	       "every replication interval is held to at least the run's root-mean-square "
+	       "relative half-width of its mode over the replicas' comparisons; a row so widened "
+	       "says R=N+ (P=N+) (JSON: width_floor_ppm, ci_lo_own_ppm/ci_hi_own_ppm; --widths "
+	       "own: each row's own)\n", hot, width_rows[BENCH_HOT], cold,
+	       width_rows[BENCH_COLD]);
+}
+
 /* The run's "machine" record, first in the JSON-lines file. */
 static void machine_record(const struct bench_env *env, const struct bench_platform *plat,
 			   bool huge)
@@ -396,6 +441,8 @@ static void machine_record(const struct bench_env *env, const struct bench_platf
 	json_u64(&w, "placements", env->placements);
 	if (env->replay)
 		json_u64(&w, "replicas", opt.replicas);
+	if (env->replay)
+		json_str(&w, "widths", widths_kind(env));
 	json_s64(&w, "pinned_cpu", pinned_cpu);
 	json_bool(&w, "hypervisor", host.hypervisor);
 	json_str(&w, "cold_method", env->cold_flush ? "clflushopt" : "evict");
@@ -413,9 +460,10 @@ static void interval_line(const struct bench_env *env, const struct bench_platfo
 		       "(a replication interval: the "
 		       "row's ratio is the mean of the replicas' medians, +- Student's t for "
 		       "R - 1 degrees of freedom times their standard deviation times "
-		       "sqrt(2 / R)); what the replicas did not measure (seed003's comparisons) "
-		       "runs here over %u placements (P=), the same way\n", opt.replicas,
+		       "sqrt(2 / R)); a comparison no replica measured runs here over %u "
+		       "placements (P=), the same way\n", opt.replicas,
 		       ck_rep_rounds(plat->runs, opt.replicas), opt.replicas, env->placements);
+		widths_line(env);
 		return;
 	}
 	printf("# interval: a comparison's rounds run in %u blocks (at most one per two "
@@ -564,6 +612,8 @@ int main(int argc, char **argv)
 	if (opt.replicas > 1 &&
 	    !ck_rep_spawn(argc, argv, opt.replicas, ck_rep_rounds(plat.runs, opt.replicas)))
 		env.replay = ck_rep_replay;
+	if (env.replay && !opt.own_widths && ck_rep_pool(width_floor, width_rows))
+		env.width_floor_ppm = width_floor;
 	if (opt.replica_fd >= 0)
 		ck_rep_spread(opt.replica_spread_mib);	/* other physical pages than the last's */
 	if (!setup_buffers(&plat, &cf, &huge))

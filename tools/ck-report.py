@@ -63,10 +63,13 @@ every failure is one line on stderr: "ck-report: FILE: what is wrong (where)".""
 
 
 def placed_text(c):
-    """" P=6": the interval is the replication interval over 6 placements; " P=1 (rounds'
-    CI)": the rounds' CI of one placement; "": a record from before placements."""
+    """" P=6": the interval is the replication interval over 6 placements (" P=6+": held
+    to the run's pooled width, wider than its own); " P=1 (rounds' CI)": the rounds' CI of
+    one placement; "": a record from before placements."""
     if c.get("interval") == "replication" and isinstance(c.get("placements"), int):
-        return " P=%d" % c["placements"]
+        wider = isinstance(c.get("ci_hi_own_ppm"), int) and c.get("ci_hi_ppm", 0) > \
+            c["ci_hi_own_ppm"]
+        return " P=%d%s" % (c["placements"], "+" if wider else "")
     return " P=1 (rounds' CI)" if "placements" in c else ""
 
 

@@ -124,7 +124,46 @@ def test_rounds_from_fresh_processes(tmp_path):
         assert r["ci_lo_ppm"] <= r["ratio_ppm"] <= r["ci_hi_ppm"], r
         assert r["ci_lo_round_ppm"] <= r["ratio_round_ppm"] <= r["ci_hi_round_ppm"], r
     rows = [l for l in p.stdout.splitlines() if l.startswith("node0->node0")]
-    assert len(rows) == 4 and all(l.split()[-1] == "R=2" for l in rows), rows
+    # R=2+: held to the run's pooled width (test_replicas_pool_widths)
+    assert len(rows) == 4 and all(l.split()[-1] in ("R=2", "R=2+") for l in rows), rows
+    assert machine[0]["widths"] == "pooled", machine
+
+
+def test_replicas_pool_widths(tmp_path):
+    """Pooled widths (ck_rep_pool): every replicated row's interval is held to at least its
+    run's root-mean-square relative half-width of that mode, recomputed here from the rows'
+    own intervals in the records; a widened row says R=N+; --widths own pools nothing."""
+    js = tmp_path / "w.jsonl"
+    p = run(["--tiny", "--rounds", "9", "--replicas", "3", "--preset", "rfc", "--preset",
+             "clear", "--json", str(js)])
+    assert p.returncode == 0, (p.stdout + p.stderr)[-2000:]
+    assert "# widths: pooled:" in p.stdout, p.stdout[:3000]
+    n, problems = ckschema.check_text(ckschema.Schema(), js.read_text(), "w.jsonl")
+    assert not problems, problems[:10]
+    cmp = [r for r in map(json.loads, js.read_text().splitlines())
+           if r.get("kind") == "comparison"]
+    widened = 0
+    for mode in ("cache-hot", "cache-cold"):
+        rows = [r for r in cmp if r["mode"] == mode and r.get("replicas")]
+        assert rows, mode
+        rel = [(r["ci_hi_own_ppm"] - r["ci_lo_own_ppm"]) / 2 / r["ratio_ppm"] for r in rows]
+        rms = (sum(x * x for x in rel) / len(rel)) ** 0.5 * 1e6
+        for r in rows:
+            assert abs(r["width_floor_ppm"] - rms) <= 2, (r, rms)
+            half = r["ratio_ppm"] * r["width_floor_ppm"] / 1e6
+            assert r["ci_lo_ppm"] <= r["ci_lo_own_ppm"] <= r["ratio_ppm"], r
+            assert r["ratio_ppm"] <= r["ci_hi_own_ppm"] <= r["ci_hi_ppm"], r
+            assert r["ratio_ppm"] - r["ci_lo_ppm"] >= half - 1, r
+            assert r["ci_hi_ppm"] - r["ratio_ppm"] >= half - 1, r
+            widened += r["ci_hi_ppm"] > r["ci_hi_own_ppm"]
+    rows = [l for l in p.stdout.splitlines() if l.startswith("node0->node0")]
+    assert sum(l.split()[-1] == "R=3+" for l in rows) == widened > 0, rows
+    p = run(["--tiny", "--rounds", "9", "--replicas", "3", "--widths", "own", "--preset",
+             "rfc", "--json", str(js)])
+    assert p.returncode == 0, (p.stdout + p.stderr)[-2000:]
+    assert "# widths: each row's own (--widths own)" in p.stdout, p.stdout[:3000]
+    assert "width_floor_ppm" not in js.read_text()
+    assert '"widths":"own"' in js.read_text()
 
 
 def test_rounds_spread_over_placements(tmp_path):

@@ -36,7 +36,9 @@ def log_se(c):
     rounds' interval is +-1.96 of them; a replication interval over B blocks, where another
     run's estimate lies, +- t(0.975, B - 1) sqrt(2) of them (the mean of the blocks'
     medians), or, made before that method, 1.96 sqrt(2) sqrt(B / (B - 1)) (a two-level
-    bootstrap around the pooled median, widened by sqrt(B / (B - 1))).
+    bootstrap around the pooled median, widened by sqrt(B / (B - 1))). An interval held to
+    its run's pooled width (width_floor_ppm) is read the same way: the pooled spread is the
+    run's better estimate of the blocks' s, so the standard error is the larger one.
     """
     lo, hi = c["ci_lo_x1000"], c["ci_hi_x1000"]
     if lo <= 0 or hi <= 0:
