@@ -12,6 +12,7 @@
  */
 #include "bench/harness.h"
 #include "tests/host/host_test.h"
+#include "tests/host/sim_rng.h"
 
 #define ROUNDS		30
 #define PLACES		BENCH_DEFAULT_PLACEMENTS	/* 6 */
@@ -19,25 +20,6 @@
 #define TRIALS		1000
 
 static u64 sim = 0x243f6a8885a308d3ULL;
-
-/* splitmix64: a generator of the test's own, unlike the code's xorshift */
-static u64 sim_u64(void)
-{
-	u64 z = (sim += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double sim_normal(void)
-{
-	double s = -6.0;
-
-	for (int i = 0; i < 12; i++)
-		s += (double)(sim_u64() >> 11) / 9007199254740992.0;
-	return s;
-}
 
 /*
  * One run of @ROUNDS rounds in @PLACES consecutive blocks of five: durations a (the
@@ -54,11 +36,11 @@ static void sim_run(double sb, double sw, u64 *a, u64 *b, u8 *g)
 
 		if (blk != p) {
 			p = blk;
-			off = sb * sim_normal();
+			off = sb * sim_rng_normal(&sim);
 		}
 		g[i] = (u8)blk;
 		b[i] = (u64)(1000000.0 * drift);
-		a[i] = (u64)(1000000.0 * drift * 1.2 * (1.0 + off + sw * sim_normal()));
+		a[i] = (u64)(1000000.0 * drift * 1.2 * (1.0 + off + sw * sim_rng_normal(&sim)));
 	}
 }
 

@@ -10,41 +10,21 @@
  * sample spread then swings from run to run, and a run whose six blocks all happened to be
  * quiet prints a narrow interval that another run's estimate misses. Holding each interval
  * to the run's root-mean-square width over its many rows must bring the coverage of another
- * run's estimate back to the stated 95%, where the rows' own intervals fall short. Near-normal
- * draws are a sum of twelve uniforms less six, from a generator of the test's own.
+ * run's estimate back to the stated 95%, where the rows' own intervals fall short. The draws
+ * are sim_rng.h's.
  */
 #include "bench/harness.h"
 #include "tests/host/host_test.h"
+#include "tests/host/sim_rng.h"
 
 #define ROUNDS		30
 #define BLOCKS		6
 #define ROWS		24		/* the rows of one mode in one run */
 #define TRIALS		400		/* pairs of runs */
 
-static u64 sim = 0x13198a2e03707344ULL;
+#define SIM_SEED	0x13198a2e03707344ULL
 
-static u64 sim_u64(void)
-{
-	u64 z = (sim += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double sim_unit(void)
-{
-	return (double)(sim_u64() >> 11) / 9007199254740992.0;
-}
-
-static double sim_normal(void)
-{
-	double s = -6.0;
-
-	for (int i = 0; i < 12; i++)
-		s += sim_unit();
-	return s;
-}
+static u64 sim = SIM_SEED;
 
 static struct ratio replicated(double ratio, double lo, double hi)
 {
@@ -122,11 +102,11 @@ static void sim_row(u64 *a, u64 *b, u8 *g)
 
 		if (blk != p) {
 			p = blk;
-			off = (sim_unit() < 0.15 ? 0.05 : 0.01) * sim_normal();
+			off = (sim_rng_unit(&sim) < 0.15 ? 0.05 : 0.01) * sim_rng_normal(&sim);
 		}
 		g[i] = (u8)blk;
 		b[i] = 1000000;
-		a[i] = (u64)(1200000.0 * (1.0 + off + 0.002 * sim_normal()));
+		a[i] = (u64)(1200000.0 * (1.0 + off + 0.002 * sim_rng_normal(&sim)));
 	}
 }
 
@@ -152,7 +132,7 @@ static unsigned int sim_cover(bool pool)
 	static struct ratio one[ROWS], other[ROWS];
 	unsigned int hits = 0;
 
-	sim = 0x13198a2e03707344ULL;	/* both judged on the same draws */
+	sim = SIM_SEED;		/* both judged on the same draws */
 	for (unsigned int t = 0; t < TRIALS; t++) {
 		sim_run(one, pool);
 		sim_run(other, pool);
