@@ -37,6 +37,12 @@ instead.
 --pool-widths re-does the pooling from each row's own interval over the judged size only
 (how it was first evaluated, on records made before).
 
+Under a LOW row, a line says which of the runs' bandwidth probes (the machine's own speed,
+measured at each run's start) its estimates follow most closely across the runs, and how
+closely (Pearson's r). Where |r| is 0.8 or more the machine itself changed between runs (a
+shared VM's host load, say) and the row with it: no interval from inside one run can hold
+that. It is a diagnosis, not an excuse: the row is LOW all the same.
+
 The interval judged is the one the record states (ci_lo/ci_hi): since issue 20 item 0.4 the
 replication interval over the run's placements ("interval": "replication", "placements":
 P), which claims exactly this, or with one placement the rounds' 95% CI. Beside it, from the
@@ -122,13 +128,15 @@ def rows_of(runs, pool=False, size=None, own=False):
     rows = {}
     for recs in runs:
         seen = {}
+        probes = {c["probe"]: c["traffic_mbps"] for c in recs if c.get("kind") == "bandwidth"
+                  and isinstance(c.get("traffic_mbps"), int) and isinstance(c.get("probe"), str)}
         for c in recs:
             if c.get("kind") == "comparison":
                 seen[row_key(c)] = estimate(c, own or pool)  # a row twice in a run: the last
         if pool:
             seen = pooled_widths(seen, size)
         for k, e in seen.items():
-            rows.setdefault(k, []).append(e)
+            rows.setdefault(k, []).append(e + (probes,))    # [6]: the run's probe figures
     return rows
 
 
@@ -259,7 +267,52 @@ def report(rows, size, rate, alpha, strict):
             "%d/%d = %.2f" % (rhits, pairs, rhits / pairs),
             "%d/%d = %.2f" % (hits, pairs, hits / pairs), floor, how,
             "  LOW" if bad else ""))
+        if bad:
+            say_drift(ests)
     return len(keys), low, all_hits, all_pairs, modelled
+
+
+def correlation(xs, ys):
+    """Pearson's r of two equally long lists; None where either does not vary."""
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
+    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
+    if not sx or not sy:
+        return None
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / (sx * sy)
+
+
+def follows_machine(ests):
+    """(r, probe, its lowest and highest figure) for the bandwidth probe, among those every
+    run of a row has, whose figures the row's estimates follow most closely across the runs
+    (r near 1 or -1: the machine itself changed between runs, and the row with it); None
+    with fewer than 3 runs or no such probe."""
+    if len(ests) < 3:
+        return None
+    pts = [e[0] for e in ests]
+    best = None
+    for probe in sorted(set.intersection(*(set(e[6]) for e in ests))):
+        ys = [e[6][probe] for e in ests]
+        r = correlation(pts, ys)
+        if r is not None and (best is None or abs(r) > abs(best[0])):
+            best = (r, probe, min(ys), max(ys))
+    return best
+
+
+def say_drift(ests):
+    """Under a LOW row: whether its estimates followed the machine's own speed."""
+    f = follows_machine(ests)
+    if f is None:
+        return
+    r, probe, lo, hi = f
+    print("#   the row above follows its runs' %s probe most closely of all their probes "
+          "(%.1f..%.1f GB/s of traffic over them): r = %.2f%s" % (
+              probe, lo / 1e3, hi / 1e3, r, "; the machine changed between runs, which no "
+              "interval from inside one run can hold" if abs(r) >= DRIFT_R else ""))
+
+
+# |r| from which a LOW row is said to have followed the machine (a diagnosis, not a verdict)
+DRIFT_R = 0.8
 
 
 def parse_size(text):

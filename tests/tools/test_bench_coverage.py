@@ -226,3 +226,32 @@ def test_stored_zen5_runs_low_together_and_pooled_widths():
     r = run_tool("bench-coverage", "--pool-widths", "--from", *files)
     out = r.out.decode()
     assert "# all 32 rows: 2762/2880 = 0.959" in out and "POOLED LOW" not in out, out
+
+
+def bandwidth(probe, mbps):
+    return {"schema": 1, "kind": "bandwidth", "machine": "t", "probe": probe, "store": "x",
+            "data": "random", "bytes": 1 << 30, "traffic_mbps": mbps}
+
+
+def test_low_row_said_to_follow_the_machine(tmp_path):
+    # Three runs at 1.000, 1.010, 1.100 (2 of 6 pairs, LOW as in test_one_run_apart_is_low).
+    # Probe "a" ran 40, 41, 50 GB/s: r with the estimates is 0.9996 (deviations -0.0367,
+    # -0.0267, 0.0633 against -3.67, -2.67, 6.33: proportional); probe "b" 50, 40, 45
+    # (deviations 5, -5, 0): r = (-0.183 + 0.133) / (0.0779 x 7.07) = -0.09. The row is said
+    # to follow "a", and the machine to have changed. With "a" gone, it follows "b" (|r| <
+    # 0.8): r said, nothing concluded.
+    pts = ((1000, 980, 1020, 40000, 50000), (1010, 1000, 1030, 41000, 40000),
+           (1100, 1080, 1120, 50000, 45000))
+    for probes, want in ((("a", "b"), "probe most closely"), (("b",), "r = -0.09")):
+        runs = [[bandwidth(n, {"a": a, "b": b}[n]) for n in probes] + [comparison(p, lo, hi)]
+                for p, lo, hi, a, b in pts]
+        r = run_tool("bench-coverage", "--from", *write_runs(tmp_path, runs))
+        assert_clean(r, "bench-coverage", allowed=(4,))
+        out = r.out.decode()
+        line = [l for l in out.splitlines() if l.startswith("#   the row above")]
+        assert len(line) == 1 and want in line[0], out
+        if probes == ("a", "b"):
+            assert "follows its runs' a probe" in line[0] and "r = 1.00" in line[0], line
+            assert "(40.0..50.0 GB/s" in line[0] and "the machine changed" in line[0], line
+        else:
+            assert "the machine changed" not in line[0], line
