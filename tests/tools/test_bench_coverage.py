@@ -255,3 +255,22 @@ def test_low_row_said_to_follow_the_machine(tmp_path):
             assert "(40.0..50.0 GB/s" in line[0] and "the machine changed" in line[0], line
         else:
             assert "the machine changed" not in line[0], line
+
+
+def test_stored_zen5_pooled_runs_hold():
+    # The ten make bench runs of 2026-12-02 14:24-15:43 (tests/data/bench-zen5b), made after
+    # ck-bench pooled its widths: as printed, the 32 rows of 2 MiB hold 0.967, no row LOW and
+    # not together; the same runs' own widths hold 0.877, POOLED LOW, and the one LOW row
+    # (seed003's 7.0 clear) follows the machine's write speed across the runs.
+    files = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "bench-zen5b", "*.jsonl")))
+    assert len(files) == 10
+    r = run_tool("bench-coverage", "--from", *files)
+    assert_clean(r, "bench-coverage", allowed=(0,))
+    out = r.out.decode()
+    assert "# all 32 rows: 2786/2880 = 0.967" in out and "; 0 LOW (10 runs)" in out, out
+    assert "POOLED LOW" not in out, out
+    r = run_tool("bench-coverage", "--own-widths", "--from", *files)
+    assert_clean(r, "bench-coverage", allowed=(4,))
+    out = r.out.decode()
+    assert "# all 32 rows: 2525/2880 = 0.877" in out and "POOLED LOW" in out, out
+    assert "the machine changed between runs" in out, out
