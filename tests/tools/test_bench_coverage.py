@@ -214,17 +214,22 @@ def test_rows_together_judged_against_the_model(tmp_path):
     assert out.rstrip().endswith("POOLED LOW"), out
 
 
+def stored_coverage(name, status, *args):
+    """bench-coverage's output on the ten stored runs of tests/data/@name, which must exit
+    with @status."""
+    files = sorted(glob.glob(os.path.join(ROOT, "tests", "data", name, "*.jsonl")))
+    assert len(files) == 10
+    r = run_tool("bench-coverage", *args, "--from", *files)
+    assert_clean(r, "bench-coverage", allowed=(status,))
+    return r.out.decode()
+
+
 def test_stored_zen5_runs_low_together_and_pooled_widths():
     # The ten make bench runs of 2026-12-02 (tests/data/bench-zen5): as recorded, their 32
     # 2 MiB rows pool to 0.864, POOLED LOW; with each run's widths pooled, 0.959, not.
-    files = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "bench-zen5", "*.jsonl")))
-    assert len(files) == 10
-    r = run_tool("bench-coverage", "--from", *files)
-    assert_clean(r, "bench-coverage", allowed=(4,))
-    out = r.out.decode()
+    out = stored_coverage("bench-zen5", 4)
     assert "# all 32 rows: 2487/2880 = 0.864" in out and "POOLED LOW" in out, out
-    r = run_tool("bench-coverage", "--pool-widths", "--from", *files)
-    out = r.out.decode()
+    out = stored_coverage("bench-zen5", 4, "--pool-widths")    # seed003's 7.0 row: LOW
     assert "# all 32 rows: 2762/2880 = 0.959" in out and "POOLED LOW" not in out, out
 
 
@@ -262,15 +267,9 @@ def test_stored_zen5_pooled_runs_hold():
     # ck-bench pooled its widths: as printed, the 32 rows of 2 MiB hold 0.967, no row LOW and
     # not together; the same runs' own widths hold 0.877, POOLED LOW, and the one LOW row
     # (seed003's 7.0 clear) follows the machine's write speed across the runs.
-    files = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "bench-zen5b", "*.jsonl")))
-    assert len(files) == 10
-    r = run_tool("bench-coverage", "--from", *files)
-    assert_clean(r, "bench-coverage", allowed=(0,))
-    out = r.out.decode()
+    out = stored_coverage("bench-zen5b", 0)
     assert "# all 32 rows: 2786/2880 = 0.967" in out and "; 0 LOW (10 runs)" in out, out
     assert "POOLED LOW" not in out, out
-    r = run_tool("bench-coverage", "--own-widths", "--from", *files)
-    assert_clean(r, "bench-coverage", allowed=(4,))
-    out = r.out.decode()
+    out = stored_coverage("bench-zen5b", 4, "--own-widths")
     assert "# all 32 rows: 2525/2880 = 0.877" in out and "POOLED LOW" in out, out
     assert "the machine changed between runs" in out, out
