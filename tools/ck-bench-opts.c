@@ -26,7 +26,7 @@ struct opt {
 	const char *name, *alias;
 	const char *arg;		/* the value's name in the usage; NULL: a flag */
 	const struct choices *choices;	/* the values it takes (NULL: arg says) */
-	size_t field;			/* set_choice: the int in ck_bench_opts it sets */
+	size_t field;			/* set_choice: the int, set_second: the bool it sets */
 	/* Take @v (NULL for a flag); 0, or -1 after saying what is wrong. */
 	int (*set)(struct ck_bench_opts *o, const struct opt *opt, const char *v);
 };
@@ -193,19 +193,12 @@ static int set_choice(struct ck_bench_opts *o, const struct opt *opt, const char
 	return 0;
 }
 
-static int set_cold(struct ck_bench_opts *o, const struct opt *opt, const char *v)
+/* A choice of two for the bool at @opt->field: true for the second (--cold flush, ...). */
+static int set_second(struct ck_bench_opts *o, const struct opt *opt, const char *v)
 {
 	int i = choice(opt, v);
 
-	o->cold_flush = i == 1;
-	return i < 0 ? -1 : 0;
-}
-
-static int set_widths(struct ck_bench_opts *o, const struct opt *opt, const char *v)
-{
-	int i = choice(opt, v);
-
-	o->own_widths = i == 1;
+	*(bool *)((char *)o + opt->field) = i == 1;
 	return i < 0 ? -1 : 0;
 }
 
@@ -221,8 +214,9 @@ static const struct opt opts[] = {
 	{ "--json", NULL, "FILE", NULL, 0, set_json },
 	{ "--tiny", NULL, NULL, NULL, 0, set_tiny },
 	{ "--list", NULL, NULL, NULL, 0, set_list },
-	{ "--cold", NULL, NULL, &cold, 0, set_cold },
-	{ "--widths", NULL, NULL, &widths, 0, set_widths },
+	{ "--cold", NULL, NULL, &cold, offsetof(struct ck_bench_opts, cold_flush), set_second },
+	{ "--widths", NULL, NULL, &widths, offsetof(struct ck_bench_opts, own_widths),
+	  set_second },
 	{ "--cpu", NULL, "N", NULL, 0, set_cpu },
 	{ "--perf-pairs", NULL, "N", NULL, 0, set_pairs },
 	{ "--memcpy", NULL, NULL, &memcpy_c, OV(memcpy), set_choice },
