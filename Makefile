@@ -41,12 +41,12 @@ LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefin
 BOOT_SRC   := $(wildcard boot/*.c)
 # The layers, lowest first (docs/design/architecture.md; tools/layers.py checks every include edge).
 KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm copy mce \
-	bench tests tests/lib tests/soak kernel
+	bench soak ktest/lib init ktest
 # Generator files (ASM_GEN below) are compiled to assembly only, never linked.
 KERNEL_SRC := $(filter-out %/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
 # The one oracle the image runs: the folio-copy model the sweep suite judges its points by.
-KERNEL_SRC += tests/oracle/linux_folio_mc.c
-ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard kernel/*.asm) \
+KERNEL_SRC += ktest/oracle/linux_folio_mc.c
+ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard init/*.asm) \
 	$(wildcard bench/*.asm)
 
 BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
@@ -138,32 +138,34 @@ $(B)/copykernel.img: $(B)/copykernel.efi boot/copykernel.cmdline tools/mkimg.py
 
 # ---- host side -------------------------------------------------------------------------
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit-frame-pointer
-HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap.c kernel/cmdline.c kernel/lib/extable.c \
+HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap.c init/cmdline.c kernel/lib/extable.c \
 	kernel/lib/ksyms.c kernel/platform/cpufeat.c copy/dispatch.c copy/ops.c copy/pages.c \
 	kernel/mm/page.c kernel/arch/mtrr.c kernel/arch/apic_start.c mce/grade.c mce/decode.c \
 	mce/einj.c mce/smp_logic.c bench/stats.c \
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/memmap.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
 HOST_PURE += bench/noise.c
-HOST_PURE += kernel/cmdline_opts.c
+HOST_PURE += init/cmdline_opts.c
 HOST_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
-HOST_PURE += tests/soak/pattern.c tests/soak/plan.c kernel/platform/smbios.c \
-	tests/soak/ledger.c tests/soak/report.c tests/soak/limit.c \
-	tests/soak/checkpoint.c
-HOST_PURE += kernel/blackbox.c
-HOST_PURE += tests/soak/step.c tests/soak/watch.c tests/soak/handover.c tests/soak/knob.c
+HOST_PURE += soak/pattern.c soak/plan.c kernel/platform/smbios.c \
+	soak/ledger.c soak/report.c soak/limit.c \
+	soak/checkpoint.c
+HOST_PURE += soak/blackbox.c
+HOST_PURE += soak/step.c soak/watch.c soak/handover.c soak/knob.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
-# The hosted soak twin's pure parts (tools/ck-soak.c's accounting, parsers and pair work).
-HOST_PURE += tools/soak_peer.c tools/soak_work.c
+# The hosted soak twin's pure parts (host/soak/ck-soak.c's accounting, parsers and pair work).
+HOST_PURE += host/soak/twin_peer.c host/soak/twin_work.c
 HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c
 HOST_PURE += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
 HOST_PURE += bench/migrate_calc.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
-HOST_SUPPORT := tests/host/fault_shim.c $(wildcard tests/lib/*.c) mce/msr.c \
-	tests/oracle/linux_mce.c
-ORACLE_MODELS := tests/oracle/linux_folio_mc.c tests/oracle/linux_zero_order.c
+# The sweeps and vectors of ktest/lib that host and image share (not the KTAP framework).
+HOST_SUPPORT := tests/host/fault_shim.c ktest/lib/copy_sweep.c ktest/lib/mce_vectors.c \
+	ktest/lib/poison_sweep.c ktest/lib/poison_judge.c mce/msr.c \
+	ktest/oracle/linux_mce.c
+ORACLE_MODELS := ktest/oracle/linux_folio_mc.c ktest/oracle/linux_zero_order.c
 HOST_SUPPORT += $(ORACLE_MODELS)
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 # The oracles' own self-test (hand-derived expectations, nothing of ours) runs as a host test.
@@ -171,8 +173,8 @@ HOST_TESTS += $(B)/host/test_oracle_models
 
 # The pure sources are compiled once (with the sanitizers) and linked into every host test.
 HOST_LIB_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(HOST_PURE) $(HOST_SUPPORT))
-HOST_HDRS := $(wildcard kernel/*.h kernel/*/*.h copy/*.h mce/*.h bench/*.h tests/*.h \
-	tests/lib/*.h tests/host/*.h tests/oracle/*.h tools/soak_*.h)
+HOST_HDRS := $(wildcard kernel/*/*.h init/*.h copy/*.h mce/*.h bench/*.h soak/*.h ktest/*.h \
+	ktest/lib/*.h tests/host/*.h ktest/oracle/*.h host/*/*.h)
 
 .SECONDARY: $(HOST_LIB_OBJ)
 $(B)/host/obj/%.o: %.c $(HOST_HDRS) | $(GEN_H)
@@ -181,7 +183,7 @@ $(B)/host/obj/%.o: %.c $(HOST_HDRS) | $(GEN_H)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -c $< -o $@
 
 ORACLE_MODEL_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(ORACLE_MODELS))
-$(B)/host/test_oracle_models: tests/oracle/selftest_linux_folio_mc.c $(ORACLE_MODEL_OBJ) \
+$(B)/host/test_oracle_models: ktest/oracle/selftest_linux_folio_mc.c $(ORACLE_MODEL_OBJ) \
 		$(HOST_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTLD  $@")
@@ -192,16 +194,16 @@ $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTLD  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
 
-FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/cmdline.c \
+FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c init/cmdline.c \
 	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
 	kernel/platform/numa.c kernel/arch/memmap.c kernel/platform/madt.c kernel/lib/extable.c \
 	kernel/lib/ksyms.c
-FUZZ_PURE += kernel/cmdline_opts.c
+FUZZ_PURE += init/cmdline_opts.c
 FUZZ_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
-FUZZ_PURE += kernel/platform/smbios.c tests/soak/checkpoint.c tests/soak/ledger.c \
-	mce/decode.c tests/soak/pattern.c tests/soak/limit.c tests/soak/knob.c
+FUZZ_PURE += kernel/platform/smbios.c soak/checkpoint.c soak/ledger.c \
+	mce/decode.c soak/pattern.c soak/limit.c soak/knob.c
 FUZZ_PURE += kernel/lib/json.c
-FUZZ_PURE += kernel/blackbox.c
+FUZZ_PURE += soak/blackbox.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE) | $(GEN_H)
 	@mkdir -p $(dir $@)
@@ -214,8 +216,8 @@ FUZZ_SECONDS ?= 10
 
 host-tests: $(HOST_TESTS)
 
-# The command-line reference, written from the image's option table (tools/ck-cmdline-doc.c).
-$(B)/ck-cmdline-doc: tools/ck-cmdline-doc.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
+# The command-line reference, written from the image's option table (host/ck-cmdline-doc.c).
+$(B)/ck-cmdline-doc: host/ck-cmdline-doc.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTLD  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
 cmdline-doc: $(B)/ck-cmdline-doc
@@ -224,16 +226,16 @@ fuzz: $(FUZZ_TARGETS)
 qemu-tests: $(B)/copykernel.efi
 
 # The hosted benchmark: the same copy/ objects and bench/ harness in a Linux process.
-BENCH_SRC := tools/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
+BENCH_SRC := host/bench/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
 	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c \
 	kernel/arch/cpuid.c \
-	bench/parallel.c tools/ck-bench-par.c
-BENCH_SRC += bench/noise.c tools/perf_twin.c kernel/lib/json.c bench/probe.c bench/table.c \
-	bench/cases.c bench/prims.c bench/parallel_out.c bench/data.c tools/ck-bench-opts.c \
-	tools/ck-bench-host.c
+	bench/parallel.c host/bench/par.c
+BENCH_SRC += bench/noise.c host/bench/perf_twin.c kernel/lib/json.c bench/probe.c bench/table.c \
+	bench/cases.c bench/prims.c bench/parallel_out.c bench/data.c host/bench/opts.c \
+	host/lib/machine.c
 BENCH_SRC += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
-BENCH_SRC += bench/migrate_calc.c bench/migrate_copy.c tools/ck-bench-mig.c tools/ck-bench-movep.c tools/ck-bench-rep.c
-$(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h) | $(GEN_H)
+BENCH_SRC += bench/migrate_calc.c bench/migrate_copy.c host/bench/mig.c host/bench/movep.c host/bench/rep.c
+$(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h host/*/*.h kernel/lib/*.h) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
@@ -241,12 +243,12 @@ $(B)/ck-bench: $(BENCH_SRC) $(HOST_ASM) $(wildcard bench/*.h copy/*.h tools/*.h 
 # The Linux guest of tools/ck-guest.py (two NUMA nodes under QEMU): ck-bench and /init, static
 # (the linker's warnings about dlopen of libnuma in a static program go to ck-bench.ld).
 $(B)/guest/ck-bench: $(BENCH_SRC) $(HOST_ASM) \
-		$(wildcard bench/*.h copy/*.h tools/*.h kernel/lib/*.h) | $(GEN_H)
+		$(wildcard bench/*.h copy/*.h host/*/*.h kernel/lib/*.h) | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread -static $(BENCH_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@ 2>$@.ld || { cat $@.ld; exit 1; }
-$(B)/guest/init: tools/ck-guest-init.c
+$(B)/guest/init: host/ck-guest-init.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static $< -o $@
@@ -263,7 +265,7 @@ bench-perf: $(B)/ck-bench
 	$(Q)$(B)/ck-bench --preset perf --json $(B)/bench-perf.jsonl
 
 # The soak's fill/verify/compare against memcmp/memset, hosted (SOAK_SPEED_ARGS='--mib 64').
-SOAK_SPEED_SRC := tools/ck-soak-speed.c bench/stats.c
+SOAK_SPEED_SRC := host/soak/ck-soak-speed.c bench/stats.c
 $(B)/ck-soak-speed: $(SOAK_SPEED_SRC) $(HOST_ASM) copy/verify.h bench/stats.h
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(SOAK_SPEED_SRC) $(HOST_ASM) \
@@ -272,16 +274,16 @@ SOAK_SPEED_ARGS ?=
 soak-speed: $(B)/ck-soak-speed
 	$(Q)$(B)/ck-soak-speed $(SOAK_SPEED_ARGS)
 
-# The hosted soak twin (tools/ck-soak.c) and its comparison with stressapptest, interleaved
+# The hosted soak twin (host/soak/ck-soak.c) and its comparison with stressapptest, interleaved
 # (stressapptest from ensure-deps; --hugepages reserves 2 MiB pages for both sides while it
 # runs, as root; SOAK_BENCH_ARGS='--hugepages --rounds 15 --seconds 10' for a longer run).
-SOAK_SRC := tools/ck-soak.c tools/soak_run.c tools/soak_report.c tools/soak_compare.c \
-	tools/soak_work.c tools/soak_peer.c tools/ck-bench-host.c tests/soak/pattern.c \
-	tests/soak/ledger.c tests/soak/report.c mce/decode.c \
+SOAK_SRC := host/soak/ck-soak.c host/soak/twin_run.c host/soak/twin_report.c host/soak/twin_compare.c \
+	host/soak/twin_work.c host/soak/twin_peer.c host/lib/machine.c soak/pattern.c \
+	soak/ledger.c soak/report.c mce/decode.c \
 	kernel/platform/smbios.c kernel/platform/numa.c kernel/platform/acpi.c bench/stats.c \
 	kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \
 	kernel/platform/cpufeat.c kernel/arch/cpuid.c kernel/lib/format.c
-$(B)/ck-soak: $(SOAK_SRC) $(HOST_ASM) $(wildcard tools/*.h tests/soak/*.h copy/*.h) | $(GEN_H)
+$(B)/ck-soak: $(SOAK_SRC) $(HOST_ASM) $(wildcard host/*/*.h soak/*.h copy/*.h) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(SOAK_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@

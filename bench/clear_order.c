@@ -9,7 +9,7 @@
 #include "copy/pages.h"
 #include "kernel/lib/format.h"
 
-/* tests/host/test_bench_clear.c holds these to tests/oracle/linux_dispatch_facts.h. */
+/* tests/host/test_bench_clear.c holds these to ktest/oracle/linux_dispatch_facts.h. */
 const struct bench_quoted clear_quoted[] = {
 	{ "rep stosq bandwidth, 4 KiB chunks", "AMD Milan", 1370, 0, "GB/s",
 	  "cb431accb36e x86/clear_page: introduce clear_pages()" },

@@ -87,7 +87,7 @@ struct bench_env {
 	bool (*place)(const void *addr, u64 bytes);
 	unsigned int placements;	/* a comparison's blocks (0: the default; at most max) */
 	/*
-	 * Replicas (hosted --replicas N, tools/ck-bench-rep.c): a comparison's rounds measured
+	 * Replicas (hosted --replicas N, host/bench/rep.c): a comparison's rounds measured
 	 * in N fresh processes run one after another, the interval taken over them. @replay,
 	 * where set, fills @ra and @rb with the next comparison's rounds from the replicas
 	 * (samples, counts; each sample's placement is the replica it came from) and returns

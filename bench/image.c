@@ -17,10 +17,10 @@
 #include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
 #include "kernel/console/printk.h"
+#include "kernel/include/x86.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
 #include "kernel/lib/string.h"
-#include "kernel/include/x86.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
 #include "kernel/platform/smp.h"
@@ -239,7 +239,7 @@ void bench_image_env(struct bench_env *env, struct bench_platform *plat,
 					 .nr_nodes = numa()->from_srat ? numa()->nr_nodes : 1,
 					 .runs = BENCH_DEFAULT_RUNS, .dispatch_known = true,
 					 .node_cpu = node_cpu, .run_on = run_on };
-	/* Linux's rule inputs, as kernel/dispatch_cpu.h builds them (no fragile quirk). */
+	/* Linux's rule inputs, as init/dispatch_cpu.h builds them (no fragile quirk). */
 	plat->dispatch_in = (struct dispatch_cpu){ .rep_good = cpu()->rep_good,
 						   .erms = cpu()->erms_effective,
 						   .fsrm = cpu()->fsrm };

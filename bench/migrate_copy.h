@@ -2,7 +2,7 @@
 /*
  * migrate_copy.h - one folio copied by one of the migrate preset's four copy forms
  * (enum mig_copy: folio_copy and folio_mc_copy, per page and batched), for the image's
- * preset (bench/migrate.c) and the hosted ones (tools/ck-bench-mig.c, tools/ck-bench-movep.c).
+ * preset (bench/migrate.c) and the hosted ones (host/bench/mig.c, host/bench/movep.c).
  */
 #ifndef CK_BENCH_MIGRATE_COPY_H
 #define CK_BENCH_MIGRATE_COPY_H

@@ -117,7 +117,7 @@ u32 stats_rms_ppm(const u32 *v, unsigned int n);
 
 /*
  * Hold @r's replication interval to a half-width of at least @rel_ppm of its ratio (a run's
- * pooled width: tools/ck-bench-rep.c, docs/user/benchmarks.md says why). The interval stays
+ * pooled width: host/bench/rep.c, docs/user/benchmarks.md says why). The interval stays
  * centred on the ratio; the one the blocks gave is kept in lo_own/hi_own, min_half_ppm says
  * what it was held to, widened whether that made it wider (not where stats_rel_half_ppm()
  * of it was @rel_ppm or more). An interval that is not a replication interval, or @rel_ppm

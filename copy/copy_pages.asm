@@ -163,7 +163,7 @@ memcpy_pa_unrolled:
 ;   count is RCX where the CPU stopped: at or before the poisoned byte, never after it, so
 ;   it may overstate what is missing (fast strings move lines at a time).
 ; copy_mc_pages_rep: rep movsq, one MCE-safe entry. The count is 8 x RCX: whole quadwords,
-;   at or before the poisoned quadword (tests/oracle NOTES.md, the candidate's rule C3).
+;   at or before the poisoned quadword (ktest/oracle NOTES.md, the candidate's rule C3).
 ;   Linux trusts rep movs with a machine check only on ERMS CPUs; this candidate runs it on
 ;   REP_GOOD CPUs without ERMS too, which is what it exists to measure.
 ; copy_mc_pages_unrolled: the unrolled line loop without prefetch (a prefetch of a poisoned

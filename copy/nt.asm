@@ -4,7 +4,7 @@
 ; wide machine-check-safe loads with non-temporal stores, and non-temporal or CLZERO clears.
 ; The seed RFC asks which primitive such a helper should use; these let a run answer that
 ; on the machine at hand. Each needs a CPUID feature (AVX2, AVX-512F, CLZERO; SSE2's movnti
-; is baseline): callers check it first (kernel/copy_setup.c refuses otherwise).
+; is baseline): callers check it first (init/copy_setup.c refuses otherwise).
 ;
 ; SIMD state: the image owns the vector registers (nothing else in it uses them), and in a
 ; Linux process they are caller-saved, so these routines clobber ymm0/ymm1 or zmm0 freely

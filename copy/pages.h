@@ -48,7 +48,7 @@ int folio_mc_copy_batched(struct folio *dst, struct folio *src);
  * of copy_ops.copy_pages, .copy_pages_fsrm or .memcpy_pa when preemptible, otherwise in
  * PROCESS_PAGES_NON_PREEMPT_BATCH extents with a reschedule point before each (as
  * clear_pages()' callers do). folio_mc_copy_pages() follows the v3 rules over
- * copy_ops.copy_mc_pages (tests/oracle NOTES.md, C1-C3): preemptible, one call, and on a
+ * copy_ops.copy_mc_pages (ktest/oracle NOTES.md, C1-C3): preemptible, one call, and on a
  * machine check the pfn first + (len - ret) >> PAGE_SHIFT is queued; otherwise page by
  * page, a reschedule point before each, the page being copied queued. -EHWPOISON either
  * way; a hwpoison-marked source is refused first, as copy_mc_highpages() does.

@@ -9,7 +9,7 @@
  * nobody claims panics, an action-required error in kernel mode resumes at the
  * machine-check-safe fixup, anything else resumes. docs/design/machine-checks.md lists the two
  * places where the image deliberately differs. Plain C, checked on the host against an
- * independent model of Linux (tests/oracle/).
+ * independent model of Linux (ktest/oracle/).
  */
 #ifndef CK_MCE_GRADE_H
 #define CK_MCE_GRADE_H

@@ -300,12 +300,12 @@ def layer_checks(build, res):
         "layers: angle-bracket includes: GNU-EFI outside boot/ and the C library in the "
         "image fail (freestanding headers, CK_HOST branches and host programs pass)")
     scratch_check(res, tool, "calls", {
-        "kernel/run.c": "void run_tests(void) {}\n",
+        "init/run.c": "void run_tests(void) {}\n",
         "kernel/lib/fmt.c": "void Print(const char *s);\nvoid fmt(void) { Print(\"x\"); }\n",
         "boot/efi_main.c": "void run_tests(void);\nvoid fmt(void);\n"
                            "void efi_main(void) { fmt(); run_tests(); }\n"},
-        ["kernel/run.c", "kernel/lib/fmt.c", "boot/efi_main.c"],
-        ["boot/efi_main.c calls run_tests in kernel/run.c (boot may not reach kernel)",
+        ["init/run.c", "kernel/lib/fmt.c", "boot/efi_main.c"],
+        ["boot/efi_main.c calls run_tests in init/run.c (boot may not reach init)",
          "kernel/lib/fmt.c uses Print: no object of the image defines it, and only boot/",
          "2 violations"],
         "layers: calls: boot/ beyond its allowlist and a firmware call outside boot/ fail")
@@ -318,17 +318,17 @@ def layer_checks(build, res):
         "kernel/arch/hooks.c": "void (*after_step)(void);\n"
                                "void step(void) { if (after_step) after_step(); }\n"
                                "int lonely(void) { return 1; }\n",
-        "kernel/run.c": "void step(void);\nvoid run(void) { step(); }\n"
+        "init/run.c": "void step(void);\nvoid run(void) { step(); }\n"
                         "int only_tested(int x) { return x + 1; }\n",
-        "kernel/test_run.c": "void run(void);\n",
+        "ktest/test_run.c": "void run(void);\n",
         "tests/host/test_run.c": "int only_tested(int x);\nint main(void) "
                                  "{ return only_tested(-1); }\n",
-        "tests/test_hooks.c": "extern void (*after_step)(void);\nstatic void seen(void) {}\n"
+        "ktest/test_hooks.c": "extern void (*after_step)(void);\nstatic void seen(void) {}\n"
                               "__attribute__((used)) static void arm(void) "
                               "{ after_step = seen; }\n"},
-        ["kernel/arch/hooks.c", "kernel/run.c", "kernel/test_run.c", "tests/test_hooks.c"],
+        ["kernel/arch/hooks.c", "init/run.c", "ktest/test_run.c", "ktest/test_hooks.c"],
         ["after_step in kernel/arch/hooks.c: test-only", "lonely in kernel/arch/hooks.c: "
-         "unused", "only_tested in kernel/run.c: test-only", "run in kernel/run.c: unused",
+         "unused", "only_tested in init/run.c: test-only", "run in init/run.c: unused",
          "4 violations"],
         "layers: a hook only tests set, a function only tests call and unused globals fail")
     tool = [sys.executable, os.path.join(ROOT, "tools", "path-check.py")]
@@ -406,7 +406,7 @@ def tools_checks(res):
 
 
 def cmdline_reference(build, res):
-    """docs/reference/cmdline.md is what tools/ck-cmdline-doc.c writes from the option table
+    """docs/reference/cmdline.md is what host/ck-cmdline-doc.c writes from the option table
     now, and every key of the table is documented (the tool refuses a row that is not)."""
     tool = os.path.join(build, "ck-cmdline-doc")
     doc = os.path.join(ROOT, "docs", "reference", "cmdline.md")

@@ -3,9 +3,9 @@
 """ck-guest.py - run the hosted benchmark in a Linux guest with two NUMA nodes, under QEMU.
 
 The build machines have one NUMA node, so ck-bench's move_pages(2) part (the migrate preset,
-tools/ck-bench-movep.c) has nowhere to move pages to. This boots Debian's cloud kernel
+host/bench/movep.c) has nowhere to move pages to. This boots Debian's cloud kernel
 (linux-image-cloud-amd64, downloaded with apt-get and unpacked, not installed) with an
-initramfs of two static programs, tools/ck-guest-init.c as /init and ck-bench, on a machine
+initramfs of two static programs, host/ck-guest-init.c as /init and ck-bench, on a machine
 of two NUMA nodes, one CPU and 3.5 GiB each, with two 1 GiB hugetlb pages reserved at boot
 (Linux spreads them over the nodes, one each):
 

@@ -14,7 +14,7 @@ older, longer summary whose tail was never deleted) are ignored and named on std
     ck-results.py --checkpoint ...        # only the soak's black box, decoded, as JSON
 
 The soak's black box is one more variable of that GUID, CopykernelSoak: the last checkpoint a
-soak wrote (kernel/blackbox.h, decoded by tools/cklib/blackbox.py). When one is there, the
+soak wrote (soak/blackbox.h, decoded by tools/cklib/blackbox.py). When one is there, the
 summary printed gains "soak_checkpoint" (its decoded fields and the line the image's next
 boot prints), and a soak that ended without its summary (a reset, a hang, a panic in hour
 three) is said on stderr: "ck-results: SOURCE: the soak ended without a summary: previous run

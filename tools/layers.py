@@ -36,8 +36,8 @@ import sys
 # Rooms, lowest first. A file belongs to the longest prefix that matches its path.
 ROOMS = [
     "kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
-    "kernel/mm", "copy", "mce", "bench", "tests", "kernel", "boot",
-    "tests/lib", "tests/soak", "tests/oracle", "tests/host", "tests/fuzz", "tools",
+    "kernel/mm", "copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init", "ktest",
+    "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak", "tools",
 ]
 
 LOW = ["kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
@@ -56,27 +56,41 @@ ALLOWED = {
     "copy": ["kernel/include", "kernel/lib", "kernel/mm"],
     "mce": LOW,
     "bench": LOW + ["copy"],
-    "tests": LOW + ["copy", "mce", "bench", "tests/lib", "tests/soak", "tests/oracle"],
-    "tests/lib": ["kernel/include", "kernel/lib", "kernel/mm", "copy", "mce", "tests/oracle"],
-    # The soak's pure core (patterns, plan, ledger), shared by the image and the hosted twin.
-    "tests/soak": LOW + ["copy", "mce", "bench", "tests/lib"],
+    # The soak and its black box: the pure core (shared by the image and the hosted twin) and
+    # the engine that runs it on every CPU.
+    "soak": LOW + ["copy", "mce"],
     # The oracles are independent of the code they check: they may include nothing of ours.
-    "tests/oracle": [],
-    "kernel": LOW + ["copy", "mce", "bench", "tests", "tests/lib", "tests/soak"],
+    "ktest/oracle": [],
+    # The in-image test framework (KTAP, crash kinds, the case context) and the sweeps and
+    # vectors that host tests share.
+    "ktest/lib": LOW + ["copy", "mce", "ktest/oracle"],
+    # The run, as Linux's init/: it runs the registered suites through ktest/lib, never a suite.
+    "init": LOW + ["copy", "mce", "bench", "soak", "ktest/lib"],
+    # The in-image suites, registered in the ck_suites section: the top, since some test the
+    # run's own parts (the command line, the results store).
+    "ktest": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init"],
     # boot/ is the only UEFI-aware room; it hands over through boot_info.h and uses pure
     # helpers of kernel/lib (the command-line text rules).
     "boot": ["kernel/include", "kernel/lib"],
     # Host programs test or drive the pure logic of any layer (the hosted tools' too).
-    "tests/host": LOW + ["copy", "mce", "bench", "tests/lib", "tests/soak", "tests/oracle",
-                         "kernel", "tools"],
-    "tests/fuzz": LOW + ["copy", "mce", "bench", "tests/lib", "tests/soak", "tests/oracle",
-                         "kernel", "tests/host"],
-    "tools": LOW + ["copy", "mce", "bench", "tests/soak", "kernel"],
+    "tests/host": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
+                         "host/lib", "host/bench", "host/soak"],
+    "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
+                         "tests/host"],
+    # The hosted programs: what the hosted benchmark and soak twin share (the Linux machine),
+    # then each of them, then the small programs at host/ itself.
+    "host/lib": LOW + ["copy", "init"],
+    "host/bench": LOW + ["copy", "bench", "host/lib"],
+    "host/soak": LOW + ["copy", "mce", "bench", "soak", "host/lib"],
+    "host": LOW + ["copy", "mce", "bench", "soak", "init"],
+    "tools": [],
 }
 
-# Rooms built only for Linux processes (host tests, fuzzers, oracles, tools): the C library
-# is theirs. Every other room is built into the image, where no C library exists.
-HOST_ROOMS = ["tests/host", "tests/fuzz", "tests/oracle", "tools"]
+# Rooms built only for Linux processes (host tests, fuzzers, oracles, hosted programs): the C
+# library is theirs. Every other room is built into the image, where no C library exists
+# (ktest/oracle: the models of Linux, plain C; linux_folio_mc.c is also linked into the image).
+HOST_ROOMS = ["tests/host", "tests/fuzz", "ktest/oracle", "host", "host/lib", "host/bench",
+              "host/soak", "tools"]
 # Headers the compiler itself provides (C11 freestanding): the only angle-bracket includes
 # of a file built into the image, outside a CK_HOST branch.
 FREESTANDING = ["stdarg.h", "stdbool.h", "stddef.h", "stdint.h"]
@@ -85,7 +99,7 @@ BOOT_HEADERS = ["efi.h", "efilib.h"]
 
 # What boot/ may call in rooms it may not include from: the hand-over alone.
 BOOT_CALLS = {
-    "kernel_start": "the hand-over: kernel/head.asm moves to the kernel's stack, calls "
+    "kernel_start": "the hand-over: init/head.asm moves to the kernel's stack, calls "
                     "kernel_main",
 }
 # The firmware libraries (libefi, libgnuefi) boot/ uses; nobody else may.

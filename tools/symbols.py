@@ -8,10 +8,10 @@ Who uses a global symbol, from the build (run it after `make` and `make host-tes
     (which resolve their own labels without a relocation) the names in the source's
     instructions and data;
   * on the host: the identifiers of the host programs' sources (tests/host, tests/fuzz and
-    tools, comments and strings removed), which link the same pure objects.
+    host/, comments and strings removed), which link the same pure objects.
 
-Files are tests when they are in tests/ (any of its rooms) or named test_*.c; every other
-file of the image is production. Then:
+Files are tests when they are in ktest/ (the in-image framework, suites and oracles), in
+tests/host or tests/fuzz, or named test_*.c; every other file of the image is production. Then:
   * a production function that no production code calls while a test does, or a production
     variable that tests touch and no production file but its own does, is "used only by
     tests": a hook or an accessor kept for them. It fails unless TEST_API says why it
@@ -29,8 +29,8 @@ import sys
 
 import layers
 
-TEST_ROOMS = ["tests", "tests/lib", "tests/host", "tests/fuzz", "tests/oracle"]
-HOST_PROGRAM_ROOMS = ["tests/host", "tests/fuzz", "tools"]
+TEST_ROOMS = ["ktest", "ktest/lib", "ktest/oracle", "tests/host", "tests/fuzz"]
+HOST_PROGRAM_ROOMS = ["tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak"]
 
 # Production symbols that only tests use, each kept on purpose. Patterns (fnmatch) allowed.
 TEST_API = {
@@ -42,15 +42,15 @@ TEST_API = {
     "poison_naming": "how the return value and the bank named a poisoned page, for the test",
     "pg_max_phys": "MAXPHYADDR as paging took it, for the paging suite's top-of-space check",
     "smp_is_guard_page": "the AP blocks' guard pages, which the paging suite skips",
-    "ptr_sort": "sorts the suites and crash kinds (tests/ktap.c, tests/crash.c)",
+    "ptr_sort": "sorts the suites and crash kinds (ktest/lib/ktap.c, ktest/lib/crash.c)",
     # The page APIs of the seeds: what the suites and the host tests exercise.
-    "clear_highpages*": "Linux's per-page clear loop, under test (tests/test_pages.c)",
+    "clear_highpages*": "Linux's per-page clear loop, under test (ktest/test_pages.c)",
     "folio_copy_huge": "process_huge_page's copy order, under test",
     "stats_ratio": "the ratio-of-medians interval, tested ahead of its bench users",
     "clear_quoted*": "the upstream figures seed003 prints, held to the oracle's by a host test",
     "seed003_avg_x10": "seed 003's averages, recomputed from the seed's runs by a host test",
     # Machine checks: the injection backends are driven by the mce suite (tests/).
-    "einj_*": "the EINJ backend (inject=einj) lives in tests/mce_inject.c",
+    "einj_*": "the EINJ backend (inject=einj) lives in ktest/mce_inject.c",
     "mce_emulate_*": "the emulated-poison backend (inject=emulate) of the mce suite",
     "mce_last": "the mce suite reads the record its injection left",
     "mce_report_skip": "the mce suite drops the records it checked itself",

@@ -77,7 +77,7 @@ struct boot_notes {
 #define BOOT_MEMMAP_DESC_MIN	40	/* sizeof(EFI_MEMORY_DESCRIPTOR) */
 
 /*
- * The soak checkpoint variable (kernel/results.h, "CopykernelSoak" under the project's
+ * The soak checkpoint variable (init/results.h, "CopykernelSoak" under the project's
  * vendor GUID) as boot/ found it before ExitBootServices.
  */
 #define BOOT_CKPT_VAR		"CopykernelSoak"

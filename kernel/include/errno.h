@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * errno.h - the error numbers the page APIs and the checkpoint writer (kernel/blackbox.h)
+ * errno.h - the error numbers the page APIs and the checkpoint writer (soak/blackbox.h)
  * return, with Linux's values.
  */
 #ifndef CK_ERRNO_H

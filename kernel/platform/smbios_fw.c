@@ -4,7 +4,7 @@
  * found in the configuration table (the 64-bit SMBIOS 3 one first, then the 32-bit 2.x one),
  * the structure table it names, parsed by smbios.c and reported one line per memory device.
  *
- * It runs once, early (kernel/main.c, right after ACPI): the firmware's page tables still map
+ * It runs once, early (init/main.c, right after ACPI): the firmware's page tables still map
  * every range of its memory map, and no boot-services memory has been reused yet, so a table
  * a firmware left there is still whole. Only ranges of the firmware's memory map (or below
  * 1 MiB, the legacy BIOS area) are read. The parsed map is kept for the soak; the table itself

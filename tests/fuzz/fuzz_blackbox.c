@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_blackbox.c - libFuzzer target for the soak checkpoint variable as the next boot reads
- * it (kernel/blackbox.c): whatever bytes the firmware hands back, a variable that decodes
+ * it (soak/blackbox.c): whatever bytes the firmware hands back, a variable that decodes
  * re-encodes to exactly the input, and the boot line and the JSON of it are written within
  * their buffers (a JSON record that fits is valid JSON); a refusal says why. Seeds:
  * tests/fuzz/corpus_blackbox. Inputs whose last byte is odd are also decoded with both CRCs
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/blackbox.h"
+#include "soak/blackbox.h"
 #include "tests/host/json_check.h"
 
 static void one(const uint8_t *data, size_t size)

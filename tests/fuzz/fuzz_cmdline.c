@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cmdline.h"
+#include "init/cmdline.h"
 #include "tests/host/cmdline_names.h"
 
 static void sink(void *ctx, const char *msg)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_soak_ckpt.c - libFuzzer target for the soak checkpoint decoder
- * (tests/soak/checkpoint.c). A record that decodes re-encodes to exactly the input bytes,
+ * (soak/checkpoint.c). A record that decodes re-encodes to exactly the input bytes,
  * its counts of buckets and names are within bounds, and it can be described; a refusal
  * says why. Seeds: tests/fuzz/corpus_soak_ckpt. Inputs longer than SOAK_CKPT_HEADER whose
  * last byte is odd are also decoded with their length field and CRC made right, so the field
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/soak/checkpoint.h"
+#include "soak/checkpoint.h"
 
 static void one(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #ifndef CK_HOST_CMDLINE_NAMES_H
 #define CK_HOST_CMDLINE_NAMES_H
 
-#include "kernel/cmdline.h"
+#include "init/cmdline.h"
 
 enum host_suite { HS_cmdline, HS_extable, HS_traps, HS_paging, HS_tsc, HS_cpu, HS_mce, HS_copy,
 		  HS_pages, NR_HOST_SUITES };

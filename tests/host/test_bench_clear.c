@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_bench_clear.c - the figures the seed003 preset quotes, held to their sources: the
- * upstream clear figures to tests/oracle/linux_dispatch_facts.h's lx_clear_figures, and the
+ * upstream clear figures to ktest/oracle/linux_dispatch_facts.h's lx_clear_figures, and the
  * seed's average rows to the five runs seed 003 itself lists (copied below from the seed's
  * text, so the averages are recomputed here, not read back from bench/seed003.c).
  */
 #include "bench/clear_order.h"
+#include "ktest/oracle/linux_dispatch_facts.h"
 #include "tests/host/host_test.h"
-#include "tests/oracle/linux_dispatch_facts.h"
 
 /* Seed 003 (Kefeng Wang, 25 Oct 2024): N = 1, 100, 512; clear_highpage, zero_range, zero_user. */
 static const u32 seed_runs_us[3][3][5] = {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_blackbox.c - the soak checkpoint variable (kernel/blackbox.c).
+ * test_blackbox.c - the soak checkpoint variable (soak/blackbox.c).
  *
  * Oracles: the byte layout of blackbox.h, read straight from the encoded bytes; CRC-32's
  * published check value (0xcbf43926 for "123456789", through the soak's soak_crc32, which
@@ -16,8 +16,8 @@
  * - a caller that asks every second for a day gets the bound blackbox.h states;
  * - what the next boot says for each state boot/ can hand over.
  */
-#include "kernel/blackbox.h"
 #include "kernel/include/errno.h"
+#include "soak/blackbox.h"
 #include "tests/host/host_test.h"
 #include "tests/host/json_check.h"
 

@@ -5,8 +5,8 @@
  * option table the parser and the command-line reference are made from.
  */
 #include "copy/dispatch.h"
-#include "kernel/cmdline.h"
-#include "kernel/cmdline_opts.h"
+#include "init/cmdline.h"
+#include "init/cmdline_opts.h"
 #include "tests/host/cmdline_names.h"
 #include "tests/host/host_test.h"
 
@@ -227,7 +227,7 @@ static void test_option_table(void)
 
 /*
  * The soak's keys: soak= and soak_fault= through their own parsers (values from
- * tests/soak/limit.h and knob.h's header comments), written back by describe, refused with
+ * soak/limit.h and knob.h's header comments), written back by describe, refused with
  * what they take and the default applied; the numeric ones at their bounds.
  */
 static void test_soak_keys(void)
@@ -267,7 +267,7 @@ static const struct cmdline_opt *row_of(const char *key)
 }
 
 /*
- * The reference's words (tools/ck-cmdline-doc.c): every row is documented, a row missing a
+ * The reference's words (host/ck-cmdline-doc.c): every row is documented, a row missing a
  * piece is named, and the bounds in words are the ones the parser keeps.
  */
 static void test_reference_words(void)

@@ -6,7 +6,7 @@
  * Correctness: every length 0..256 at every source and destination alignment 0..63; then
  * 4095, 4096, 4097, 8191, 8192, 8193 and 2 MiB at every source alignment, every destination
  * alignment and every equal pair; guard bytes on both sides of the destination must stay.
- * The sweeps themselves live in tests/lib/copy_sweep.c, shared with the in-image suite.
+ * The sweeps themselves live in ktest/lib/copy_sweep.c, shared with the in-image suite.
  *
  * Faults (machine-check-safe routines): a 512-byte copy whose source, or destination, runs
  * into a PROT_NONE page after 0..511 bytes. The fault shim resumes at the routine's fixup.
@@ -21,9 +21,9 @@
 
 #include "copy/ops.h"
 #include "copy/routines.h"
+#include "ktest/lib/copy_sweep.h"
 #include "tests/host/fault_shim.h"
 #include "tests/host/host_test.h"
-#include "tests/lib/copy_sweep.h"
 
 typedef size_t (*copy_fn)(void *, const void *, size_t);
 

@@ -7,7 +7,7 @@
  * "REP_GOOD only"), which is what produced its memcpy_orig regression.
  */
 #include "copy/dispatch.h"
-#include "kernel/dispatch_cpu.h"
+#include "init/dispatch_cpu.h"
 #include "kernel/platform/cpufeat.h"
 #include "tests/host/host_test.h"
 

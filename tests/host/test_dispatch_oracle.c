@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_dispatch_oracle.c - the feature rules (cpufeat_apply_rules) and the dispatch rules
- * (dispatch_decide) against tests/oracle/linux_dispatch_facts.h: rows of what Linux v6.17
+ * (dispatch_decide) against ktest/oracle/linux_dispatch_facts.h: rows of what Linux v6.17
  * ends up using for given CPUID facts, written from Linux's sources as data by someone who
  * had not read this code, with the clear_pages() column of Linux 7.0 as merged. Every row
  * must agree, column by column; the test prints how many were compared.
  */
 #include "copy/dispatch.h"
-#include "kernel/dispatch_cpu.h"
+#include "init/dispatch_cpu.h"
 #include "kernel/platform/cpufeat.h"
+#include "ktest/oracle/linux_dispatch_facts.h"
 #include "tests/host/host_test.h"
-#include "tests/oracle/linux_dispatch_facts.h"
 
 /* CPUID 1 EAX for a family/model/stepping, as the CPU would encode it. */
 static u32 signature_of(unsigned int fam, unsigned int model, unsigned int step)

@@ -5,12 +5,12 @@
  * says (tests/host/test_mce_oracle.c walks every input), and addresses and error codes decode
  * as documented.
  */
+#include "ktest/lib/mce_vectors.h"
+#include "ktest/oracle/linux_mce.h"
 #include "mce/decode.h"
 #include "mce/grade.h"
 #include "mce/mce_regs.h"
 #include "tests/host/host_test.h"
-#include "tests/lib/mce_vectors.h"
-#include "tests/oracle/linux_mce.h"
 
 /* The vector as the handler grades it: bank 1 unless it names one, its CPU when it names one. */
 static struct mce_grade_in vector_in(const struct mce_vector *v)

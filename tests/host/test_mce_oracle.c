@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_mce_oracle.c - the machine-check grading and the handler's decisions against an
- * independent model of Linux v6.17 (tests/oracle/linux_mce.c: procedural, written from
+ * independent model of Linux v6.17 (ktest/oracle/linux_mce.c: procedural, written from
  * Linux's severity.c and core.c by someone who had not read mce/).
  *
  * Every single-bank state a hardware #MC can present in kernel mode is tried: MCIP set;
@@ -21,11 +21,11 @@
  * CPU's family, model and stepping go to grade.c as the handler fills them; the model gets
  * its skx_quirk_cpu from Linux's definition. Two-bank cases follow.
  */
+#include "ktest/oracle/linux_mce.h"
 #include "mce/decode.h"
 #include "mce/grade.h"
 #include "mce/mce_regs.h"
 #include "tests/host/host_test.h"
-#include "tests/oracle/linux_mce.h"
 
 struct ours {
 	enum mce_end end;

@@ -4,7 +4,7 @@
  * who needs a rendezvous, when each wait is over or timed out, the Monarch's reign over
  * every CPU's view, the CMCI ownership probe, SMCA IPID sharing and the summary line.
  *
- * The reign is checked against the independent model of Linux v6.17 (tests/oracle/): the
+ * The reign is checked against the independent model of Linux v6.17 (ktest/oracle/): the
  * model decides each CPU's bank on its own without a rendezvous (monarch_timeout_zero: the
  * end a CPU reaches when mce_end() lets it go), and Linux's mce_reign() takes the worst
  * logged severity of all CPUs: a panic grade anywhere (or a CPU with no way out) stops the
@@ -13,11 +13,11 @@
  * and a fixed pseudo-random sample of three- and four-CPU events, must agree, apart from the
  * image's two deliberate deviation classes (docs/design/machine-checks.md), counted apart.
  */
+#include "ktest/oracle/linux_mce.h"
 #include "mce/grade.h"
 #include "mce/mce_regs.h"
 #include "mce/smp_logic.h"
 #include "tests/host/host_test.h"
-#include "tests/oracle/linux_mce.h"
 
 /* ---- the waits and small verdicts ---- */
 

@@ -6,8 +6,8 @@
  * points fall (Linux's loops as the oracle), and both huge-page orders. A PROT_NONE source
  * page stands in for poison: the fault shim resumes the machine-check-safe copy at its fixup
  * as a #MC recovery would. folio_zero_user() before and after 7.0 against the independent
- * model of tests/oracle/linux_zero_order.h, extent by extent; the folio forms over the
- * copy_pages() candidates (not Linux) against the contract of tests/oracle NOTES.md (C1-C3).
+ * model of ktest/oracle/linux_zero_order.h, extent by extent; the folio forms over the
+ * copy_pages() candidates (not Linux) against the contract of ktest/oracle NOTES.md (C1-C3).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -15,9 +15,9 @@
 
 #include "copy/ops.h"
 #include "copy/pages.h"
+#include "ktest/oracle/linux_zero_order.h"
 #include "tests/host/fault_shim.h"
 #include "tests/host/host_test.h"
-#include "tests/oracle/linux_zero_order.h"
 
 #define NPAGES	64
 
@@ -227,7 +227,7 @@ static void test_early_stop_names_the_true_page(void)
 }
 
 /*
- * folio_mc_copy_pages() over a PROT_NONE source page (C2 of tests/oracle NOTES.md): one call
+ * folio_mc_copy_pages() over a PROT_NONE source page (C2 of ktest/oracle NOTES.md): one call
  * when preemptible, the pfn from the return value; else page by page, a reschedule point
  * before each, the page being copied queued. Every body stops at the bad page's first byte
  * here (a #PF there, where nothing of it could be read).

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_poison_sweep.c - the poison sweep's binding and verdicts (tests/lib/poison_sweep.h)
+ * test_poison_sweep.c - the poison sweep's binding and verdicts (ktest/lib/poison_sweep.h)
  * on observations written by hand, each against the independent model of Linux
- * (tests/oracle/linux_folio_mc.c) and a verdict worked out from the v3 patch and the
+ * (ktest/oracle/linux_folio_mc.c) and a verdict worked out from the v3 patch and the
  * project's docs/design/machine-checks.md, not from the judge's code; then the whole sweep
  * over copy/pages.c's forms with the real copy_mc_fragile and rep movsb and the copy_pages
  * candidate's real copy_mc_pages bodies (copy/copy_pages.asm), poison standing in as a
@@ -18,9 +18,9 @@
 
 #include "copy/ops.h"
 #include "kernel/include/extable.h"
+#include "ktest/lib/poison_sweep.h"
 #include "tests/host/fault_shim.h"
 #include "tests/host/host_test.h"
-#include "tests/lib/poison_sweep.h"
 
 #define NPAGES		4
 #define PFN0		0x4000ULL

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_checkpoint.c - the soak's checkpoint record (tests/soak/checkpoint.c).
+ * test_soak_checkpoint.c - the soak's checkpoint record (soak/checkpoint.c).
  *
  * Oracles: CRC-32's published check value (0xcbf43926 for "123456789", the value zlib and
  * every CRC-32/ISO-HDLC implementation give); the byte offsets of the layout in
@@ -17,9 +17,9 @@
  * - the event of note: a failing kind before a corrected error, the earliest, the lower CPU
  *   on a tie, never a retired page, carried across several CPUs' entries.
  */
+#include "soak/checkpoint.h"
 #include "tests/host/host_test.h"
 #include "tests/host/smbios_qemu_tables.h"
-#include "tests/soak/checkpoint.h"
 
 #define MiB	(1ULL << 20)
 #define ST_CE	0x9c0000000000009fULL

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_handover.c - free ranges cut at node boundaries (tests/soak/handover.c): two SRAT
+ * test_soak_handover.c - free ranges cut at node boundaries (soak/handover.c): two SRAT
  * nodes and a gap the SRAT does not cover, a range across a boundary, no SRAT at all, and
  * too many pieces for the output; the cuts are worked out by hand.
  */
+#include "soak/handover.h"
 #include "tests/host/host_test.h"
-#include "tests/soak/handover.h"
 
 #define MiB	(1ULL << 20)
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_knob.c - the soak_fault= parser (tests/soak/knob.c) with every form and refusal
+ * test_soak_knob.c - the soak_fault= parser (soak/knob.c) with every form and refusal
  * listed by hand, and the soak= value written back as the command line gives it
  * (soak_limit_text): the largest exact unit, and a parse of the text giving the same value.
  */
+#include "soak/knob.h"
+#include "soak/limit.h"
 #include "tests/host/host_test.h"
-#include "tests/soak/knob.h"
-#include "tests/soak/limit.h"
 
 static const char *parse(const char *s, struct soak_fault_opt *f)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_ledger.c - the soak's error ledger and its reports (tests/soak/ledger.c,
+ * test_soak_ledger.c - the soak's error ledger and its reports (soak/ledger.c,
  * report.c; its JSON records through kernel/lib/json.c).
  *
  * The where-map: two nodes of soak ranges inside the 1 GiB that QEMU gave, with the DIMM
@@ -21,9 +21,9 @@
  * - the summary line exactly, and every JSON record valid JSON (a small parser here).
  */
 #include "kernel/include/page_types.h"
+#include "soak/report.h"
 #include "tests/host/host_test.h"
 #include "tests/host/smbios_qemu_tables.h"
-#include "tests/soak/report.h"
 
 #define MiB	(1ULL << 20)
 #define ST_CE	0x9c0000000000009fULL	/* VAL EN MISCV ADDRV, memory controller read */

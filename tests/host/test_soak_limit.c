@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_limit.c - the soak= value parser (tests/soak/limit.c): every accepted form with
+ * test_soak_limit.c - the soak= value parser (soak/limit.c): every accepted form with
  * its value worked out by hand (seconds, minutes, hours, passes, the bounds), and every
  * refusal with its reason.
  */
+#include "soak/limit.h"
 #include "tests/host/host_test.h"
-#include "tests/soak/limit.h"
 
 static void test_accepted(void)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_pattern.c - the soak's pass schedule and chunk descriptors (tests/soak/pattern.c)
+ * test_soak_pattern.c - the soak's pass schedule and chunk descriptors (soak/pattern.c)
  * by the properties the schedule promises, checked on the data soak_fill writes for them:
  *
  * - pass 0 expects zeros: a memset(0) chunk verifies, any set bit does not;
@@ -16,8 +16,8 @@
 #define _GNU_SOURCE
 #include <sys/mman.h>
 
+#include "soak/pattern.h"
 #include "tests/host/host_test.h"
-#include "tests/soak/pattern.h"
 
 #define WORDS	512
 

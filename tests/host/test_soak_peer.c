@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_peer.c - tools/soak_peer.c: stressapptest's summary parsed from its own output
+ * test_soak_peer.c - host/soak/twin_peer.c: stressapptest's summary parsed from its own output
  * (tests/data/stressapptest/, captured from Debian's stressapptest 1.0.6: README.md there
  * says how), what each side's rates count, the twin's result line, and the ratio of
  * interleaved rounds.
@@ -12,8 +12,8 @@
  */
 #include <math.h>
 
+#include "host/soak/twin_peer.h"
 #include "tests/host/host_test.h"
-#include "tools/soak_peer.h"
 
 #define DATA	"tests/data/stressapptest/"
 #define MIB	1048576.0

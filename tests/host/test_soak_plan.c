@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_plan.c - the soak's plan (tests/soak/plan.c) on crafted topologies, each with the
+ * test_soak_plan.c - the soak's plan (soak/plan.c) on crafted topologies, each with the
  * assignment worked out by hand from the rules in plan.h: two nodes and a CPU-less one
  * (symmetric SLIT), an asymmetric SLIT (where [to][from] would pick another node), a tie, no
  * SLIT, an unreachable SLIT, a node with CPUs and no free memory, one CPU, unaligned ranges,
@@ -9,8 +9,8 @@
  * of its node, a CPU only gets memory its node works, and the CPUs of a node get page counts
  * that differ by at most one.
  */
+#include "soak/plan.h"
 #include "tests/host/host_test.h"
-#include "tests/soak/plan.h"
 
 #define MiB	(1ULL << 20)
 #define GiB	(1ULL << 30)

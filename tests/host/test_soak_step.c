@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_step.c - a CPU's pieces of a pass (tests/soak/step.c): a small plan whose pieces
+ * test_soak_step.c - a CPU's pieces of a pass (soak/step.c): a small plan whose pieces
  * are listed by hand from the rules in step.h (halves, the lone page of an odd chunk, the
  * swap on odd passes, 2 MiB pieces, the keys), every page of a three-CPU, two-node plan in
  * exactly one piece per pass with its pattern index consistent, and the runs of a piece
  * around retired pages.
  */
+#include "soak/step.h"
 #include "tests/host/host_test.h"
-#include "tests/soak/step.h"
 
 #define MiB	(1ULL << 20)
 #define PG	4096ULL

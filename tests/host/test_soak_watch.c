@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_watch.c - the watchdog's judgement (tests/soak/watch.c) over sampled heartbeats:
+ * test_soak_watch.c - the watchdog's judgement (soak/watch.c) over sampled heartbeats:
  * a beating CPU is never stuck, one silent for exactly the bound is not yet and one silent
  * for longer is, once; a stuck CPU stays stuck when it beats again; a CPU that finished is
  * not judged; a sample from an earlier clock restarts the silence. Each timeline is written
  * out here with the answer the rules in watch.h give.
  */
+#include "soak/watch.h"
 #include "tests/host/host_test.h"
-#include "tests/soak/watch.h"
 
 #define LIMIT	5000000ULL	/* 5 s */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_soak_work.c - one chunk pair of the hosted soak twin (tools/soak_work.c) over real
+ * test_soak_work.c - one chunk pair of the hosted soak twin (host/soak/twin_work.c) over real
  * memory with the image's routines: what it writes, which primitive copies each pair, what
  * it counts, and what it records when a word is wrong.
  *
@@ -15,8 +15,8 @@
 #include <sys/mman.h>
 
 #include "copy/routines.h"
+#include "host/soak/twin_work.h"
 #include "tests/host/host_test.h"
-#include "tools/soak_work.h"
 
 #define PAIR_BYTES	(512u << 10)
 #define NR_PAIRS	4

@@ -2,7 +2,7 @@
 /*
  * test_stats_widen.c - pooled widths: stats_rel_half_ppm(), stats_rms_ppm() and
  * stats_ratio_widen() on cases worked out by hand, then on a simulated model of why ck-bench
- * pools its widths (tools/ck-bench-rep.c, ck_rep_pool).
+ * pools its widths (host/bench/rep.c, ck_rep_pool).
  *
  * The model is written here from what ten fresh make bench runs showed (2026-12-02,
  * docs/figures/2026-12-02-zen5-ci-vm.md): block medians with heavy tails. Most blocks (a

@@ -11,7 +11,7 @@ Two runs are reset. A real soak (tests=none soak=10m, 512 MiB, 2 CPUs) is reset 
 checkpoint line, written by the soak engine through the run's sink: the next boot names its
 run, its elapsed time and its counts (no error: no fault is injected; no whole pass: it is
 reset long before one ends; the bytes per pass the soak's plan line gave). And a crafted
-record (kernel/test_results.c, blackbox_test=unfinished, through the same sink), whose worst
+record (ktest/test_results.c, blackbox_test=unfinished, through the same sink), whose worst
 bucket is a named DIMM: CRAFTED below is that record's content as the issue words it,
 written out here, not read from the code.
 """

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """reference_tests.py - the command-line reference against the running image.
 
-docs/reference/cmdline.md is generated on the host from the option table (tools/ck-cmdline-doc.c;
+docs/reference/cmdline.md is generated on the host from the option table (host/ck-cmdline-doc.c;
 make check holds the committed file to the table). Here the image answers for itself: one boot
 gives every key the reference lists a bad value, and the keys the image says are valid, the
 values it says each key takes and the default it applies instead must be the reference's rows,
@@ -15,7 +15,7 @@ from qemu_boot import CMDLINE, ROOT
 
 REFERENCE = os.path.join(ROOT, "docs", "reference", "cmdline.md")
 ROW = re.compile(r"^\| `([a-z0-9_]+)` \| (.*?) \| `([^`]*)` \| ")
-# What the reference says where the image names what it registered (kernel/cmdline_opts.h's
+# What the reference says where the image names what it registered (init/cmdline_opts.h's
 # CMDLINE_SUITES_WORDS and CMDLINE_CRASHES_WORDS), and what the image prints there instead.
 REGISTERED = [("the registered suites", r"[a-z0-9_]+(?:, [a-z0-9_]+)*"),
               ("the registered crash kinds, none first", r"none(?:, [a-z0-9_]+)*")]

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """soak_tests.py - the check functions of scenarios.cfg's soak rows (the soak in the image,
-tests/soak/run.c): one pass over all free memory on every CPU, on the boot CPU alone and
+soak/run.c): one pass over all free memory on every CPU, on the boot CPU alone and
 over a node without CPUs, the soak_fault= knobs that must fail it (a flipped bit, a stuck
 CPU, emulated poison on two nodes consumed at once, a real #MC from QEMU's monitor during a
 copy), and a corrected error the soak's polling must find; and one whole scenario, corrected

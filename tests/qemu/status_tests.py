@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """status_tests.py - the exit-status scenario that writes its own copykernel.cmdline: a NUL
 byte in the file alone gives the bad-command-line status. The other status rows of
-scenarios.cfg (crash=fail, and the precedence of kernel/main.c: panic beats a failed test,
+scenarios.cfg (crash=fail, and the precedence of init/main.c: panic beats a failed test,
 which beats a bad command line) are data.
 """
 import os

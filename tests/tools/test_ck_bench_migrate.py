@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The hosted migrate preset (build/ck-bench --preset migrate, tools/ck-bench-mig.c): at each
+"""The hosted migrate preset (build/ck-bench --preset migrate, host/bench/mig.c): at each
 CPU count of the process's CPUs (powers of two, then all: the issue's rule, written here
 again) a record for each of folio_copy and folio_mc_copy, per page and batched, every
 migration verified by every thread, and no failure.

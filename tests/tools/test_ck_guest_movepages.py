@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """move_pages(2) end to end where a second NUMA node exists: tools/ck-guest.py boots Debian's
 cloud kernel under QEMU (TCG) on two NUMA nodes with a 1 GiB hugetlb page on each, and runs
-the static ck-bench's migrate preset there (tools/ck-bench-movep.c).
+the static ck-bench's migrate preset there (host/bench/movep.c).
 
 What is checked comes from the guest's kernel, not from ck-bench's own arithmetic: the kernel
 lists two nodes with memory and a free 1 GiB page on each, and its own counters

@@ -24,7 +24,7 @@ TEMPLATE_DIRS = [ckl.SERVER_TEMPLATES,
 TEMPLATES = next((d for d in TEMPLATE_DIRS if os.path.isfile(os.path.join(d, "base.jinja2"))),
                  None)
 
-# What the image prints (tests/ktap.c, bench/image.c), KTAP and LAVA lines together.
+# What the image prints (ktest/lib/ktap.c, bench/image.c), KTAP and LAVA lines together.
 SERIAL = """\
 KTAP version 1
 1..2

@@ -2,11 +2,11 @@
 """The soak's black box as the host reads it: tools/cklib/blackbox.py and ck-results.py over
 the CopykernelSoak variable (issue 19).
 
-Oracles: the variable is built here from the byte layouts written in kernel/blackbox.h (the
-CKB1 wrapper) and tests/soak/checkpoint.h (the CKSK record) with struct and zlib, not with
+Oracles: the variable is built here from the byte layouts written in soak/blackbox.h (the
+CKB1 wrapper) and soak/checkpoint.h (the CKSK record) with struct and zlib, not with
 the decoder; the next boot's line is the issue's wording written out whole (the same text
 tests/host/test_blackbox.c holds the image to); the count of verdict rules is read from
-tests/soak/ledger.c's table. Properties: a well-formed variable decodes to what was built;
+soak/ledger.c's table. Properties: a well-formed variable decodes to what was built;
 every single-bit flip and every truncation of one is refused as Damaged (never another
 exception); ck-results.py ends with its documented statuses.
 """
@@ -37,7 +37,7 @@ def bucket(typ=0, node=0, dimm=0, base=0, size=0, counts=(0,) * 6, name=b""):
 
 def record(flags=0, seed=0, elapsed=0, verified=0, per_pass=0, passes=0, cpus=1, rule=NONE,
            counts=(0,) * 6, not_stored=0, first=None, buckets=()):
-    """The CKSK record of tests/soak/checkpoint.h, laid out from its table."""
+    """The CKSK record of soak/checkpoint.h, laid out from its table."""
     n = len(buckets)
     length = 104 + 72 * n + 4
     head = b"CKSK" + struct.pack("<BBH", 1, flags, length)
@@ -51,7 +51,7 @@ def record(flags=0, seed=0, elapsed=0, verified=0, per_pass=0, passes=0, cpus=1,
 
 
 def wrapper(rec, run_id=0x1a2b3c4d, seq=19, reported_by=0, started=b"2026-12-01T10:00:00"):
-    """The CKB1 variable of kernel/blackbox.h around @rec."""
+    """The CKB1 variable of soak/blackbox.h around @rec."""
     head = b"CKB1" + struct.pack("<III24s", run_id, seq, reported_by, started)
     return head + struct.pack("<I", crc(head)) + rec
 
@@ -87,7 +87,7 @@ def test_the_issue_line():
 
 
 def test_rule_count_is_ledgers():
-    with open(os.path.join(ROOT, "tests", "soak", "ledger.c")) as f:
+    with open(os.path.join(ROOT, "soak", "ledger.c")) as f:
         text = f.read()
     table = re.search(r"soak_rules\[\] = \{(.*?)\n\};", text, re.S).group(1)
     assert bb.NR_RULES == len(re.findall(r"^\t\{ \"", table, re.M))

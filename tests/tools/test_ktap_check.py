@@ -53,7 +53,7 @@ PROJECT_STYLE = doc("""
         KTAP version 1
         # Subtest: pages
         1..1
-        # tests/test_pages.c:40: FAIL: mismatch at offset 0
+        # ktest/test_pages.c:40: FAIL: mismatch at offset 0
         not ok 1 clear_highpages
     not ok 2 pages
     # Totals: pass:4 fail:1 skip:1 total:6

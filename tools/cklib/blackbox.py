@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """cklib.blackbox - the soak's black box as the host reads it: the CopykernelSoak variable
-(the wrapper of kernel/blackbox.h around the soak's checkpoint record of
-tests/soak/checkpoint.h), decoded from the layouts those headers state, with every check the
+(the wrapper of soak/blackbox.h around the soak's checkpoint record of
+soak/checkpoint.h), decoded from the layouts those headers state, with every check the
 image makes, and said in the words the image's next boot prints.
 
     decode(data)        -> Checkpoint, or raises Damaged(why)
@@ -21,13 +21,13 @@ MAX_BUCKETS = 8
 NAME = 24
 NONE = 0xff
 FINAL, FAILING, NOT_STORED = 1, 2, 4
-# The soak's event kinds in the record's order, by their JSON keys (tests/soak/report.c).
+# The soak's event kinds in the record's order, by their JSON keys (soak/report.c).
 KINDS = ("corrected", "deferred", "uncorrected", "miscompares", "stuck_cpus", "retired_pages")
-# ... and as the first event names them (tests/soak/ledger.c's soak_ev_name).
+# ... and as the first event names them (soak/ledger.c's soak_ev_name).
 EVENT_NAMES = ("corrected", "deferred", "uncorrected", "miscompare", "stuck_cpu",
                "retired_page")
 BUCKET_TYPES = ("dimm", "range", "no_address", "other")
-# How many verdict rules tests/soak/ledger.c has (soak_rules[]): a stored rule index must be
+# How many verdict rules soak/ledger.c has (soak_rules[]): a stored rule index must be
 # below it. tests/tools/test_ck_results_ckpt.py counts the table in the source.
 NR_RULES = 6
 
@@ -68,7 +68,7 @@ def decode_bucket(p):
 
 
 def decode_record(r):
-    """The CKSK record (tests/soak/checkpoint.h) as a dict; raises Damaged."""
+    """The CKSK record (soak/checkpoint.h) as a dict; raises Damaged."""
     if len(r) < 8 or r[:4] != b"CKSK":
         raise Damaged("not a soak checkpoint (no CKSK magic)")
     if r[4] != 1:

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * host/soak/twin_compare.c - the hosted soak twin against stressapptest (ck-soak --compare, make
+ * soak-bench): the same memory size, thread count and time, interleaved in one run.
+ *
+ * Each round runs one twin process (ck-soak --quiet, a fresh process that maps, touches,
+ * works and exits like stressapptest does) and one stressapptest process (-M MiB -m threads
+ * -s seconds), plus one stressapptest -W process unless --no-warm; the order is reversed
+ * every other round (AB, BA, ...). -W matters: it swaps stressapptest's checksumming copy in
+ * C for an SSE2 one with non-temporal stores, its fastest copy, and the comparison should be
+ * with the peer at its best; without it the default (strict, C) copy is what most users run,
+ * so both are sides. stressapptest's main loop sleeps in 5 s steps, so -s N runs N rounded up
+ * to a multiple of 5 seconds: the comparison gives both sides that time. Memory: each side
+ * takes 2 MiB hugetlb pages when vm.nr_hugepages has enough (the twin by MAP_HUGETLB,
+ * stressapptest by SysV SHM_HUGETLB), else the twin THP and stressapptest 4 KiB pages; with
+ * --hugepages (root) the comparison reserves them for the run and puts the old count back
+ * at its end, so both sides stand on the same pages. Every run's output is kept in
+ * --log-dir. Each side's rates are as host/soak/twin_peer.h defines them; the result per metric
+ * and peer is the median of the per-round ratios twin / peer with a bootstrap 95% interval
+ * (bench/stats.c), and JSON lines. A benchmark, not a test: nothing asserts a speed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "host/lib/machine.h"
+#include "host/soak/twin.h"
+#include "host/soak/twin_peer.h"
+#include "kernel/lib/json.h"
+
+#define GB		1e9
+#define NR_SIDES	3
+
+enum side { SIDE_TWIN, SIDE_SAT, SIDE_SAT_WARM };
+static const char *const side_names[NR_SIDES] = {
+	"ck-soak twin", "stressapptest", "stressapptest -W",
+};
+
+struct compare {
+	const struct ck_soak_opts *o;
+	const char *self;
+	unsigned int seconds, threads, sides, rounds;
+	double rate[NR_SIDES][NR_SOAK_RATES][STATS_MAX];	/* 0: the run failed */
+	bool failed_check;		/* a side found a miscompare or said FAIL */
+	char memory[NR_SIDES][160];	/* what memory each side said it got */
+	FILE *json;
+};
+
+/* The 1-minute load average, -1 when unknown. */
+static double load1(void)
+{
+	double l = -1;
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f && fscanf(f, "%lf", &l) != 1)
+		l = -1;
+	if (f)
+		fclose(f);
+	return l;
+}
+
+struct run_out {
+	enum side side;
+	struct sat_summary sat;
+	struct twin_result twin;
+	bool have_twin;
+	char memory[160];
+};
+
+static void take_line(struct run_out *ro, const char *line)
+{
+	if (ro->side != SIDE_TWIN) {
+		sat_parse_line(&ro->sat, line);
+		return;
+	}
+	if (twin_parse_result(line, &ro->twin))
+		ro->have_twin = true;
+	else if (!strncmp(line, "# memory: ", 10))
+		snprintf(ro->memory, sizeof(ro->memory), "%.150s", line + 10);
+}
+
+/* Run @cmd, keep its output in @log and parse it; false when it could not run. */
+static bool run_side(const char *cmd, const char *log, struct run_out *ro)
+{
+	char line[1024], full[4400];
+	FILE *p, *keep = fopen(log, "w");
+	int st;
+
+	snprintf(full, sizeof(full), "%s 2>&1", cmd);
+	if (keep)
+		fprintf(keep, "$ %s\n", cmd);
+	p = popen(full, "r");
+	if (!p) {
+		if (keep)
+			fclose(keep);
+		return false;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		if (keep)
+			fputs(line, keep);
+		line[strcspn(line, "\r\n")] = 0;
+		take_line(ro, line);
+	}
+	st = pclose(p);
+	if (keep) {
+		fprintf(keep, "# exit status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		fclose(keep);
+	}
+	return st != -1;
+}
+
+/* One side's run in round @i: its rates into c->rate (0 when the run gave none). */
+static void one_run(struct compare *c, enum side s, unsigned int i)
+{
+	char cmd[4200], log[4200];
+	struct run_out ro = { .side = s };
+	const char *why = NULL;
+
+	if (s == SIDE_TWIN)
+		snprintf(cmd, sizeof(cmd), "'%s' --quiet --mib %llu --threads %u --seconds %u "
+			 "--chunk-mib %llu --seed 0x%llx%s", c->self,
+			 (unsigned long long)c->o->mib, c->threads, c->seconds,
+			 (unsigned long long)c->o->chunk_mib,
+			 (unsigned long long)(c->o->seed + i),
+			 c->o->backing == SOAK_BACK_4K ? " --backing 4k" :
+			 c->o->backing == SOAK_BACK_THP ? " --backing thp" : "");
+	else
+		snprintf(cmd, sizeof(cmd), "'%s' -M %llu -m %u -s %u%s", c->o->sat,
+			 (unsigned long long)c->o->mib, c->threads, c->seconds,
+			 s == SIDE_SAT_WARM ? " -W" : "");
+	snprintf(log, sizeof(log), "%s/round-%02u-%s.log", c->o->log_dir, i + 1,
+		 s == SIDE_TWIN ? "twin" : s == SIDE_SAT ? "sat" : "sat-W");
+	sat_summary_init(&ro.sat);
+	if (!run_side(cmd, log, &ro))
+		why = "could not start";
+	else if (s == SIDE_TWIN && !ro.have_twin)
+		why = "no result line";
+	else if (s != SIDE_TWIN)
+		why = sat_summary_unusable(&ro.sat);
+	for (int k = 0; k < NR_SOAK_RATES; k++)
+		c->rate[s][k][i] = why ? 0 : s == SIDE_TWIN ? ro.twin.rate[k] :
+				   sat_rate(&ro.sat, (enum soak_rate)k);
+	if (!why && ((s == SIDE_TWIN && !ro.twin.pass) || (s != SIDE_TWIN && !ro.sat.pass)))
+		c->failed_check = true;
+	if (why)
+		printf("#   %s in round %u: %s (see %s)\n", side_names[s], i + 1, why, log);
+	if (!c->memory[s][0])
+		snprintf(c->memory[s], sizeof(c->memory[s]), "%.150s",
+			 s == SIDE_TWIN ? ro.memory : ro.sat.memory);
+}
+
+static void round_json(const struct compare *c, unsigned int i, enum side s, double load)
+{
+	struct json_writer w;
+	char line[512];
+
+	json_record(&w, line, sizeof(line), "soak-bench-round");
+	json_u64(&w, "round", i + 1);
+	json_str(&w, "side", side_names[s]);
+	json_bool(&w, "ok", c->rate[s][0][i] > 0);
+	for (int k = 0; k < NR_SOAK_RATES; k++) {
+		char key[24];
+
+		snprintf(key, sizeof(key), "%s_gbps", soak_rate_names[k]);
+		json_double(&w, key, c->rate[s][k][i] / GB, 3);
+	}
+	json_double(&w, "load1", load, 2);
+	json_end(&w);
+	fprintf(c->json, "%s\n", line);
+}
+
+/* Round @i: every side once, in order or reversed; one line with the copied rates. */
+static void one_round(struct compare *c, unsigned int i)
+{
+	double load = load1();
+
+	for (unsigned int j = 0; j < c->sides; j++)
+		one_run(c, (enum side)(i & 1 ? c->sides - 1 - j : j), i);
+	printf("round %2u (%s first, load %.2f):", i + 1, i & 1 ? side_names[c->sides - 1] :
+	       side_names[0], load);
+	for (unsigned int s = 0; s < c->sides; s++) {
+		printf("  %s %.3f", side_names[s], c->rate[s][SOAK_RATE_CHECKED][i] / GB);
+		if (c->json)
+			round_json(c, i, (enum side)s, load);
+	}
+	printf(" GB/s checked\n");
+}
+
+static double median_rate(const double *v, unsigned int n)
+{
+	u64 s[STATS_MAX];
+	unsigned int m = 0;
+	struct stats st;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (v[i] > 0)
+			s[m++] = (u64)v[i];
+	stats_compute(s, m, &st);
+	return (double)st.median;
+}
+
+static void result_json(const struct compare *c, enum side peer, int k, const struct ratio *q,
+			unsigned int used)
+{
+	struct json_writer w;
+	char line[768];
+
+	json_record(&w, line, sizeof(line), "soak-bench");
+	json_str(&w, "peer", side_names[peer]);
+	json_str(&w, "rate", soak_rate_names[k]);
+	json_u64(&w, "mib", c->o->mib);
+	json_u64(&w, "threads", c->threads);
+	json_u64(&w, "seconds", c->seconds);
+	json_u64(&w, "rounds", used);
+	json_double(&w, "twin_gbps", median_rate(c->rate[SIDE_TWIN][k], c->rounds) / GB, 3);
+	json_double(&w, "peer_gbps", median_rate(c->rate[peer][k], c->rounds) / GB, 3);
+	json_u64(&w, "ratio_x1000", q->ratio_pm);
+	json_u64(&w, "ci_lo_x1000", q->lo_pm);
+	json_u64(&w, "ci_hi_x1000", q->hi_pm);
+	json_bool(&w, "significant", q->significant);
+	json_double(&w, "load1_end", load1(), 2);	/* the machine is shared: say how busy */
+	json_end(&w);
+	fprintf(c->json, "%s\n", line);
+}
+
+/* The table: per peer and rate, the medians and twin / peer with its interval. */
+static unsigned int results(const struct compare *c)
+{
+	unsigned int good = STATS_MAX;
+
+	printf("\n%-18s %-8s %6s %10s %10s  %s\n", "peer", "rate", "rounds", "twin GB/s",
+	       "peer GB/s", "twin/peer [95% CI]");
+	for (unsigned int s = SIDE_SAT; s < c->sides; s++)
+		for (int k = 0; k < NR_SOAK_RATES; k++) {
+			struct ratio q;
+			unsigned int used;
+			bool ok = soak_rate_ratio(c->rate[SIDE_TWIN][k], c->rate[s][k], c->rounds,
+						  &q, &used);
+
+			good = MIN(good, used);
+			if (!ok) {
+				printf("%-18s %-8s %6u  fewer than 3 good rounds: no figure\n",
+				       side_names[s], soak_rate_names[k], used);
+				continue;
+			}
+			printf("%-18s %-8s %6u %10.3f %10.3f  %.3fx [%.3f, %.3f]%s\n",
+			       side_names[s], soak_rate_names[k], used,
+			       median_rate(c->rate[SIDE_TWIN][k], c->rounds) / GB,
+			       median_rate(c->rate[s][k], c->rounds) / GB, q.ratio_pm / 1000.0,
+			       q.lo_pm / 1000.0, q.hi_pm / 1000.0,
+			       q.significant ? "" : "  (no difference resolved)");
+			if (c->json)
+				result_json(c, (enum side)s, k, &q, used);
+		}
+	return good;
+}
+
+static void header(const struct compare *c)
+{
+	printf("# soak-bench: the hosted soak twin (host/soak/ck-soak.c) against %s, %llu MiB, %u "
+	       "threads, %u s a run, %u rounds alternating AB/BA, logs in %s/\n", c->o->sat,
+	       (unsigned long long)c->o->mib, c->threads, c->seconds, c->rounds,
+	       c->o->log_dir);
+	printf("# rates (host/soak/twin_peer.h), bytes/s summed over threads, GB = 10^9 bytes: "
+	       "checked = bytes of memory read back and compared with what was written there "
+	       "(stressapptest: its Memory Copy MB/s x 2^20 / 2, as it counts each copied byte "
+	       "twice and checks each copy's source once; the twin: each pair's destination and "
+	       "source); copied = data copied (stressapptest: the same; the twin: 1 per 2 "
+	       "checked); traffic = bytes read + written (stressapptest: its own figure; the "
+	       "twin: 5 per copied byte)\n");
+	printf("# ratio = median of per-round ratios twin/peer, %d-resample bootstrap 95%% CI "
+	       "(bench/stats.c); the target: checked, twin/stressapptest >= 1\n",
+	       STATS_BOOT_MAX);
+}
+
+#define NR_HUGEPAGES	"/proc/sys/vm/nr_hugepages"
+static long hugepages_before = -1;	/* the count to put back, -1: nothing to do */
+static char hugepages_text[24];		/* the same as text, for the signal handler */
+
+static long read_hugepages(void)
+{
+	return ck_host_read_long(NR_HUGEPAGES);
+}
+
+static bool write_hugepages(long n)
+{
+	FILE *f = fopen(NR_HUGEPAGES, "w");
+	bool ok = f && fprintf(f, "%ld\n", n) > 0;
+
+	return f && !fclose(f) && ok;
+}
+
+static void restore_hugepages(void)
+{
+	if (hugepages_before >= 0 && write_hugepages(hugepages_before))
+		printf("# vm.nr_hugepages back to %ld\n", hugepages_before);
+	hugepages_before = -1;
+}
+
+/* Interrupted: put the count back with async-signal-safe calls only, then die of @sig. */
+static void on_signal(int sig)
+{
+	int fd = open(NR_HUGEPAGES, O_WRONLY);
+
+	if (fd >= 0) {
+		ssize_t n = write(fd, hugepages_text, strlen(hugepages_text));
+
+		(void)n;	/* a failure cannot be told from here */
+		close(fd);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Enough 2 MiB pages for one side's @mib (the sides run one at a time), put back at exit. */
+static void reserve_hugepages(u64 mib)
+{
+	long before = read_hugepages(), want = (long)((mib + 1) / 2) + 8, got;
+
+	if (before < 0 || before >= want) {
+		printf("# --hugepages: vm.nr_hugepages is %ld: %s\n", before,
+		       before < 0 ? "cannot read it" : "enough already");
+		return;
+	}
+	if (!write_hugepages(want)) {
+		printf("# --hugepages: cannot write %s (%s): the sides take what they get\n",
+		       NR_HUGEPAGES, geteuid() ? "not root" : strerror(errno));
+		return;
+	}
+	hugepages_before = before;
+	snprintf(hugepages_text, sizeof(hugepages_text), "%ld\n", before);
+	atexit(restore_hugepages);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	got = read_hugepages();
+	printf("# --hugepages: vm.nr_hugepages %ld -> %ld (asked %ld)%s\n", before, got, want,
+	       got < want ? ": memory too fragmented for all of them, the rest is THP/4 KiB" :
+	       "");
+}
+
+/* stressapptest is there and runs; false after saying how to get it. */
+static bool have_sat(const char *sat)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "command -v '%s' >/dev/null 2>&1", sat);
+	if (!system(cmd))
+		return true;
+	fprintf(stderr, "ck-soak: %s is not installed: `tools/ensure-deps.sh soak-bench` "
+		"installs it as root (Debian package stressapptest)\n", sat);
+	return false;
+}
+
+int ck_soak_compare(const struct ck_soak_opts *o, const char *self)
+{
+	static struct compare c;
+	int cpus[1024];
+	unsigned int good;
+	char line[512];
+
+	c = (struct compare){ .o = o, .self = self, .rounds = o->rounds,
+			      .sides = o->warm ? 3 : 2 };
+	c.threads = o->threads ? o->threads : ck_soak_cpus(cpus, 1024);
+	c.seconds = (o->seconds + 4) / 5 * 5;
+	if (!have_sat(o->sat))
+		return 2;
+	if (o->hugepages)
+		reserve_hugepages(o->mib);
+	if (c.seconds != o->seconds)
+		printf("# --seconds %u: stressapptest sleeps in 5 s steps, so both sides run "
+		       "%u s\n", o->seconds, c.seconds);
+	if (mkdir(o->log_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "ck-soak: --log-dir %s: %s\n", o->log_dir, strerror(errno));
+		return 2;
+	}
+	if (o->json && !(c.json = fopen(o->json, "w"))) {
+		perror(o->json);
+		return 2;
+	}
+	ck_soak_machine(line, sizeof(line));
+	printf("# machine: %s\n", line);
+	if (c.json) {
+		struct json_writer w;
+		char rec[768];
+
+		json_record(&w, rec, sizeof(rec), "machine");
+		json_str(&w, "machine", line);
+		json_end(&w);
+		fprintf(c.json, "%s\n", rec);
+	}
+	header(&c);
+	for (unsigned int i = 0; i < c.rounds; i++)
+		one_round(&c, i);
+	printf("# memory: twin %s; stressapptest %s\n", c.memory[SIDE_TWIN][0] ?
+	       c.memory[SIDE_TWIN] : "(not said)", c.memory[SIDE_SAT][0] ? c.memory[SIDE_SAT] :
+	       "(not said)");
+	good = results(&c);
+	printf("# load average at the end: %.2f%s\n", load1(), c.failed_check ?
+	       "; a run reported FAIL (a miscompare): see its log" : "");
+	if (c.json)
+		fclose(c.json);
+	restore_hugepages();
+	if (good < 3)
+		return 2;
+	return c.failed_check ? 1 : 0;
+}

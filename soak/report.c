@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report.c - the soak's ledger as text lines and JSON records (report.h); the records go
+ * through the project's JSON-lines writer (kernel/lib/json.h).
+ */
+#include "kernel/lib/format.h"
+#include "kernel/lib/json.h"
+#include "kernel/lib/string.h"
+#include "mce/decode.h"
+#include "soak/report.h"
+
+/* A line of text being written into a caller's buffer (kernel/lib/format.h's ck_appendf). */
+struct soak_text {
+	char *buf;
+	size_t size;
+	size_t len;		/* what the whole line needs; size - 1 or more when cut */
+};
+
+#define tprintf(t, ...)	ck_appendf((t)->buf, (t)->size, &(t)->len, __VA_ARGS__)
+
+static void text_init(struct soak_text *t, char *buf, size_t size)
+{
+	*t = (struct soak_text){ buf, size, 0 };
+	if (size)
+		buf[0] = '\0';
+}
+
+/* The summary's and the JSON counts' keys, by event kind. */
+static const char *const count_keys[NR_SOAK_EV] = {
+	"corrected", "deferred", "uncorrected", "miscompares", "stuck_cpus", "retired_pages",
+};
+static const char *const count_words[NR_SOAK_EV] = {
+	"corrected", "deferred", "uncorrected", "miscompares", "stuck CPUs", "retired pages",
+};
+
+static void put_seconds(struct soak_text *o, u64 ns, unsigned int digits)
+{
+	u64 div = 1000000000ULL, frac = ns % div;
+
+	for (unsigned int i = digits; i < 9; i++)
+		frac /= 10;
+	tprintf(o, "%llu.%0*llus", (unsigned long long)(ns / div), (int)digits,
+		(unsigned long long)frac);
+}
+
+static void put_dimm_name(struct soak_text *o, const struct soak_where_map *map, u16 idx)
+{
+	char name[2 * SMBIOS_NAME_MAX + 2];
+
+	smbios_dimm_name(map ? map->dimms : NULL, idx, name, sizeof(name));
+	tprintf(o, "%s", name);
+}
+
+/* "DIMM X", "one of DIMMs X, Y (interleaved)", or why there is none. */
+static void put_dimm_text(struct soak_text *o, const struct soak_where_map *map, u8 where,
+			  u8 nr, const u16 *dimm)
+{
+	if (where == SMBIOS_ONE_DIMM) {
+		tprintf(o, "DIMM ");
+		put_dimm_name(o, map, dimm[0]);
+	} else if (where == SMBIOS_INTERLEAVED) {
+		tprintf(o, "one of DIMMs ");
+		for (unsigned int i = 0; i < nr && i < 2; i++) {
+			tprintf(o, "%s", i ? ", " : "");
+			put_dimm_name(o, map, dimm[i]);
+		}
+		tprintf(o, "%s (interleaved)", nr > 2 ? ", ..." : "");
+	} else {
+		tprintf(o, "%s", smbios_where_text((enum smbios_where)where));
+	}
+}
+
+static void put_where_text(struct soak_text *o, const struct soak_event *e,
+			   const struct soak_where_map *map)
+{
+	if (!(e->flags & SOAK_EVF_PHYS)) {
+		if (e->flags & SOAK_EVF_MCA) {
+			struct mce_addr_src src = { .amd = e->flags & SOAK_EVF_AMD,
+						    .smca = e->flags & SOAK_EVF_SMCA,
+						    .hygon = e->flags & SOAK_EVF_HYGON,
+						    .bank = e->bank };
+
+			tprintf(o, ", no usable address (%s)",
+				mce_decode_addr(e->status, e->addr, e->misc, &src).why);
+		}
+		return;
+	}
+	tprintf(o, ", physical 0x%llx (%llu bytes), ", (unsigned long long)e->phys,
+		1ULL << e->lsb);
+	if (e->node == SOAK_NO_NODE)
+		tprintf(o, "unknown node, ");
+	else
+		tprintf(o, "node %u, ", e->node);
+	if (e->flags & SOAK_EVF_SOAKED)
+		tprintf(o, "soak range 0x%llx+0x%llx, ", (unsigned long long)e->range_base,
+			(unsigned long long)e->range_size);
+	else
+		tprintf(o, "outside the soak ranges, ");
+	put_dimm_text(o, map, e->where, e->nr_dimms, e->dimm);
+}
+
+/* Set bits of @x (the image links no libgcc, so no __builtin_popcountll). */
+static int bit_count(u64 x)
+{
+	int n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+static void put_bits(struct soak_text *o, u64 x)
+{
+	int n = bit_count(x), shown = 0;
+
+	if (n > 4) {
+		tprintf(o, "%d bits", n);
+		return;
+	}
+	tprintf(o, "bit%s ", n == 1 ? "" : "s");
+	for (int b = 0; b < 64; b++)
+		if (x >> b & 1)
+			tprintf(o, "%s%d", shown++ ? ", " : "", b);
+}
+
+static void put_writer_text(struct soak_text *o, const struct soak_event *e)
+{
+	if (e->how == SOAK_HOW_COPY)
+		tprintf(o, "copied by %s from %s data", soak_copy_op_name(e->copy_op),
+			soak_pat_name((enum soak_pat)e->pat));
+	else
+		tprintf(o, "written by %s (%s)",
+			e->how == SOAK_HOW_CLEAR ? "a clear primitive" : "soak_fill",
+			soak_pat_name((enum soak_pat)e->pat));
+}
+
+static void put_mca_text(struct soak_text *o, const struct soak_event *e)
+{
+	char bits[96], desc[96];
+
+	mce_status_bits(e->status, e->flags & SOAK_EVF_AMD, bits, sizeof(bits));
+	mce_mcacod_desc((u16)e->status, desc, sizeof(desc));
+	tprintf(o, "bank %u STATUS 0x%016llx [%s] ADDR 0x%llx MISC 0x%llx, %s", e->bank,
+		(unsigned long long)e->status, bits, (unsigned long long)e->addr,
+		(unsigned long long)e->misc, desc);
+	if (e->flags & SOAK_EVF_OVER)
+		tprintf(o, ", OVER: the bank lost errors before this one");
+}
+
+size_t soak_event_text(const struct soak_event *e, const struct soak_where_map *map,
+		       char *buf, size_t size)
+{
+	struct soak_text o;
+	char sym[96] = "";
+
+	text_init(&o, buf, size);
+	tprintf(&o, "# soak-event: ");
+	put_seconds(&o, e->t_ns, 9);
+	tprintf(&o, " CPU %u %s: ", e->cpu, soak_ev_name((enum soak_ev_kind)e->kind));
+	switch (e->kind) {
+	case SOAK_EV_MISCOMPARE:
+		tprintf(&o, "expected 0x%016llx actual 0x%016llx, differing ",
+			(unsigned long long)e->expected, (unsigned long long)e->actual);
+		put_bits(&o, e->expected ^ e->actual);
+		tprintf(&o, ", ");
+		put_writer_text(&o, e);
+		tprintf(&o, ", %s", soak_reread_name((enum soak_reread)e->reread));
+		break;
+	case SOAK_EV_STUCK_CPU:
+		if (map && map->symbol)
+			map->symbol(e->rip, sym, sizeof(sym));
+		tprintf(&o, "no heartbeat, RIP 0x%llx%s%s", (unsigned long long)e->rip,
+			sym[0] ? " " : "", sym);
+		break;
+	case SOAK_EV_RETIRED_PAGE:
+		tprintf(&o, "page retired after the %s error",
+			soak_ev_name((enum soak_ev_kind)e->cause));
+		break;
+	default:
+		if (e->flags & SOAK_EVF_MCA)
+			put_mca_text(&o, e);
+		else
+			tprintf(&o, "poison consumed, no bank to tell");
+		break;
+	}
+	put_where_text(&o, e, map);
+	return o.len;
+}
+
+static void put_json_where(struct json_writer *w, const struct soak_event *e,
+			   const struct soak_where_map *map)
+{
+	if (!(e->flags & SOAK_EVF_PHYS)) {
+		json_null(w, "phys");
+		return;
+	}
+	json_hex(w, "phys", e->phys);
+	json_u64(w, "granularity", 1ULL << e->lsb);
+	if (e->node == SOAK_NO_NODE)
+		json_null(w, "node");
+	else
+		json_u64(w, "node", e->node);
+	if (e->flags & SOAK_EVF_SOAKED) {
+		json_obj_begin(w, "range");
+		json_hex(w, "base", e->range_base);
+		json_hex(w, "size", e->range_size);
+		json_obj_end(w);
+	} else {
+		json_null(w, "range");
+	}
+	json_str(w, "dimm_map", smbios_where_text((enum smbios_where)e->where));
+	json_arr_begin(w, "dimms");
+	for (unsigned int i = 0; i < e->nr_dimms && i < 2 && e->where >= SMBIOS_ONE_DIMM; i++) {
+		char name[2 * SMBIOS_NAME_MAX + 2];
+
+		smbios_dimm_name(map ? map->dimms : NULL, e->dimm[i], name, sizeof(name));
+		json_str(w, NULL, name);
+	}
+	json_arr_end(w);
+}
+
+static void put_json_miscompare(struct json_writer *w, const struct soak_event *e)
+{
+	json_hex(w, "expected", e->expected);
+	json_hex(w, "actual", e->actual);
+	json_hex(w, "bits", e->expected ^ e->actual);
+	json_str(w, "written_by", soak_how_name((enum soak_how)e->how));
+	json_str(w, "pattern", soak_pat_name((enum soak_pat)e->pat));
+	if (e->how == SOAK_HOW_COPY)
+		json_str(w, "copy", soak_copy_op_name(e->copy_op));
+	else
+		json_null(w, "copy");
+	json_str(w, "reread", soak_reread_name((enum soak_reread)e->reread));
+}
+
+static void put_json_kind(struct json_writer *w, const struct soak_event *e,
+			  const struct soak_where_map *map)
+{
+	char sym[96] = "";
+
+	if (e->flags & SOAK_EVF_MCA) {
+		json_u64(w, "bank", e->bank);
+		json_hex(w, "status", e->status);
+		json_hex(w, "addr", e->addr);
+		json_hex(w, "misc", e->misc);
+		json_bool(w, "over", e->flags & SOAK_EVF_OVER);
+	}
+	if (e->kind == SOAK_EV_MISCOMPARE)
+		put_json_miscompare(w, e);
+	if (e->kind == SOAK_EV_STUCK_CPU) {
+		if (map && map->symbol)
+			map->symbol(e->rip, sym, sizeof(sym));
+		json_hex(w, "rip", e->rip);
+		json_str(w, "symbol", sym);
+	}
+	if (e->kind == SOAK_EV_RETIRED_PAGE)
+		json_str(w, "cause", soak_ev_name((enum soak_ev_kind)e->cause));
+}
+
+size_t soak_event_json(const struct soak_event *e, const struct soak_where_map *map,
+		       char *buf, size_t size)
+{
+	struct json_writer w;
+
+	json_record(&w, buf, size, "soak_event");
+	json_u64(&w, "t_ns", e->t_ns);
+	json_u64(&w, "cpu", e->cpu);
+	json_str(&w, "event", soak_ev_name((enum soak_ev_kind)e->kind));
+	put_json_kind(&w, e, map);
+	put_json_where(&w, e, map);
+	json_end(&w);
+	return w.len;
+}
+
+static void put_bucket_label(struct soak_text *o, const struct soak_bucket *b,
+			     const struct soak_where_map *map)
+{
+	switch (b->type) {
+	case SOAK_BUCKET_DIMM:
+		tprintf(o, "DIMM ");
+		put_dimm_name(o, map, b->dimm);
+		if (b->node != SOAK_NO_NODE)
+			tprintf(o, " (node %u)", b->node);
+		break;
+	case SOAK_BUCKET_RANGE:
+		if (b->node == SOAK_NO_NODE)
+			tprintf(o, "unknown node");
+		else
+			tprintf(o, "node %u", b->node);
+		if (b->size)
+			tprintf(o, " range 0x%llx-0x%llx", (unsigned long long)b->base,
+				(unsigned long long)(b->base + b->size - 1));
+		else
+			tprintf(o, " outside the soak ranges");
+		tprintf(o, " (%s)", smbios_where_text((enum smbios_where)b->where));
+		break;
+	case SOAK_BUCKET_NO_ADDRESS:
+		tprintf(o, "no address");
+		break;
+	default:
+		tprintf(o, "other places (past %u buckets)", SOAK_MAX_BUCKETS - 1);
+		break;
+	}
+}
+
+size_t soak_bucket_text(const struct soak_totals *t, unsigned int i,
+			const struct soak_where_map *map, char *buf, size_t size)
+{
+	struct soak_text o;
+
+	text_init(&o, buf, size);
+	if (i >= t->nr_buckets)
+		return o.len;
+	tprintf(&o, "# soak-ledger: ");
+	put_bucket_label(&o, &t->bucket[i], map);
+	for (int k = 0; k < NR_SOAK_EV; k++)
+		tprintf(&o, "%s %s %u", k ? "," : ":", count_words[k],
+			t->bucket[i].count[k]);
+	return o.len;
+}
+
+static void put_verdict(struct soak_text *o, const struct soak_totals *t,
+			const struct soak_verdict *v, const struct soak_where_map *map)
+{
+	const struct soak_rule *r;
+
+	if (v->pass) {
+		tprintf(o, "PASS");
+		return;
+	}
+	if (v->rule < 0 || (unsigned int)v->rule >= soak_nr_rules) {
+		tprintf(o, "%s", v->run_reason ? v->run_reason : "failed (no rule named)");
+		return;
+	}
+	r = &soak_rules[v->rule];
+	if (r->scope == SOAK_SCOPE_BUCKET && v->bucket >= 0) {
+		tprintf(o, "%s: %llu > %llu in ", r->name, (unsigned long long)v->count,
+			(unsigned long long)v->limit);
+		put_bucket_label(o, &t->bucket[v->bucket], map);
+	} else if (r->scope == SOAK_SCOPE_RUN) {
+		tprintf(o, "%s (%llu)", r->name, (unsigned long long)v->count);
+		if (r->kind < NR_SOAK_EV && t->first[r->kind].known)
+			tprintf(o, ", the first at 0x%llx on CPU %u",
+				(unsigned long long)t->first[r->kind].phys, t->first[r->kind].cpu);
+	} else {
+		tprintf(o, "%s", r->name);
+	}
+}
+
+size_t soak_verdict_text(const struct soak_totals *t, const struct soak_verdict *v,
+			 const struct soak_where_map *map, char *buf, size_t size)
+{
+	struct soak_text o;
+
+	text_init(&o, buf, size);
+	put_verdict(&o, t, v, map);
+	return o.len;
+}
+
+size_t soak_summary_text(const struct soak_totals *t, const struct soak_verdict *v,
+			 const struct soak_where_map *map, char *buf, size_t size)
+{
+	struct soak_text o;
+	char reason[256];
+
+	text_init(&o, buf, size);
+	tprintf(&o, "# copykernel-soak: result=%s duration=", v->pass ? "PASS" : "FAIL");
+	put_seconds(&o, t->elapsed_ns, 3);
+	tprintf(&o, " passes=%u bytes=%llu", t->passes,
+		(unsigned long long)t->bytes_verified);
+	for (int k = 0; k < NR_SOAK_EV; k++)
+		tprintf(&o, " %s=%llu", count_keys[k], (unsigned long long)t->count[k]);
+	tprintf(&o, " not_stored=%llu", (unsigned long long)t->not_stored);
+	if (!v->pass) {
+		soak_verdict_text(t, v, map, reason, sizeof(reason));
+		tprintf(&o, " reason=\"%s\"", reason);
+	}
+	return o.len;
+}
+
+static void put_json_bucket(struct json_writer *w, const struct soak_bucket *b,
+			    const struct soak_where_map *map)
+{
+	static const char *const types[] = { "dimm", "range", "no_address", "other" };
+	char text[256], name[2 * SMBIOS_NAME_MAX + 2];
+	struct soak_text lo;
+
+	text_init(&lo, text, sizeof(text));
+	put_bucket_label(&lo, b, map);
+	json_obj_begin(w, NULL);
+	json_str(w, "type", types[b->type]);
+	json_str(w, "where", text);
+	if (b->type == SOAK_BUCKET_DIMM) {
+		smbios_dimm_name(map ? map->dimms : NULL, b->dimm, name, sizeof(name));
+		json_str(w, "dimm", name);
+	} else {
+		json_null(w, "dimm");
+	}
+	if (b->node != SOAK_NO_NODE && b->type <= SOAK_BUCKET_RANGE)
+		json_u64(w, "node", b->node);
+	else
+		json_null(w, "node");
+	for (int k = 0; k < NR_SOAK_EV; k++)
+		json_u64(w, count_keys[k], b->count[k]);
+	json_obj_end(w);
+}
+
+size_t soak_summary_json(const struct soak_totals *t, const struct soak_verdict *v,
+			 const struct soak_where_map *map, char *buf, size_t size)
+{
+	struct json_writer w;
+	char text[256];
+
+	json_record(&w, buf, size, "soak_summary");
+	json_str(&w, "result", v->pass ? "PASS" : "FAIL");
+	soak_verdict_text(t, v, map, text, sizeof(text));
+	if (v->pass)
+		json_null(&w, "reason");
+	else
+		json_str(&w, "reason", text);
+	json_u64(&w, "duration_ns", t->elapsed_ns);
+	json_u64(&w, "passes", t->passes);
+	json_u64(&w, "cpus", t->cpus);
+	json_u64(&w, "bytes_verified", t->bytes_verified);
+	json_u64(&w, "bytes_per_pass", t->bytes_per_pass);
+	json_u64(&w, "free_bytes", t->free_bytes);
+	json_u64(&w, "ce_threshold", t->ce_threshold ? t->ce_threshold : SOAK_CE_THRESHOLD);
+	json_hex(&w, "seed", t->seed);
+	json_obj_begin(&w, "counts");
+	for (int k = 0; k < NR_SOAK_EV; k++)
+		json_u64(&w, count_keys[k], t->count[k]);
+	json_obj_end(&w);
+	json_u64(&w, "not_stored", t->not_stored);
+	json_arr_begin(&w, "ledger");
+	for (unsigned int i = 0; i < t->nr_buckets; i++)
+		put_json_bucket(&w, &t->bucket[i], map);
+	json_arr_end(&w);
+	json_end(&w);
+	return w.len;
+}
