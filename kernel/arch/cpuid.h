@@ -11,6 +11,7 @@
 #define CK_CPUID_H
 
 #include "kernel/include/cpufeature.h"
+#include "kernel/include/page_types.h"
 #include "kernel/include/x86.h"
 
 enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON, VENDOR_CENTAUR,
@@ -46,7 +47,7 @@ bool cpuid_ident_has(const struct cpuid_ident *id, enum x86_feature_id f);
 /* The address bits a physical address may have: (1 << MAXPHYADDR) - 1. */
 static inline u64 cpuid_phys_mask(unsigned int phys_bits)
 {
-	return phys_bits >= 64 ? ~0ULL : (1ULL << phys_bits) - 1;
+	return PHYS_ADDR_MASK(phys_bits);
 }
 
 #ifdef CK_KERNEL

@@ -6,13 +6,13 @@
  * (1 GiB), 2 = PD (2 MiB), 1 = PT (4 KiB). Tables are addressed through the identity map, so
  * a table's physical address is also its pointer.
  */
-#include "kernel/arch/apic.h"
 #include "kernel/arch/bootmem.h"
 #include "kernel/arch/cpuid.h"
 #include "kernel/arch/memmap.h"
 #include "kernel/arch/mtrr.h"
 #include "kernel/arch/paging.h"
 #include "kernel/console/printk.h"
+#include "kernel/include/apicdef.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
 

@@ -10,6 +10,9 @@
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
 
+/* The bits a physical address may have on a CPU of MAXPHYADDR @bits: (1 << @bits) - 1. */
+#define PHYS_ADDR_MASK(bits)	((bits) >= 64 ? ~0ULL : (1ULL << (bits)) - 1)
+
 /* A CPU's kernel stack (the boot CPU's in head.asm, each AP's), and each IST stack. */
 #define KERNEL_STACK_SIZE	(64 * 1024)
 #define IST_STACK_SIZE		(16 * 1024)
