@@ -12,6 +12,7 @@
 #include "kernel/arch/apic.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
+#include "kernel/platform/madt.h"
 #include "kernel/platform/smp.h"
 #include "kernel/platform/smp_internal.h"
 #include "kernel/platform/tsc.h"

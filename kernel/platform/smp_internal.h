@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * smp_internal.h - what smpboot.c (bring-up), smp_block.c (the AP blocks) and smp.c
- * (running) share; nobody else.
+ * (running) share; nobody else. Declarations only: the types are smp.h's, which each of
+ * them includes itself; this header does not, so that it and smp.c (which includes it) do
+ * not include each other.
  */
 #ifndef CK_SMP_INTERNAL_H
 #define CK_SMP_INTERNAL_H
 
-#include "kernel/platform/madt.h"
-#include "kernel/platform/smp.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/include/types.h"
+
+struct percpu;
+struct smp_cpu_info;
+struct smp_info;
 
 extern struct smp_info smp_state;
 DECLARE_PER_CPU(struct smp_cpu_info, smp_cpu_infos);
