@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * parallel_out.h - what the parallel preset prints (bench/parallel_out.c), for
- * bench/parallel.c: a step as a table row, a "parallel" JSON record and a LAVA line.
+ * bench/parallel.c: the primitives' names, a step as a table row, a "parallel" JSON record
+ * and a LAVA line.
  *
  *   group  cpus  aggregate GB/s [min, max]   scaling  skew us start/end  per-CPU GB/s
  *   all    2     9.80 [9.10, 10.21]          0.957    12.4/310.2         4.95 4.90
@@ -9,8 +10,11 @@
 #ifndef CK_BENCH_PARALLEL_OUT_H
 #define CK_BENCH_PARALLEL_OUT_H
 
-#include "bench/parallel.h"
+#include "bench/parallel_types.h"
 
+/* "copy_page" ... and the routine copy_ops resolves it to now ("copy_page_rep"). */
+const char *par_prim_name(enum par_prim p);
+const char *par_prim_routine(enum par_prim p);
 /* One line through @cfg->out (up to 511 characters). */
 void par_outf(const struct par_config *cfg, const char *fmt, ...) __printf(2, 3);
 /* The number the caller prints for its CPU @cpu. */
