@@ -9,7 +9,8 @@
 #define CK_BENCH_CASES_H
 
 #include "bench/data.h"
-#include "bench/presets.h"
+#include "bench/harness.h"
+#include "bench/platform.h"
 #include "bench/table.h"
 
 #define CASE(a, p, b, f, c)						\

@@ -23,7 +23,8 @@
 #ifndef CK_BENCH_CLEAR_ORDER_H
 #define CK_BENCH_CLEAR_ORDER_H
 
-#include "bench/presets.h"
+#include "bench/harness.h"
+#include "bench/platform.h"
 
 /* A figure quoted from upstream or a seed, never measured here; values x100. */
 struct bench_quoted {

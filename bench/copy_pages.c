@@ -17,6 +17,7 @@
  */
 #include "bench/cases.h"
 #include "bench/copy_pages.h"
+#include "bench/copy_pages_answer.h"
 #include "bench/probe.h"
 #include "copy/ops.h"
 #include "kernel/lib/format.h"

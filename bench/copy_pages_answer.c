@@ -4,7 +4,7 @@
  * intervals (the rules are in bench/copy_pages.h), and the answer table that prints them.
  * Plain C over integers: built into the image and into the host tests.
  */
-#include "bench/copy_pages.h"
+#include "bench/copy_pages_answer.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
 

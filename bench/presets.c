@@ -8,6 +8,7 @@
 #include "bench/cases.h"
 #include "bench/clear_order.h"
 #include "bench/copy_pages.h"
+#include "bench/presets.h"
 #include "bench/prims.h"
 #include "bench/probe.h"
 #include "copy/ops.h"

@@ -25,7 +25,8 @@
 #ifndef CK_BENCH_PROBE_H
 #define CK_BENCH_PROBE_H
 
-#include "bench/presets.h"
+#include "bench/harness.h"
+#include "bench/platform.h"
 
 #define PROBE_LARGE	(64ULL << 20)	/* primitives this large are also shown against it */
 #define PROBE_BEST_OF	5

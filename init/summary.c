@@ -8,7 +8,7 @@
  * under an emulator they say nothing about hardware.
  */
 #include "bench/image.h"
-#include "bench/presets.h"
+#include "bench/prims.h"
 #include "copy/ops.h"
 #include "copy/pages.h"
 #include "init/copy_setup.h"

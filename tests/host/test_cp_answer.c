@@ -5,7 +5,7 @@
  * as that header states them; and the answer row's output: a table line and a record that
  * parses as JSON (tests/host/json_check.h) and calls the candidates candidates.
  */
-#include "bench/copy_pages.h"
+#include "bench/copy_pages_answer.h"
 #include "tests/host/host_test.h"
 #include "tests/host/json_check.h"
 
