@@ -4,7 +4,7 @@
  * work and the storm history, after Linux's intel.c and threshold.c. No printing, no locks:
  * every function works on one CPU's state and that CPU's registers.
  */
-#include "kernel/arch/apic.h"
+#include "kernel/include/apicdef.h"
 #include "kernel/include/msr-index.h"
 #include "mce/cmci.h"
 #include "mce/mce_regs.h"

@@ -20,12 +20,24 @@
 #ifndef CK_MCE_CMCI_H
 #define CK_MCE_CMCI_H
 
-#include "mce/poll_core.h"
+#include "kernel/include/types.h"
+#include "mce/msr.h"
+#include "mce/poll_state.h"
 
 #define MCE_CMCI_THRESHOLD		1	/* Linux's CMCI_THRESHOLD */
 #define MCE_CMCI_STORM_THRESHOLD	32749	/* Linux's CMCI_STORM_THRESHOLD */
 #define MCE_STORM_BEGIN			5	/* Linux's STORM_BEGIN_THRESHOLD */
 #define MCE_STORM_END_BIT		29	/* Linux's STORM_END_POLL_THRESHOLD: bits 29:0 */
+/* Linux polls a CPU with a storming bank once per second (HZ). */
+#define MCE_POLL_STORM_MS		1000
+
+/* The local APIC as the CMCI code uses it (the image's kernel/arch/apic.h, or a fake). */
+struct mce_apic_ops {
+	u32 (*read)(void *ctx, u32 reg);
+	void (*write)(void *ctx, u32 reg, u32 val);
+	void (*eoi)(void *ctx);
+	void *ctx;
+};
 
 /*
  * Claim the CMCI of each bank of @banks through @be, as Linux's cmci_discover(): a bank whose

@@ -15,48 +15,15 @@
  *
  * On Intel with MCG_CAP.CMCI_P the CPU also takes the corrected-error interrupt (LVT CMCI)
  * for the banks it owns; a CMCI storm moves a bank to polling once a second and back when it
- * is quiet, at Linux's numbers (mce/cmci.h). The pure core is in mce/poll_core.h.
+ * is quiet, at Linux's numbers (mce/cmci.h). The pure core is in mce/poll_core.h, what it
+ * finds and counts in mce/poll_state.h.
  */
 #ifndef CK_MCE_POLL_H
 #define CK_MCE_POLL_H
 
 #include "kernel/include/types.h"
 #include "mce/grade.h"
-
-enum mce_poll_kind {
-	MCE_POLL_CORRECTED,	/* UC clear */
-	MCE_POLL_DEFERRED,	/* AMD: STATUS bit 44 (from MCA_STATUS, or SMCA's MCA_DESTAT) */
-	MCE_POLL_UCNA,		/* uncorrected, not signalled (or not enabled): no #MC */
-	MCE_POLL_THRESHOLD,	/* AMD: a bank's corrected-error counter reached its limit */
-	MCE_POLL_NR_KINDS,
-};
-
-struct mce_poll_event {
-	u64 tsc;
-	u64 status, addr, misc, synd, ipid;	/* addr and misc as read (0 when not valid) */
-	u16 bank;
-	u8 kind;				/* enum mce_poll_kind */
-	bool addr_valid;			/* @phys is a usable physical address */
-	u8 lsb;					/* its least significant valid bit */
-	u64 phys;				/* the address masked to its granularity */
-	bool over;				/* STATUS.OVER: an earlier error was lost */
-	const struct mce_rule *rule;		/* the poller's grading (NULL: threshold only) */
-	bool from_cmci;				/* found by the CMCI interrupt, not a poll */
-};
-
-/* What one CPU's poller did since it started. */
-struct mce_poll_stats {
-	u64 polls;			/* scans of its banks (polls and CMCIs) */
-	u64 cmcis;			/* CMCI interrupts taken */
-	u64 found[MCE_POLL_NR_KINDS];	/* events logged, by kind */
-	u64 dropped;			/* events that found its queue full */
-	u64 left_for_mc;		/* uncorrected signalled banks left to the #MC handler */
-	u64 storms, storms_ended;	/* CMCI storms begun and subsided on its banks */
-	u64 lock_skips;			/* polls that skipped the shared-unknown banks: lock held */
-};
-
-/* Linux's INITIAL_CHECK_INTERVAL (five minutes): the default longest interval. */
-#define MCE_POLL_DEFAULT_MS	(5U * 60 * 1000)
+#include "mce/poll_state.h"
 
 /*
  * On this CPU: the first call starts its poller (CMCI claimed and the LVT entry set where

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * poll_core.h - the poller's pure core (mce/poll.h says what it does): one CPU's poller
- * state (its queue, counts, CMCI storm and AMD threshold state, interval) and one scan of a
- * set of banks through a register backend (mce/msr.h: the real MSRs or a simulated file).
+ * state (mce/poll_state.h: its queue, counts, CMCI storm and AMD threshold state, interval)
+ * and one scan of a set of banks through a register backend (mce/msr.h: the real MSRs or a
+ * simulated file).
  * Plain C: the image runs it on every CPU over that CPU's own state, the host tests over
  * simulated register files standing for several CPUs.
  *
@@ -25,50 +26,14 @@
 
 #include "kernel/include/types.h"
 #include "mce/amd_thresh.h"
+#include "mce/cmci.h"
 #include "mce/msr.h"
-#include "mce/poll.h"
+#include "mce/poll_state.h"
 #include "mce/smp_logic.h"
 
-#define MCE_POLL_BANKS		64
-#define MCE_POLL_QUEUE		32
 /* Linux's floor of the adaptive interval: HZ / 100. */
 #define MCE_POLL_MIN_MS		10
-/* Linux polls a CPU with a storming bank once per second (HZ). */
-#define MCE_POLL_STORM_MS	1000
 
-/* One bank's CMCI storm history (Linux's struct storm_bank). */
-struct mce_storm_bank {
-	u64 history;		/* bit i: an error seen i polls (or seconds) ago */
-	u64 stamp_ms;		/* when the bank was last tracked */
-	bool in_storm;		/* polled once a second, its CMCI threshold raised */
-	u16 threshold;		/* its CMCI threshold when not storming (MCi_CTL2[14:0]) */
-};
-
-/* This CPU's CMCI: which banks it owns, their storms (Linux's struct mca_storm_desc). */
-struct mce_cmci_state {
-	u64 owned;		/* banks whose CMCI_EN this CPU set (Linux's mce_banks_owned) */
-	u64 storming;		/* of those, the banks in storm mode */
-	struct mce_storm_bank bank[MCE_POLL_BANKS];
-};
-
-/* This CPU's queue: a ring, written and read only by its CPU with interrupts held off. */
-struct mce_poll_queue {
-	struct mce_poll_event ev[MCE_POLL_QUEUE];
-	unsigned int head, n;
-};
-
-struct mce_poll_state {
-	u64 owned;		/* banks this CPU alone reads */
-	u64 unknown;		/* banks whose sharing is unknown: read under the poll lock */
-	struct mce_poll_queue q;
-	struct mce_poll_stats st;
-	struct mce_cmci_state cmci;
-	struct mce_thresh thr;
-	unsigned int max_ms;	/* the longest interval (Linux's check_interval) */
-	unsigned int iv_ms;	/* the interval now (Linux's mce_next_interval) */
-	u64 next_ms;		/* when mce_poll_tick polls next */
-	bool started;
-};
 
 /* What a scan needs to know of the CPU it runs on. */
 struct mce_poll_env {
@@ -81,24 +46,6 @@ struct mce_poll_env {
 	u64 tsc;		/* the events' stamp */
 	u64 now_ms;		/* the clock of the storm history */
 };
-
-/* The local APIC as the CMCI code uses it (the image's kernel/arch/apic.h, or a fake). */
-struct mce_apic_ops {
-	u32 (*read)(void *ctx, u32 reg);
-	void (*write)(void *ctx, u32 reg, u32 val);
-	void (*eoi)(void *ctx);
-	void *ctx;
-};
-
-/* Set bits of @x (the image links no libgcc: no __builtin_popcountll). */
-static inline unsigned int mce_hweight64(u64 x)
-{
-	unsigned int n = 0;
-
-	for (; x; x &= x - 1)
-		n++;
-	return n;
-}
 
 /* The MSR of @reg (enum mce_bank_reg) of @bank: legacy 0x400 + 4i or SMCA 0xc0002000 + 16i. */
 u32 mce_poll_bank_msr(bool smca, unsigned int bank, int reg);
