@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * host/soak/twin.h - what the hosted soak twin's parts share (host/soak/ck-soak.c: the options, the
- * machine line and one twin run; host/soak/twin_compare.c: the comparison with stressapptest).
+ * host/soak/twin.h - what the hosted soak twin's parts share: the options (host/soak/ck-soak.c
+ * reads them) and the comparison with stressapptest (host/soak/twin_compare.c).
  */
 #ifndef CK_HOST_SOAK_TWIN_H
 #define CK_HOST_SOAK_TWIN_H
@@ -28,10 +28,6 @@ struct ck_soak_opts {
 	const char *log_dir;		/* every run's output is kept here */
 };
 
-/* The machine line's text (CPU, microcode, CPUs, kernel, date), printed as "# machine: ...". */
-void ck_soak_machine(char *buf, size_t size);
-/* The CPUs this process may run on, in order, into @cpu (at most @max); their count. */
-unsigned int ck_soak_cpus(int *cpu, unsigned int max);
 /* The comparison (host/soak/twin_compare.c): the exit status. */
 int ck_soak_compare(const struct ck_soak_opts *o, const char *self);
 

@@ -32,6 +32,7 @@
 
 #include "host/lib/machine.h"
 #include "host/soak/twin.h"
+#include "host/soak/twin_machine.h"
 #include "host/soak/twin_peer.h"
 #include "kernel/lib/json.h"
 

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * host/soak/twin_report.c - what a hosted soak twin run prints (host/soak/twin_run.h): the header, each
- * worker's work, every miscompare in the image's ledger terms, the verdict by the image's
- * rules (soak/ledger.c), the three rates and the result line the comparison reads,
- * and JSON lines through kernel/lib/json.c.
+ * host/soak/twin_report.c - what a hosted soak twin run prints (host/soak/twin_report.h): the
+ * header, each worker's work, every miscompare in the image's ledger terms, the verdict by
+ * the image's rules (soak/ledger.c), the three rates and the result line the comparison
+ * reads, and JSON lines through kernel/lib/json.c.
  */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "host/soak/twin_run.h"
+#include "host/soak/twin_report.h"
 #include "kernel/lib/json.h"
 #include "soak/report.h"
 
 #define GB	1e9
 
-void soak_report_header(const struct soak_twin_run *r)
+void twin_report_header(const struct soak_twin_run *r)
 {
 	const struct soak_twin_worker *w = &r->t[0].w;
 

@@ -16,6 +16,8 @@
 
 #include "copy/routines.h"
 #include "host/lib/machine.h"
+#include "host/soak/twin_machine.h"
+#include "host/soak/twin_report.h"
 #include "host/soak/twin_run.h"
 
 #define HUGE_2M		(2ULL << 20)
@@ -232,7 +234,7 @@ int twin_run(const struct ck_soak_opts *o, const struct ck_host *host, u64 (*now
 		soak_twin_worker_init(&r.t[i].w, i, o->seed, ops, nt, phys_of, since_start);
 		r.t[i].run_ns = (u64)o->seconds * 1000000000ULL;
 	}
-	soak_report_header(&r);
+	twin_report_header(&r);
 	run_workers(&r);
 	r.phys_known = phys_of(r.mem) != 0;
 	thp_kib = ck_host_vma_thp_kib(r.mem);
