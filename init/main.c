@@ -40,7 +40,7 @@
 #include "ktest/lib/qemu_mce.h"
 #include "mce/mce.h"
 #include "mce/poll.h"
-#include "soak/run.h"
+#include "soak/soak.h"
 
 __noreturn void kernel_main(struct boot_info *bi);
 

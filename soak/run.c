@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * run.c - the soak in the image (run.h): take the free memory, plan who soaks what, start
+ * run.c - the soak in the image (soak.h): take the free memory, plan who soaks what, start
  * every online CPU on its slices (the boot CPU too, between its monitor duties), then fold
  * the CPUs' ledgers, judge them and print the results.
  */

@@ -13,7 +13,7 @@
 #include "kernel/platform/smp.h"
 #include "soak/ledger.h"
 #include "soak/plan.h"
-#include "soak/run.h"
+#include "soak/soak.h"
 #include "soak/step.h"
 #include "soak/watch.h"
 

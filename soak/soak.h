@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * run.h - the soak in the image: after the suites, all the free memory the boot allocator
+ * soak.h - the soak in the image: after the suites, all the free memory the boot allocator
  * still holds (bootmem_take_all, SOAK_RESERVE kept back) is written, copied and verified on
  * every online CPU until soak= is done, and the ledger is judged and reported (KTAP suite
  * "soak" with a case per node, the ledger table, the "# copykernel-soak:" summary line, JSON
@@ -11,10 +11,12 @@
  * pieces: write, copy, compare, verify, retire), run_poll.c (corrected errors polled on
  * every CPU), run_monitor.c (the boot CPU's progress lines and the stuck-CPU watchdog),
  * run_report.c (the results), run_fault.c (the soak_fault= test knobs), run_ckpt.c (the
- * checkpoints handed to the black box).
+ * checkpoints handed to the black box). This header is what the run (init/) uses of it:
+ * the options, soak_run() (run.c) and the checkpoint sink (run_ckpt.c); the engine's
+ * files share run_int.h, which includes this one, and this one includes none of theirs.
  */
-#ifndef CK_SOAK_RUN_H
-#define CK_SOAK_RUN_H
+#ifndef CK_SOAK_SOAK_H
+#define CK_SOAK_SOAK_H
 
 #include "kernel/platform/smbios.h"
 #include "soak/knob.h"
