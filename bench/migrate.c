@@ -20,7 +20,10 @@
  * preset, as does a CPU that does not acknowledge a shootdown.
  *
  * The CPUs taking part sweep over the counts of mig_cpu_counts(): 1, 2, 4 ... and all; the
- * others are not asked (they never touched the batch). Output: bench/migrate_out.c.
+ * others are not asked (they never touched the batch). This file measures: each folio size
+ * is measured whole, at every CPU count, into a struct mig_size, then handed to the report
+ * (bench/migrate_out.c), which prints it; what goes wrong while measuring is said at once
+ * (bench_failf), as the harness does.
  */
 #include "bench/harness.h"
 #include "bench/image.h"
@@ -28,13 +31,12 @@
 #include "bench/migrate_calc.h"
 #include "bench/migrate_copy.h"
 #include "bench/migrate_out.h"
-#include "bench/presets.h"
+#include "bench/platform.h"
 #include "bench/stats.h"
 #include "kernel/arch/paging.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
 #include "kernel/lib/format.h"
-#include "kernel/lib/json.h"
 #include "kernel/lib/string.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/smp.h"
@@ -43,7 +45,6 @@
 #define MIG_MAX_CPUS	64
 #define MIG_MAX_ROUNDS	200
 #define MIG_1G_ROUNDS	10		/* 1 GiB: each migration moves 1 GiB four ways */
-#define MIG_MAX_COUNTS	16
 #define MIG_ACK_US	1000000		/* a CPU must acknowledge a shootdown within 1 s */
 #define MIG_CMD_MS	60000		/* a worker's command (reading the batch) */
 /*
@@ -261,20 +262,22 @@ static bool verify(const struct bench_env *env, const struct mig_set *s, struct 
 	return ok;
 }
 
-/* Map the batch from area 0, filled through the identity map; false: not measured (failed). */
-static bool set_up(const struct bench_env *env, struct mig_set *s)
+/*
+ * Map the batch from area 0, filled through the identity map; false: not measured, and why
+ * in @r (a failure: the run asked for this size) or said already (bench_failf).
+ */
+static bool set_up(const struct bench_env *env, struct mig_set *s, struct mig_size *r)
 {
 	u64 bytes = (u64)s->nr * s->leaf;
-	char why[96];
 	u64 *p;
 
 	for (int i = 0; i < 2; i++) {
 		s->area[i] = (u64)(uintptr_t)bench_image_alloc(bytes);
 		if (!s->area[i]) {
-			ck_snprintf(why, sizeof(why), "no memory for two areas of %llu MiB (%u "
-				    "folio%s each)", (unsigned long long)bytes >> 20, s->nr,
+			ck_snprintf(r->why, sizeof(r->why), "no memory for two areas of %llu MiB "
+				    "(%u folio%s each)", (unsigned long long)bytes >> 20, s->nr,
 				    s->nr == 1 ? "" : "s");
-			mig_out_not_measured(env, s->leaf, why, true);
+			r->fail = true;
 			return false;
 		}
 	}
@@ -335,40 +338,46 @@ static void summarize(unsigned int n, struct mig_count *c)
 						      STATS_SEED, &c->ratio[fn]);
 }
 
-/* One folio size over the CPU counts: set up, the rounds, the rows; unmapped at the end. */
-static void run_set(const struct bench_env *env, u64 leaf, unsigned int nr, u64 va,
-		    unsigned int n)
+/* One folio size of @r over the CPU counts: set up, the rounds; unmapped at the end. */
+static void measure(const struct bench_env *env, struct mig_size *r, u64 va)
 {
 	static struct mig_set s;
-	static struct mig_count counts[MIG_MAX_COUNTS];
-	unsigned int cpus[MIG_MAX_COUNTS], k, done = 0;
-	char size[16], slug[16];
 
-	s = (struct mig_set){ .leaf = leaf, .nr = nr, .va = va };
-	bench_fmt_size(leaf, size, sizeof(size));
-	ck_slug(slug, sizeof(slug), size);
-	k = mig_cpu_counts(ctl.posted, cpus, MIG_MAX_COUNTS);
-	if (set_up(env, &s)) {
-		mig_out_head(env, leaf, nr, n);
-		for (; done < k; done++) {
-			struct mig_count *c = &counts[done];
+	s = (struct mig_set){ .leaf = r->leaf, .nr = r->nr, .va = va };
+	r->k = mig_cpu_counts(ctl.posted, r->cpus, MIG_MAX_COUNTS);
+	r->measured = set_up(env, &s, r);
+	for (r->done = 0; r->measured && r->done < r->k; r->done++) {
+		struct mig_count *c = &r->count[r->done];
 
-			*c = (struct mig_count){ .cpus = cpus[done] };
-			ctl.n = cpus[done];
-			if (!run_rounds(env, &s, n, c))
-				break;
-			summarize(n, c);
-			mig_out_count(env, leaf, nr, c);
-		}
-		if (done == k) {
-			mig_out_sweep(env, leaf, counts, k);
-		} else {
-			bench_outf(env, "bench: migrate: %s stopped at %u CPUs", size, cpus[done]);
-			bench_outf(env, "# ck-lava <bench.migrate.%s fail>", slug);
-		}
+		*c = (struct mig_count){ .cpus = r->cpus[r->done] };
+		ctl.n = r->cpus[r->done];
+		if (!run_rounds(env, &s, r->rounds, c))
+			break;
+		summarize(r->rounds, c);
 	}
 	ctl.n = ctl.posted;
 	tear_down(&s);		/* what was mapped, even after a failure */
+}
+
+/* @nr folios of @leaf bytes at @va, @rounds rounds at each CPU count: measured, reported. */
+static void run_set(const struct bench_env *env, u64 leaf, unsigned int nr, u64 va,
+		    unsigned int rounds)
+{
+	static struct mig_size r;
+
+	r = (struct mig_size){ .leaf = leaf, .nr = nr, .rounds = rounds };
+	measure(env, &r, va);
+	mig_out_size(env, &r);
+}
+
+/* A size not measured, and why: a failure when the run promised it (@fail). */
+static void skip_set(const struct bench_env *env, u64 leaf, const char *why, bool fail)
+{
+	static struct mig_size r;
+
+	r = (struct mig_size){ .leaf = leaf, .fail = fail };
+	ck_snprintf(r.why, sizeof(r.why), "%s", why);
+	mig_out_size(env, &r);
 }
 
 /* Post a worker on every other online CPU; ctl.posted CPUs take part at most. */
@@ -398,11 +407,11 @@ static void run_1g(const struct bench_env *env, const struct bench_image_opts *o
 	bool promised = opts->migrate_size == MIGRATE_SIZE_1G;
 
 	if (!pg_gbpages())
-		mig_out_not_measured(env, SZ_1G, "the CPU has no 1 GiB pages (CPUID "
-				     "X86_FEATURE_GBPAGES, pdpe1gb, is clear)", promised);
+		skip_set(env, SZ_1G, "the CPU has no 1 GiB pages (CPUID X86_FEATURE_GBPAGES, "
+			 "pdpe1gb, is clear)", promised);
 	else if (opts->tiny && !promised)
-		mig_out_not_measured(env, SZ_1G, "not at test sizes (bench_tiny=yes; "
-				     "bench_migrate_size=1g measures it)", false);
+		skip_set(env, SZ_1G, "not at test sizes (bench_tiny=yes; bench_migrate_size=1g "
+			 "measures it)", false);
 	else
 		run_set(env, SZ_1G, 1, PG_SPACE_BASE + 2 * SZ_1G, MIN(runs, MIG_1G_ROUNDS));
 }
@@ -437,22 +446,7 @@ void bench_image_migrate(const struct bench_image_opts *opts)
 	ctl.n = n;
 	post_workers(&env);
 	k = mig_cpu_counts(ctl.posted, cnt, MIG_MAX_COUNTS);
-	printk("bench: migrate: %u online CPU%s; at each count of", n, n == 1 ? "" : "s");
-	for (unsigned int i = 0; i < k; i++)
-		printk("%s %u", i ? "," : "", cnt[i]);
-	printk(" they read every folio through the test address space at %#llx; folio_copy and "
-	       "folio_mc_copy, per page and batched, alternate, %u rounds\n",
-	       (unsigned long long)PG_SPACE_BASE, runs);
-	printk("bench: migrate: the sequence of Linux's migrate_pages() on a batch: unmap each "
-	       "folio (try_to_migrate), one TLB shootdown by IPI to the CPUs using it "
-	       "(try_to_unmap_flush), copy (move_to_new_folio), remap (remove_migration_ptes); "
-	       "no shootdown after the remap\n");
-	mig_out_seeds(&env);
-	printk("bench: migrate: hosted (the kernel's munmap and mmap, not these phases): "
-	       "ck-bench --preset migrate\n");
-	if (cpu()->hypervisor)
-		printk("bench: migrate: under a hypervisor (QEMU TCG included) the times say "
-		       "nothing about hardware; the verification and the acknowledgements do\n");
+	mig_out_intro(&env, n, cnt, k, runs, cpu()->hypervisor);
 	run_sizes(&env, opts, runs);
 	command(CMD_EXIT);
 	for (unsigned int i = 1; i < ctl.posted; i++)

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * migrate_out.c - the `migrate` preset's tables, JSON lines and LAVA lines
- * (bench/migrate_out.h). Times are medians over the rounds of one CPU count, in ns.
+ * migrate_out.c - the `migrate` preset's report (bench/migrate_out.h): what it is about to
+ * do, then per folio size the table, JSON lines and LAVA lines of what bench/migrate.c
+ * measured. Times are medians over the rounds of one CPU count, in ns.
  */
 #include "bench/migrate_out.h"
+#include "kernel/arch/paging.h"
+#include "kernel/console/printk.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
 
@@ -15,7 +18,8 @@ static void fmt_pm(char *buf, size_t size, u32 pm, unsigned int unit)
 		ck_snprintf(buf, size, "%u.%03u", pm / 1000, pm % 1000);
 }
 
-void mig_out_head(const struct bench_env *env, u64 leaf, unsigned int nr, unsigned int rounds)
+static void mig_out_head(const struct bench_env *env, u64 leaf, unsigned int nr,
+			 unsigned int rounds)
 {
 	char size[16];
 
@@ -82,8 +86,8 @@ static void gain_lines(const struct bench_env *env, const char *size, const stru
 		   "ratios %sx [%s, %s]", size, c->cpus, mig_copy_fn[2 * fn], s[0], s[1], s[2]);
 }
 
-void mig_out_count(const struct bench_env *env, u64 leaf, unsigned int nr,
-		   const struct mig_count *c)
+static void mig_out_count(const struct bench_env *env, u64 leaf, unsigned int nr,
+			  const struct mig_count *c)
 {
 	u64 sd = 0, acks = 0, ver = 0;
 	char size[16], slug[16];
@@ -152,8 +156,8 @@ static void sweep_row(const struct bench_env *env, u64 leaf, const struct mig_co
 		env->out(buf);
 }
 
-void mig_out_sweep(const struct bench_env *env, u64 leaf, const struct mig_count *c,
-		   unsigned int k)
+static void mig_out_sweep(const struct bench_env *env, u64 leaf, const struct mig_count *c,
+			  unsigned int k)
 {
 	char size[16];
 
@@ -167,7 +171,8 @@ void mig_out_sweep(const struct bench_env *env, u64 leaf, const struct mig_count
 		sweep_row(env, leaf, &c[i]);
 }
 
-void mig_out_not_measured(const struct bench_env *env, u64 leaf, const char *why, bool fail)
+static void mig_out_not_measured(const struct bench_env *env, u64 leaf, const char *why,
+				 bool fail)
 {
 	struct json_writer w;
 	char size[16], slug[16], buf[512];
@@ -199,8 +204,52 @@ static void seed_line(const struct bench_env *env, u32 copy_pm, u32 move_pm, con
 		   s / 10, s % 10);
 }
 
-void mig_out_seeds(const struct bench_env *env)
+static void mig_out_seeds(const struct bench_env *env)
 {
 	seed_line(env, 2010, 1110, "DRAM0->DRAM1");
 	seed_line(env, 1440, 1180, "DRAM0->CXL");
+}
+
+void mig_out_intro(const struct bench_env *env, unsigned int online, const unsigned int *cnt,
+		   unsigned int k, unsigned int rounds, bool hypervisor)
+{
+	printk("bench: migrate: %u online CPU%s; at each count of", online,
+	       online == 1 ? "" : "s");
+	for (unsigned int i = 0; i < k; i++)
+		printk("%s %u", i ? "," : "", cnt[i]);
+	printk(" they read every folio through the test address space at %#llx; folio_copy and "
+	       "folio_mc_copy, per page and batched, alternate, %u rounds\n",
+	       (unsigned long long)PG_SPACE_BASE, rounds);
+	printk("bench: migrate: the sequence of Linux's migrate_pages() on a batch: unmap each "
+	       "folio (try_to_migrate), one TLB shootdown by IPI to the CPUs using it "
+	       "(try_to_unmap_flush), copy (move_to_new_folio), remap (remove_migration_ptes); "
+	       "no shootdown after the remap\n");
+	mig_out_seeds(env);
+	printk("bench: migrate: hosted (the kernel's munmap and mmap, not these phases): "
+	       "ck-bench --preset migrate\n");
+	if (hypervisor)
+		printk("bench: migrate: under a hypervisor (QEMU TCG included) the times say "
+		       "nothing about hardware; the verification and the acknowledgements do\n");
+}
+
+void mig_out_size(const struct bench_env *env, const struct mig_size *s)
+{
+	char size[16], slug[16];
+
+	if (!s->measured) {
+		if (s->why[0])
+			mig_out_not_measured(env, s->leaf, s->why, s->fail);
+		return;
+	}
+	mig_out_head(env, s->leaf, s->nr, s->rounds);
+	for (unsigned int i = 0; i < s->done; i++)
+		mig_out_count(env, s->leaf, s->nr, &s->count[i]);
+	if (s->done == s->k) {
+		mig_out_sweep(env, s->leaf, s->count, s->k);
+		return;
+	}
+	bench_fmt_size(s->leaf, size, sizeof(size));
+	ck_slug(slug, sizeof(slug), size);
+	bench_outf(env, "bench: migrate: %s stopped at %u CPUs", size, s->cpus[s->done]);
+	bench_outf(env, "# ck-lava <bench.migrate.%s fail>", slug);
 }

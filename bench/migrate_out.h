@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * migrate_out.h - what the `migrate` preset (bench/migrate.c) prints and records: per folio
- * size a table with one row per CPU count and copy form, a summary with one row per CPU
- * count, a JSON line per row, and the sizes it did not measure with the reason.
+ * migrate_out.h - what the `migrate` preset (bench/migrate.c) prints and records: what it
+ * is about to do, then, for each folio size once it is measured whole, a table with one row
+ * per CPU count and copy form, a summary with one row per CPU count, a JSON line per row,
+ * or the reason it was not measured. The measuring calls the report, never the other way.
  */
 #ifndef CK_BENCH_MIGRATE_OUT_H
 #define CK_BENCH_MIGRATE_OUT_H
@@ -25,20 +26,36 @@ struct mig_count {
 	bool have_ratio[2];
 };
 
-/* The table's head for @nr folios of @leaf bytes. */
-void mig_out_head(const struct bench_env *env, u64 leaf, unsigned int nr, unsigned int rounds);
-/* One CPU count's rows, JSON lines and checks. */
-void mig_out_count(const struct bench_env *env, u64 leaf, unsigned int nr,
-		   const struct mig_count *c);
-/* The summary: one row per CPU count measured, and the LAVA lines. */
-void mig_out_sweep(const struct bench_env *env, u64 leaf, const struct mig_count *c,
-		   unsigned int k);
+#define MIG_MAX_COUNTS	16	/* CPU counts of one folio size (mig_cpu_counts) */
+
 /*
- * A folio size not measured: the reason printed and recorded; counted as a failure
- * (bench_failf) when @fail, i.e. the run promised the size.
+ * One folio size as bench/migrate.c measured it: either not measured (@measured false: why
+ * in @why, a failure when @fail; "": said already), or its CPU counts, @done of @k of them
+ * measured whole (fewer: a failure stopped it at @cpus[@done]).
  */
-void mig_out_not_measured(const struct bench_env *env, u64 leaf, const char *why, bool fail);
-/* Seed 000's figures, by Amdahl inverted. */
-void mig_out_seeds(const struct bench_env *env);
+struct mig_size {
+	u64 leaf;
+	unsigned int nr, rounds;	/* folios of @leaf bytes; rounds at each CPU count */
+	bool measured;
+	char why[128];
+	bool fail;
+	unsigned int k, done;
+	unsigned int cpus[MIG_MAX_COUNTS];
+	struct mig_count count[MIG_MAX_COUNTS];
+};
+
+/*
+ * What the preset is about to do: @online CPUs, the @k CPU counts @cnt it measures at,
+ * @rounds rounds, the sequence it times, seed 000's figures, and (@hypervisor) what the
+ * times under one are worth.
+ */
+void mig_out_intro(const struct bench_env *env, unsigned int online, const unsigned int *cnt,
+		   unsigned int k, unsigned int rounds, bool hypervisor);
+/*
+ * One folio size: the table (a row per CPU count and copy form, JSON lines, checks), the
+ * summary with one row per CPU count, the LAVA lines; or why it was not measured (counted
+ * as a failure, bench_failf, when the run promised the size).
+ */
+void mig_out_size(const struct bench_env *env, const struct mig_size *s);
 
 #endif
