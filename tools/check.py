@@ -331,6 +331,16 @@ def layer_checks(build, res):
          "unused", "only_tested in init/run.c: test-only", "run in init/run.c: unused",
          "4 violations"],
         "layers: a hook only tests set, a function only tests call and unused globals fail")
+    scratch_check(res, tool, "symbols", {
+        "soak/run.c": "void soak_run(void) {}\n",
+        "boot/efi_main.c": "void soak_run(void);\nvoid efi_main(void) { soak_run(); }\n",
+        "host/soak/twin.c": "int soak_run(int n) { return n; }\n"
+                            "int main(void) { return soak_run(0); }\n"},
+        ["soak/run.c", "boot/efi_main.c"],
+        ["symbols: soak_run is defined both in the image (soak/run.c) and in a host program "
+         "(host/soak/twin.c)", "2 globals of the host programs, 1 also defined in the image",
+         "1 violation"],
+        "layers: a name defined both in the image and in a host program (host/) fails")
     tool = [sys.executable, os.path.join(ROOT, "tools", "path-check.py")]
     p = subprocess.run(tool, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)

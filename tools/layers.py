@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Check that the source tree's folders are layers and every dependency points down.
 
-Three checks, all run by `make check` (tools/check.py) and runnable by hand:
+Three checks, all run by `make check` (tools/check.py) and runnable by hand, over the rooms
+and the rules of tools/rooms.py (the Layout table of docs/design/architecture.md):
 
   tools/layers.py includes [--build build]
       Every source file under the rooms' folders, every file the compiler or NASM read for
       the image (the -MMD/-MD dependency files under build/) and everything the host
       programs include is scanned for its direct #include/%include lines; each edge must be
-      allowed by ALLOWED below, and no two files may include each other through any chain.
+      allowed by ALLOWED, and no two files may include each other through any chain.
       Angle brackets name what comes from outside the tree: a file built into the image may
       take only the headers of FREESTANDING (the C library only inside a CK_HOST branch),
       boot/ GNU-EFI's too (BOOT_HEADERS); host programs may take the C library.
@@ -22,7 +23,8 @@ Three checks, all run by `make check` (tools/check.py) and runnable by hand:
       the C functions the compiler calls by itself (COMPILER_CALLS).
 
   tools/layers.py symbols [--build build]
-      tools/symbols.py: production symbols that only tests use, and symbols nothing uses.
+      tools/symbols.py: production symbols that only tests use, symbols nothing uses, and
+      names defined both in the image and in a host program (host/).
 
 Exit status: 0 clean, 1 violations found, 2 usage or missing build output.
 """
@@ -33,64 +35,10 @@ import re
 import subprocess
 import sys
 
-# Rooms, lowest first. A file belongs to the longest prefix that matches its path.
-ROOMS = [
-    "kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
-    "kernel/mm", "copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init", "ktest",
-    "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak", "tools",
-]
+import symbols
+from rooms import (ALLOWED, HOST_ROOMS, SOURCE_EXT, find_cycles, image_objects, includes_of,
+                   nm_symbols, room_of, tree_files)
 
-LOW = ["kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
-       "kernel/mm"]
-
-# Which rooms each room may include from (itself always).
-ALLOWED = {
-    "kernel/include": [],
-    "kernel/lib": LOW[:1],
-    "kernel/console": LOW[:2],
-    "kernel/arch": LOW[:3],
-    "kernel/platform": LOW[:4],
-    "kernel/mm": LOW[:5],
-    # copy/ knows nothing of the console, the CPU's setup or the run: only the format of
-    # the exception table (include), string helpers (lib) and the page frames (mm).
-    "copy": ["kernel/include", "kernel/lib", "kernel/mm"],
-    "mce": LOW,
-    "bench": LOW + ["copy"],
-    # The soak and its black box: the pure core (shared by the image and the hosted twin) and
-    # the engine that runs it on every CPU.
-    "soak": LOW + ["copy", "mce"],
-    # The oracles are independent of the code they check: they may include nothing of ours.
-    "ktest/oracle": [],
-    # The in-image test framework (KTAP, crash kinds, the case context) and the sweeps and
-    # vectors that host tests share.
-    "ktest/lib": LOW + ["copy", "mce", "ktest/oracle"],
-    # The run, as Linux's init/: it runs the registered suites through ktest/lib, never a suite.
-    "init": LOW + ["copy", "mce", "bench", "soak", "ktest/lib"],
-    # The in-image suites, registered in the ck_suites section: the top, since some test the
-    # run's own parts (the command line, the results store).
-    "ktest": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init"],
-    # boot/ is the only UEFI-aware room; it hands over through boot_info.h and uses pure
-    # helpers of kernel/lib (the command-line text rules).
-    "boot": ["kernel/include", "kernel/lib"],
-    # Host programs test or drive the pure logic of any layer (the hosted tools' too).
-    "tests/host": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
-                         "host/lib", "host/bench", "host/soak"],
-    "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
-                         "tests/host"],
-    # The hosted programs: what the hosted benchmark and soak twin share (the Linux machine),
-    # then each of them, then the small programs at host/ itself.
-    "host/lib": LOW + ["copy", "init"],
-    "host/bench": LOW + ["copy", "bench", "host/lib"],
-    "host/soak": LOW + ["copy", "mce", "bench", "soak", "host/lib"],
-    "host": LOW + ["copy", "mce", "bench", "soak", "init"],
-    "tools": [],
-}
-
-# Rooms built only for Linux processes (host tests, fuzzers, oracles, hosted programs): the C
-# library is theirs. Every other room is built into the image, where no C library exists
-# (ktest/oracle: the models of Linux, plain C; linux_folio_mc.c is also linked into the image).
-HOST_ROOMS = ["tests/host", "tests/fuzz", "ktest/oracle", "host", "host/lib", "host/bench",
-              "host/soak", "tools"]
 # Headers the compiler itself provides (C11 freestanding): the only angle-bracket includes
 # of a file built into the image, outside a CK_HOST branch.
 FREESTANDING = ["stdarg.h", "stdbool.h", "stddef.h", "stdint.h"]
@@ -109,29 +57,8 @@ BOOT_FIRMWARE = ["BS", "ST", "InitializeLib", "Print", "CompareGuid", "CompareMe
 # (libefi defines them; kernel/lib/string.c says why it does not) and the GOT.
 COMPILER_CALLS = ["memcpy", "memset", "_GLOBAL_OFFSET_TABLE_"]
 
-INCLUDE_RE = re.compile(r'^\s*[#%]\s*include\s+"([^"]+)"')
 ANGLE_RE = re.compile(r'^\s*#\s*include\s*<([^>]+)>')
 COND_RE = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)')
-SOURCE_EXT = (".c", ".h", ".asm", ".inc")
-
-
-def room_of(path):
-    best = None
-    for r in ROOMS:
-        if (path == r or path.startswith(r + "/")) and (best is None or len(r) > len(best)):
-            best = r
-    return best
-
-
-def tree_files():
-    """Every source file under the rooms' top folders (build output and dot folders aside)."""
-    out = set()
-    for top in sorted({r.split("/")[0] for r in ROOMS}):
-        for d, dirs, names in os.walk(top):
-            dirs[:] = sorted(x for x in dirs if not x.startswith("."))
-            out.update(os.path.normpath(os.path.join(d, n)) for n in names
-                       if n.endswith(SOURCE_EXT))
-    return out
 
 
 def dep_files(build):
@@ -173,16 +100,6 @@ def host_files():
         for _line, inc in includes_of(f):
             todo.append(inc)
     return seen
-
-
-def includes_of(path):
-    out = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for i, line in enumerate(f, 1):
-            m = INCLUDE_RE.match(line)
-            if m:
-                out.append((i, os.path.normpath(m.group(1))))
-    return out
 
 
 def host_branch(kind, cond):
@@ -244,7 +161,7 @@ def check_includes(build):
     for f in sorted(files):
         src = room_of(f)
         if src is None:
-            print("layers: %s: not in any room (add it to tools/layers.py)" % f)
+            print("layers: %s: not in any room (add it to tools/rooms.py)" % f)
             bad += 1
             continue
         for line, inc in includes_of(f):
@@ -274,27 +191,6 @@ def check_includes(build):
     return 1 if bad else 0
 
 
-def image_objects(build, generated=False):
-    """The image's objects whose source is in the tree, or (@generated) those made from
-    build output (the symbol table, build/ksyms.asm)."""
-    objs = []
-    for top, _dirs, names in os.walk(build):
-        if os.path.relpath(top, build).split(os.sep)[0] in ("host", "fuzz"):
-            continue
-        for n in names:
-            if n.endswith(".o") and \
-                    os.path.exists(source_of(os.path.join(top, n), build)) != generated:
-                objs.append(os.path.join(top, n))
-    return sorted(objs)
-
-
-def source_of(obj, build):
-    rel = os.path.relpath(obj, build)
-    if rel.endswith(".asm.o"):
-        return rel[:-2]
-    return rel[:-2] + ".c"
-
-
 @functools.lru_cache(maxsize=None)
 def linker_symbols(script="linker.ld"):
     """Symbols the linker script assigns (NAME = ...;)."""
@@ -303,21 +199,6 @@ def linker_symbols(script="linker.ld"):
     with open(script, encoding="utf-8", errors="replace") as f:
         text = re.sub(r"/\*.*?\*/", " ", f.read(), flags=re.S)
     return set(re.findall(r"(?:^|[;{\s])(?:PROVIDE\s*\(\s*)?([A-Za-z_]\w*)\s*=[^=]", text))
-
-
-def nm_symbols(objs, build):
-    """{symbol: defining source} and {source: symbols it uses}, from nm."""
-    defined, used = {}, {}
-    for o in objs:
-        src = source_of(o, build)
-        res = subprocess.run(["nm", o], capture_output=True, text=True, check=True)
-        for line in res.stdout.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in "TDRBCVW" and parts[1].isupper():
-                defined.setdefault(parts[2], src)
-            elif len(parts) == 2 and parts[0] == "U":
-                used.setdefault(src, set()).add(parts[1])
-    return defined, used
 
 
 def outside_call_violation(src, sym, made):
@@ -372,47 +253,6 @@ def check_calls(build):
     return 1 if bad else 0
 
 
-def find_cycles(graph):
-    """Strongly connected components of more than one node (Tarjan, iterative)."""
-    index, low, on, stack, out = {}, {}, set(), [], []
-    counter = [0]
-    for root in sorted(graph):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = counter[0]
-        counter[0] += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            node, it = work[-1]
-            nxt = next(it, None)
-            if nxt is not None:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter[0]
-                    counter[0] += 1
-                    stack.append(nxt)
-                    on.add(nxt)
-                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
-                elif nxt in on:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == node:
-                        break
-                if len(comp) > 1:
-                    out.append(sorted(comp))
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -422,8 +262,6 @@ def main():
     if a.what == "includes":
         return check_includes(a.build)
     if a.what == "symbols":
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import symbols
         return symbols.check_symbols(a.build)
     return check_calls(a.build)
 

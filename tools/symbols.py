@@ -20,6 +20,11 @@ tests/host or tests/fuzz, or named test_*.c; every other file of the image is pr
     unless UNUSED_OK says who uses it beyond what this check sees.
 PENDING_REMOVAL names what work in flight removes or wires up: reported, never failed. An entry
 of a list that no longer matches anything is reported too, so the lists shrink with the code.
+
+No name twice: a global the host programs (host/, compiled for the check by
+tools/rooms.py) define must not also be defined by an image object. They never link
+together, but a reader, a grep, a debugger or a symbol table would take one for the other
+(the hosted soak twin's one run is twin_run(), the image's soak is soak_run()).
 """
 import fnmatch
 import os
@@ -27,7 +32,7 @@ import re
 import subprocess
 import sys
 
-import layers
+import rooms
 
 TEST_ROOMS = ["ktest", "ktest/lib", "ktest/oracle", "tests/host", "tests/fuzz"]
 HOST_PROGRAM_ROOMS = ["tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak"]
@@ -84,7 +89,7 @@ TOKEN_RE = re.compile(r"[A-Za-z_]\w*")
 
 
 def is_test(path):
-    return layers.room_of(path) in TEST_ROOMS or os.path.basename(path).startswith("test_")
+    return rooms.room_of(path) in TEST_ROOMS or os.path.basename(path).startswith("test_")
 
 
 def strip_c(text):
@@ -110,7 +115,7 @@ def relocation_users(objs, build):
     """{symbol: {source file}} from every relocation that code or data makes."""
     users = {}
     for o in objs:
-        src = layers.source_of(o, build)
+        src = rooms.source_of(o, build)
         res = subprocess.run(["readelf", "-rW", o], capture_output=True, text=True, check=True)
         section = ""
         for line in res.stdout.splitlines():
@@ -148,7 +153,7 @@ def defined_globals(objs, build):
     """{symbol: (source, is_function)} for the global symbols the image's objects define."""
     out = {}
     for o in objs:
-        src = layers.source_of(o, build)
+        src = rooms.source_of(o, build)
         res = subprocess.run(["nm", o], capture_output=True, text=True, check=True)
         for line in res.stdout.splitlines():
             parts = line.split()
@@ -182,8 +187,34 @@ def classify(defined, users):
     return out
 
 
+def host_definitions(build):
+    """{symbol: host program source} for the globals the host programs define."""
+    out = {}
+    with rooms.host_objects(build) as objs:
+        for src, o in sorted(objs.items()):
+            res = subprocess.run(["nm", o], capture_output=True, text=True, check=True)
+            for line in res.stdout.splitlines():
+                parts = line.split()
+                if len(parts) == 3 and parts[1] in "TDRBCVW":
+                    out.setdefault(parts[2], src)
+    return out
+
+
+def check_twice(build, image):
+    """Names that an image object (@image: {symbol: (source, is_function)}) and a host
+    program both define; the number found."""
+    host = host_definitions(build)
+    twice = sorted(s for s in host if s in image)
+    for s in twice:
+        print("symbols: %s is defined both in the image (%s) and in a host program (%s): "
+              "rename the host program's" % (s, image[s][0], host[s]))
+    print("symbols: %d globals of the host programs, %d also defined in the image" %
+          (len(host), len(twice)))
+    return len(twice)
+
+
 def check_symbols(build):
-    objs = layers.image_objects(build)
+    objs = rooms.image_objects(build)
     if not objs:
         print("symbols: no object files under %s/: build the image first" % build,
               file=sys.stderr)
@@ -215,6 +246,7 @@ def check_symbols(build):
     for k in stale:
         print("symbols: note: list entry '%s' matches nothing used only by tests or unused "
               "any more: remove it from tools/symbols.py" % k)
+    bad += check_twice(build, defined)
     print("symbols: %d global symbols, %d pending, %d stale list entries, %d "
           "violation%s" % (len(defined), pending, len(stale), bad, "" if bad == 1 else "s"))
     return 1 if bad else 0
