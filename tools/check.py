@@ -341,6 +341,38 @@ def layer_checks(build, res):
          "(host/soak/twin.c)", "2 globals of the host programs, 1 also defined in the image",
          "1 violation"],
         "layers: a name defined both in the image and in a host program (host/) fails")
+    p = subprocess.run(tool + ["units", "--build", build], cwd=ROOT, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    res.add("layers: no two files (a source with its header) include, call or import each "
+            "other, in the image, host/ and the Python tools", p.returncode == 0,
+            [] if p.returncode == 0 else p.stdout.splitlines()[-25:],
+            note=(p.stdout.splitlines() or ["?"])[-1])
+    scratch_check(res, tool, "units", {
+        "kernel/arch/apic.h": "static inline int apic_base(int msr) { return msr & ~0xfff; }\n"
+                              "int apic_init(int msr);\n",
+        "kernel/arch/apic.c": "#include \"kernel/arch/apic.h\"\n#include \"kernel/arch/paging.h\"\n"
+                              "int apic_init(int msr) { return pg_map(apic_base(msr)); }\n",
+        "kernel/arch/paging.h": "int pg_map(int pa);\n",
+        "kernel/arch/paging.c": "#include \"kernel/arch/apic.h\"\n#include \"kernel/arch/paging.h\"\n"
+                                "int pg_map(int pa) { return apic_base(pa); }\n",
+        "kernel/arch/tidy.c": "#include \"kernel/arch/paging.h\"\n"
+                              "int tidy(void) { return pg_map(0); }\n",
+        "host/soak/one.c": "int two(int n);\nint one(int n) { return n ? two(n - 1) : 0; }\n",
+        "host/soak/two.c": "int one(int n);\nint two(int n) { return n ? one(n - 1) : 0; }\n",
+        "tools/first.py": "import second\n",
+        "tools/second.py": "from cklib import common\nimport first\n",
+        "tools/cklib/__init__.py": "",
+        "tools/cklib/common.py": "import os\n"},
+        ["kernel/arch/apic.c", "kernel/arch/paging.c", "kernel/arch/tidy.c"],
+        ["units: cycle between 2 files: kernel/arch/apic, kernel/arch/paging",
+         "kernel/arch/apic -> kernel/arch/paging: calls pg_map; includes kernel/arch/paging.h",
+         "kernel/arch/paging -> kernel/arch/apic: includes kernel/arch/apic.h "
+         "(kernel/arch/paging.c:1)", "units: cycle between 2 files: host/soak/one, host/soak/two",
+         "host/soak/one -> host/soak/two: calls two", "units: cycle between 2 files: "
+         "tools/first, tools/second", "tools/second -> tools/first: imports tools/first.py "
+         "(tools/second.py:2)", "3 cycles"],
+        "layers: units: a header's inline and a call back (apic <-> paging), host programs "
+        "that call each other and Python tools that import each other fail")
     tool = [sys.executable, os.path.join(ROOT, "tools", "path-check.py")]
     p = subprocess.run(tool, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Check that the source tree's folders are layers and every dependency points down.
 
-Three checks, all run by `make check` (tools/check.py) and runnable by hand, over the rooms
+Four checks, all run by `make check` (tools/check.py) and runnable by hand, over the rooms
 and the rules of tools/rooms.py (the Layout table of docs/design/architecture.md):
 
   tools/layers.py includes [--build build]
@@ -26,6 +26,10 @@ and the rules of tools/rooms.py (the Layout table of docs/design/architecture.md
       tools/symbols.py: production symbols that only tests use, symbols nothing uses, and
       names defined both in the image and in a host program (host/).
 
+  tools/layers.py units [--build build]
+      tools/units.py: no two files (a source with its header) include, call or import each
+      other through any chain, in the image, the host programs and the Python tools.
+
 Exit status: 0 clean, 1 violations found, 2 usage or missing build output.
 """
 import argparse
@@ -36,6 +40,7 @@ import subprocess
 import sys
 
 import symbols
+import units
 from rooms import (ALLOWED, HOST_ROOMS, SOURCE_EXT, find_cycles, image_objects, includes_of,
                    nm_symbols, room_of, tree_files)
 
@@ -256,13 +261,15 @@ def check_calls(build):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["includes", "calls", "symbols"])
+    ap.add_argument("what", choices=["includes", "calls", "symbols", "units"])
     ap.add_argument("--build", default="build")
     a = ap.parse_args()
     if a.what == "includes":
         return check_includes(a.build)
     if a.what == "symbols":
         return symbols.check_symbols(a.build)
+    if a.what == "units":
+        return units.check_units(a.build)
     return check_calls(a.build)
 
 

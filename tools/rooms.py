@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """rooms.py - the layer table and how the checks read the tree and the build, for
-tools/layers.py (includes, calls) and the check it runs from tools/symbols.py:
+tools/layers.py (includes, calls) and the checks it runs from tools/symbols.py and
+tools/units.py:
 
   * ROOMS, lowest first, and ALLOWED, the rooms each may use: the Layout table of
     docs/design/architecture.md, enforced; room_of() names a file's room;
