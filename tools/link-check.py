@@ -15,10 +15,12 @@ the heading's text in lower case, punctuation dropped but '-' and '_', each spac
 Output: "link-check: FILE:LINE: LINK: why" per broken link, then a summary.
 Exit status: 0 every link resolves, 1 a link is broken, 2 usage error.
 """
-import argparse
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cklib import common  # noqa: E402
 
 INLINE = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 REFDEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$")
@@ -120,15 +122,5 @@ def check(root):
     return 1 if bad else 0
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    args = ap.parse_args()
-    if not os.path.isdir(args.root):
-        print("link-check: %s is not a directory" % args.root, file=sys.stderr)
-        return 2
-    return check(args.root)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.tree_check_main("link-check", __doc__, check))

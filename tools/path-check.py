@@ -20,13 +20,15 @@ prose). It must name a file or folder that exists, with these readings:
 Output: "path-check: FILE:LINE: names PATH, which does not exist" per miss, then a summary.
 Exit status: 0 all found, 1 a path is missing, 2 usage error.
 """
-import argparse
 import glob
 import io
 import os
 import re
 import sys
 import tokenize
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cklib import common  # noqa: E402
 
 # Paths inside another project's tree that share a top folder's name with ours.
 FOREIGN = {
@@ -164,15 +166,5 @@ def check(root):
     return 1 if missing else 0
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    args = ap.parse_args()
-    if not os.path.isdir(args.root):
-        print("path-check: %s is not a directory" % args.root, file=sys.stderr)
-        return 2
-    return check(args.root)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.tree_check_main("path-check", __doc__, check))

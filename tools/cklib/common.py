@@ -7,6 +7,8 @@
   - strict JSON: NaN, Infinity and numbers out of a float's range are not JSON;
   - bounded(), an argparse type that refuses a number out of its range by name;
   - run_main(), which turns whatever escapes a tool's main() into one line and a status;
+  - tree_check_main(), the command line of a check over the repository's tree (--root: a
+    scratch tree instead, as make check gives path-check.py and link-check.py);
   - KTAP's subtest line, as the image prints it;
   - load_tool(), a tool (tools/NAME.py, a file name with '-') as a module.
 
@@ -120,6 +122,19 @@ def run_main(tool, main, argv=None, internal=EXIT_BAD_INPUT, pipe=EXIT_OK):
         print("%s: %s: unexpected %s: %s (a bug in %s; CK_TRACEBACK=1 shows where)" % (
             tool, getattr(main, "source", "-"), type(e).__name__, e, tool), file=sys.stderr)
         return internal
+
+
+def tree_check_main(tool, doc, check, argv=None):
+    """The main of a check over a tree (@tool: its name, @doc: its docstring, whose first
+    line is the description): --root DIR, this repository by default, must be a folder;
+    then @check(root)'s status (0 clean, 1 what it checks is broken, 2 usage)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--root", default=os.path.dirname(TOOLS))
+    args = ap.parse_args(argv)
+    if not os.path.isdir(args.root):
+        print("%s: %s is not a directory" % (tool, args.root), file=sys.stderr)
+        return EXIT_USAGE
+    return check(args.root)
 
 
 def load_tool(name, tools=TOOLS):
