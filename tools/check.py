@@ -353,7 +353,8 @@ def layer_checks(build, res):
         "kernel/arch/apic.c": "#include \"kernel/arch/apic.h\"\n#include \"kernel/arch/paging.h\"\n"
                               "int apic_init(int msr) { return pg_map(apic_base(msr)); }\n",
         "kernel/arch/paging.h": "int pg_map(int pa);\n",
-        "kernel/arch/paging.c": "#include \"kernel/arch/apic.h\"\n#include \"kernel/arch/paging.h\"\n"
+        "kernel/arch/paging.c": "#include \"kernel/arch/apic.h\"\n"
+                                "#include \"kernel/arch/paging.h\"\n"
                                 "int pg_map(int pa) { return apic_base(pa); }\n",
         "kernel/arch/tidy.c": "#include \"kernel/arch/paging.h\"\n"
                               "int tidy(void) { return pg_map(0); }\n",

@@ -36,7 +36,6 @@ import argparse
 import functools
 import os
 import re
-import subprocess
 import sys
 
 import symbols
