@@ -192,7 +192,7 @@ $(B)/host/test_oracle_models: ktest/oracle/selftest_linux_folio_mc.c $(ORACLE_MO
 $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTLD  $@")
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -lm -o $@
 
 FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c init/cmdline.c \
 	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \
