@@ -164,6 +164,13 @@ static void test_each_damage_is_named(void)
 	n = bb_encode(&(struct bb_header){ 0, 1, 0, "" }, rec, n - 44, var, sizeof(var));
 	CHECK(bb_decode(var, n, &v, &why) && strstr(why, "run id or checkpoint count 0"), "%s",
 	      why);
+	/* a checkpoint the run wrote is its first or later: a count of 0 was never written */
+	n = bb_encode(&(struct bb_header){ 0x1a2b3c4d, 0, 0, "" }, rec, n - 44, var, sizeof(var));
+	CHECK(bb_decode(var, n, &v, &why) && strstr(why, "run id or checkpoint count 0"),
+	      "count 0: %s", why ? why : "accepted");
+	n = bb_encode(&(struct bb_header){ 0x1a2b3c4d, 1, 0, "" }, rec, n - 44, var, sizeof(var));
+	CHECK(!bb_decode(var, n, &v, &why) && v.h.seq == 1, "count 1 is read: %s",
+	      why ? why : "-");
 }
 
 static struct {
