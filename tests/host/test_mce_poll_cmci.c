@@ -125,7 +125,8 @@ static void test_interrupt(void)
 
 /* One CMCI with @status in bank 1 at @t_ms. */
 static void cmci_status_at(struct mce_poll_state *s, struct mce_poll_env *e,
-			   struct mce_sim *sim, const struct mce_apic_ops *ops, u64 t_ms, u64 status)
+			   struct mce_sim *sim, const struct mce_apic_ops *ops, u64 t_ms,
+			   u64 status)
 {
 	struct mce_poll_event ev[4];
 
@@ -268,5 +269,6 @@ static void test_storm_counts_corrected_only(void)
 int main(void)
 {
 	return RUN_TESTS(test_lvt, test_claim, test_interrupt, test_storm_begins_at_five,
-			 test_storm_ends_after_thirty_clean_polls, test_storm_counts_corrected_only);
+			 test_storm_ends_after_thirty_clean_polls,
+			 test_storm_counts_corrected_only);
 }

@@ -240,7 +240,10 @@ static void test_t_points(void)
 
 		for (unsigned int i = 0; i < n; i++) {
 			unsigned int blk = i / 2;
-			double dev = groups % 2 && blk == groups - 1 ? 0 : blk % 2 ? spread : -spread;
+			double dev = blk % 2 ? spread : -spread;
+
+			if (groups % 2 && blk == groups - 1)
+				dev = 0;	/* the odd one out, at the mean */
 
 			g[i] = (u8)blk;
 			b[i] = 1000000;
@@ -254,7 +257,8 @@ static void test_t_points(void)
 		      "P %u: a replication interval around 1500: %u", groups, r.ratio_ppm);
 		got = (r.hi_ppm - (double)r.ratio_ppm) / (s * q / 1e12);
 		tol = 1 + (t * 1e6 + 1e6) / q;
-		CHECK(fabs(got - t * 1e6) <= tol && r.ratio_ppm - r.lo_ppm == r.hi_ppm - r.ratio_ppm,
+		CHECK(fabs(got - t * 1e6) <= tol &&
+		      r.ratio_ppm - r.lo_ppm == r.hi_ppm - r.ratio_ppm,
 		      "df %u: t read back %.1f ppm, worked out %.1f (+- %.1f)", df, got, t * 1e6,
 		      tol);
 	}
