@@ -121,7 +121,8 @@ def fleet_record(m, r, path):
 
 def fleet_summary(m, obj, path):
     """ck-results.py's JSON summary."""
-    if not isinstance(obj, dict) or obj.get("schema") != 1 or "status" not in obj:
+    if not isinstance(obj, dict) or type(obj.get("schema")) is not int or obj["schema"] != 1 \
+            or "status" not in obj:
         raise BadInput(path, "not a ck-results.py summary (schema 1 with a status)")
     cpu = obj.get("cpu") if isinstance(obj.get("cpu"), dict) else {}
     for k, attr, want in (("vendor", "vendor", STR), ("family", "family", SIZE),
