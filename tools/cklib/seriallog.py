@@ -3,8 +3,8 @@
 and KCIDB document (cklib.fleet, cklib.kcidb), the LAVA ids (cklib.lavaids) and
 tools/ktap-check.py. Each line a tool takes from the log has its pattern here, once.
 
-  clean(raw)      a line as the tools read it: no line end, no leading ESC (the firmware's
-                  screen codes before the first line), no NUL
+  clean(raw)      a line as the tools read it: without its line end, leading ESC
+                  characters and NULs
   KTAP            the grammar of a KTAP line's content (the line after its indentation):
                   START ... RESULT, DIRECTIVES, ktap_kind() and description(); ktap-check.py
                   says what is wrong with a line, the readers take what a line says
