@@ -168,8 +168,8 @@ HOST_SUPPORT := tests/host/fault_shim.c ktest/lib/copy_sweep.c ktest/lib/mce_vec
 ORACLE_MODELS := ktest/oracle/linux_folio_mc.c ktest/oracle/linux_zero_order.c
 HOST_SUPPORT += $(ORACLE_MODELS)
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
-# The oracles' own self-test (hand-derived expectations, nothing of ours) runs as a host test.
-HOST_TESTS += $(B)/host/test_oracle_models
+# The oracles' own self-tests (hand-derived expectations, nothing of ours) run as host tests.
+HOST_TESTS += $(B)/host/test_oracle_models $(B)/host/test_oracle_mce
 
 # The pure sources are compiled once (with the sanitizers) and linked into every host test.
 HOST_LIB_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(HOST_PURE) $(HOST_SUPPORT))
@@ -188,6 +188,12 @@ $(B)/host/test_oracle_models: ktest/oracle/selftest_linux_folio_mc.c $(ORACLE_MO
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTLD  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(ORACLE_MODEL_OBJ) -o $@
+
+$(B)/host/test_oracle_mce: ktest/oracle/selftest_linux_mce.c \
+		$(B)/host/obj/ktest/oracle/linux_mce.o $(HOST_HDRS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTLD  $@")
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(B)/host/obj/ktest/oracle/linux_mce.o -o $@
 
 $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
 	@mkdir -p $(dir $@)
