@@ -44,8 +44,9 @@ KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm c
 	bench soak ktest/lib init ktest
 # Generator files (ASM_GEN below) are compiled to assembly only, never linked.
 KERNEL_SRC := $(filter-out %/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
-# The one oracle the image runs: the folio-copy model the sweep suite judges its points by.
-KERNEL_SRC += ktest/oracle/linux_folio_mc.c
+# The oracles the image runs: the folio-copy model the sweep suite judges its points by, and
+# the machine-check model the mce suite takes which banks the handler clears from.
+KERNEL_SRC += ktest/oracle/linux_folio_mc.c ktest/oracle/linux_mce.c
 ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard init/*.asm) \
 	$(wildcard bench/*.asm)
 
@@ -156,7 +157,7 @@ HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/p
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (host/soak/ck-soak.c's accounting, parsers and pair work).
 HOST_PURE += host/soak/twin_peer.c host/soak/twin_work.c
-HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c
+HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c mce/scan_core.c
 HOST_PURE += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
 HOST_PURE += bench/migrate_calc.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
