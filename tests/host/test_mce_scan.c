@@ -209,13 +209,17 @@ static bool linux_queues(const struct hcpu *h, unsigned int b, const struct lx_b
 	       (f->poll_logs && (f->poll_sev == LX_SEV_AO || lx_sev_rank(f->poll_sev) == 1));
 }
 
+/* The handler queued the bank's page (its record says so), or the poller did (the call). */
 static bool ours_queued(const struct hcpu *h, unsigned int b)
 {
 	const struct mce_bank_log *l = logged_bank(h, b);
 	unsigned int times;
 	const struct mce_poll_event *e = polled(h, b, &times);
+	bool called = false;
 
-	return (l && l->queued) || (e && e->page_queued);
+	for (unsigned int i = 0; e && i < nqueued; i++)
+		called |= queued_pfns[i] == e->phys >> 12;
+	return (l && l->queued) || (e && e->page_queued && called);
 }
 
 /*
@@ -295,6 +299,7 @@ static void compare(struct tally *t, struct hcpu *hs, unsigned int n, bool ours_
 	for (unsigned int c = 0; c < n; c++)
 		lx[c] = hs[c].lx;
 	lx_mce_event(lx, n, &r);
+	nqueued = 0;
 	t->events++;
 	t->panics += r.panic;
 	if (ours_panic != r.panic && !(deviation && ours_panic && !r.panic)) {
