@@ -443,12 +443,18 @@ def tools_records(build, res):
 
 
 def pytest_file(path):
-    """One file of tests/tools under pytest: (exit status, output)."""
+    """One file of tests/tools under pytest: (exit status, output); a file that runs past
+    the bound is a failure of that file (status 124), not of the whole check."""
     with tempfile.TemporaryDirectory(prefix="ck-pytest-") as tmp:
-        p = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-q", "-rA", "-p",
-                            "no:cacheprovider", "--basetemp", tmp, path], cwd=ROOT,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           timeout=900)
+        try:
+            p = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-q", "-rA", "-p",
+                                "no:cacheprovider", "--basetemp", tmp, path], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=900)
+        except subprocess.TimeoutExpired as e:
+            out = e.output.decode(errors="replace") if isinstance(e.output, bytes) else \
+                (e.output or "")
+            return 124, out + "\npytest %s: still running after 900 s: stopped" % path
     return p.returncode, p.stdout
 
 
