@@ -44,8 +44,9 @@ KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm c
 	bench soak ktest/lib init ktest
 # Generator files (ASM_GEN below) are compiled to assembly only, never linked.
 KERNEL_SRC := $(filter-out %/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
-# The one oracle the image runs: the folio-copy model the sweep suite judges its points by.
-KERNEL_SRC += ktest/oracle/linux_folio_mc.c
+# The oracles the image runs: the folio-copy model the sweep suite judges its points by, and
+# the machine-check model the mce suite takes which banks the handler clears from.
+KERNEL_SRC += ktest/oracle/linux_folio_mc.c ktest/oracle/linux_mce.c
 ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard init/*.asm) \
 	$(wildcard bench/*.asm)
 
@@ -157,7 +158,7 @@ HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/p
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (host/soak/ck-soak.c's accounting, parsers and pair work).
 HOST_PURE += host/soak/twin_peer.c host/soak/twin_work.c
-HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c
+HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c mce/scan_core.c
 HOST_PURE += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
 HOST_PURE += bench/migrate_calc.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
@@ -169,8 +170,8 @@ HOST_SUPPORT := tests/host/fault_shim.c ktest/lib/copy_sweep.c ktest/lib/mce_vec
 ORACLE_MODELS := ktest/oracle/linux_folio_mc.c ktest/oracle/linux_zero_order.c
 HOST_SUPPORT += $(ORACLE_MODELS)
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
-# The oracles' own self-test (hand-derived expectations, nothing of ours) runs as a host test.
-HOST_TESTS += $(B)/host/test_oracle_models
+# The oracles' own self-tests (hand-derived expectations, nothing of ours) run as host tests.
+HOST_TESTS += $(B)/host/test_oracle_models $(B)/host/test_oracle_mce
 
 # The pure sources are compiled once (with the sanitizers) and linked into every host test.
 HOST_LIB_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(HOST_PURE) $(HOST_SUPPORT))
@@ -189,6 +190,12 @@ $(B)/host/test_oracle_models: ktest/oracle/selftest_linux_folio_mc.c $(ORACLE_MO
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTLD  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(ORACLE_MODEL_OBJ) -o $@
+
+$(B)/host/test_oracle_mce: ktest/oracle/selftest_linux_mce.c \
+		$(B)/host/obj/ktest/oracle/linux_mce.o $(HOST_HDRS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTLD  $@")
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(B)/host/obj/ktest/oracle/linux_mce.o -o $@
 
 $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
 	@mkdir -p $(dir $@)

@@ -2,9 +2,10 @@
 /*
  * test_mce_rules.c - the mce suite's cases for the #MC handler itself, raised as "int $18"
  * over this CPU's simulated registers (inject=simulate): a software int $18 told apart from
- * a #MC; every grading rule row graded by that row, its bank cleared and MCG_STATUS written
- * last; a plain exception-table entry never used for a #MC; a nested #MC; every bank of a
- * 20-bank part graded and cleared.
+ * a #MC; every grading rule row graded by that row, its bank cleared or left in place as
+ * the model of Linux says (ktest/oracle/linux_mce.h) and MCG_STATUS written last; a plain
+ * exception-table entry never used for a #MC; a nested #MC; every bank of a 20-bank part
+ * graded, and cleared unless a panic grade leaves them all.
  */
 #include "kernel/arch/desc.h"
 #include "kernel/include/extable.h"
@@ -12,6 +13,7 @@
 #include "ktest/lib/ktap.h"
 #include "ktest/lib/mce_vectors.h"
 #include "ktest/mce_suite.h"
+#include "ktest/oracle/linux_mce.h"
 #include "mce/mce.h"
 #include "mce/mce_regs.h"
 #include "mce/msr.h"
@@ -119,7 +121,7 @@ static void twenty_banks(struct ck_test *t, struct mce_sim *s, bool pcc)
 {
 	const u64 srao = 0xbd000000000000c3ULL;	/* VAL UC EN MISCV ADDRV S */
 	const struct mce_record *r;
-	bool cleared = true;
+	bool cleared = true, kept = true;
 
 	mce_sim_set(s, MSR_IA32_MCG_CAP, 20 | MCG_SER_P);
 	for (unsigned int b = 2; b <= 10; b++) {
@@ -131,12 +133,22 @@ static void twenty_banks(struct ck_test *t, struct mce_sim *s, bool pcc)
 		mce_sim_set(s, mce_bank_msr(19, MCE_REG_STATUS),
 			    0xbd80000000000134ULL | MCI_STATUS_PCC);
 	raise_mc(true);
-	for (unsigned int b = 0; b < 20; b++)
-		cleared &= mce_sim_get(s, mce_bank_msr(b, MCE_REG_STATUS)) == 0;
+	for (unsigned int b = 0; b < 20; b++) {
+		u64 st = mce_sim_get(s, mce_bank_msr(b, MCE_REG_STATUS));
+
+		cleared &= st == 0;
+		kept &= (b >= 1 && b <= 10) || b == 19 ? st != 0 : true;
+	}
 	r = mce_last();
 	if (!report(t, r != NULL, "a record"))
 		return;
-	report(t, cleared, "run %d: every bank's STATUS cleared", !pcc);
+	/* Linux: a bank graded panic means no way out, and mce_clear_state() is not called. */
+	if (pcc)
+		report(t, kept && r->nr_left == r->nr_valid,
+		       "run 0: no way out: every valid bank left in place (%u of %u)", r->nr_left,
+		       r->nr_valid);
+	else
+		report(t, cleared && r->nr_left == 0, "run 1: every bank's STATUS cleared");
 	report(t, r->nr_valid == 10u + pcc && r->nr_banks == MCE_LOG_BANKS,
 	       "run %d: %u valid banks graded, %u held in the log", !pcc, r->nr_valid,
 	       r->nr_banks);
@@ -156,9 +168,9 @@ static void twenty_banks(struct ck_test *t, struct mce_sim *s, bool pcc)
 /*
  * A 20-bank part: an SRAR data load in bank 1, action-optional scrub errors in banks 2..10
  * (addresses in the MMIO hole, so no real frame is marked), and in the first run a PCC
- * error in bank 19. Every valid bank must be graded and cleared, the log says how many it
- * could not hold, the PCC decides; without it the copy recovers and every scrubbed page is
- * queued.
+ * error in bank 19. Every valid bank must be graded, the log says how many it could not
+ * hold, the PCC decides and leaves every bank in place; without it every bank is cleared,
+ * the copy recovers and every scrubbed page is queued.
  */
 void every_bank_graded(struct ck_test *t)
 {
@@ -206,23 +218,42 @@ static u32 sim_vector(struct mce_sim *s, const struct mce_vector *v)
 	return st;
 }
 
+/*
+ * Whether Linux's handler clears vector @v's bank (ktest/oracle: __mc_scan_banks and
+ * mce_clear_state, one bank); the bank stays in place otherwise.
+ */
+static bool linux_clears(const struct mce_vector *v)
+{
+	struct lx_mce_in x = { .status = v->status, .mcg_status = v->mcg_status, .amd = v->amd,
+			       .ser_p = !v->amd && v->ser, .succor = v->amd && v->ser,
+			       .fixup_mce_safe = v->fixup, .bank = v->bank ? v->bank : 1,
+			       .skx_quirk_cpu = v->family == 6 && v->model == 0x55 &&
+						v->stepping >= 4 };
+	struct lx_mce_result res;
+
+	lx_mce_handle(&x, &res);
+	return res.cleared;
+}
+
 static bool vector_ok(const struct mce_sim *s, const struct mce_vector *v, u32 st)
 {
 	const struct mce_record *r = mce_last();
-	bool ok;
+	bool clears = linux_clears(v), ok;
 
 	if (v->handler_reaches)
 		ok = r && r->kind == MCE_KIND_SIMULATED && r->nr_banks == 1 &&
-		     !strcmp(r->banks[0].rule->name, v->rule) && mce_sim_get(s, st) == 0 &&
+		     !strcmp(r->banks[0].rule->name, v->rule) &&
+		     (mce_sim_get(s, st) == 0) == clears && r->banks[0].cleared == clears &&
 		     s->last_write == MSR_IA32_MCG_STATUS &&
 		     mce_sim_get(s, MSR_IA32_MCG_STATUS) == 0 && end_matches(r, v->end);
 	else	/* an invalid bank is never graded: MCIP set, nothing valid */
 		ok = r && r->nr_banks == 0 && end_matches(r, v->end);
 	if (!ok && r)
-		ck_diag("row \"%s\": bank rule \"%s\", decided by \"%s\" (%s%s, kind %d)",
-			v->rule, r->nr_banks ? r->banks[0].rule->name : "-",
+		ck_diag("row \"%s\": bank rule \"%s\", decided by \"%s\" (%s%s, kind %d); bank "
+			"%s, Linux %s it", v->rule, r->nr_banks ? r->banks[0].rule->name : "-",
 			r->rule ? r->rule->name : "?", r->recovered ? "recovered" : "",
-			r->would_panic ? "would panic" : "", r->kind);
+			r->would_panic ? "would panic" : "", r->kind,
+			mce_sim_get(s, st) ? "left" : "cleared", clears ? "clears" : "leaves");
 	return ok;
 }
 

@@ -11,9 +11,9 @@
 #include "kernel/include/extable.h"
 #include "mce/mce.h"
 #include "mce/msr.h"
+#include "mce/scan_core.h"
 #include "mce/smp_logic.h"
 
-#define MCE_MAX_BANKS	64
 #define MCE_STALE_LOG	4
 
 /* A bank that held an error when its CPU set up MCA. */
@@ -86,22 +86,19 @@ bool mce_handle(struct pt_regs *regs, enum mce_kind kind, struct mce_sim *be);
 void mce_record_init(struct mce_record *r, const struct pt_regs *regs, enum mce_kind kind,
 		     u64 mcg, u64 cap, const struct exception_table_entry *e);
 
-/* What a bank scan found beyond the record: the decision so far and the pages to offline. */
-struct mce_scan {
-	struct mce_decision d;
-	bool amd;			/* graded with AMD's rules (a simulation may choose) */
-	u64 queue[MCE_MAX_BANKS];	/* pages for memory_failure_queue() */
-	unsigned int nq;
-};
-
+/*
+ * Linux's mce_no_way_out() on this CPU, through @be: whether one of its valid banks grades
+ * panic (the grading inputs as mce_scan_banks() uses them).
+ */
+bool mce_scan_banks_nwo(const struct mce_record *r, struct mce_sim *be);
 /*
  * Read every bank through @be into @r, grade each (with the CPU's identity and the bank's
- * number), note which the handler logs and which pages to offline, and clear every valid
- * bank. MCG_STATUS and the decision are the caller's.
+ * number), and clear the banks the handler takes, leaving those Linux leaves for the poller
+ * (mce/scan_core.h); with @no_way_out nothing is cleared. MCG_STATUS and the decision are the
+ * caller's.
  */
-void mce_scan_banks(struct mce_record *r, struct mce_scan *s, struct mce_sim *be);
-/* The decision into the record: the rule, the grade, the deciding bank and its page. */
-void mce_record_decision(struct mce_record *r, const struct mce_decision *d);
+void mce_scan_banks(struct mce_record *r, struct mce_scan *s, struct mce_sim *be,
+		    bool no_way_out);
 /*
  * Carry out what the scan asks beyond the decision: on a recovery the fixup to resume at
  * (r->resume_rip) and the bank's page for the copy to queue; every page @s lists queued.

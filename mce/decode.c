@@ -28,8 +28,11 @@ struct mce_addr mce_decode_addr(u64 status, u64 addr, u64 misc, const struct mce
 		return a;
 	}
 	if (src->amd) {
-		a.lsb = (unsigned int)((addr >> 56) & 0x3f);
 		a.phys = addr & ((1ULL << 56) - 1);
+		if (src->smca)
+			a.lsb = (unsigned int)((addr >> 56) & 0x3f);
+		else	/* legacy banks: no LSB of their own; MISC's only where Linux uses it */
+			a.lsb = src->ser_p && (status & MCI_STATUS_MISCV) ? MCI_MISC_LSB(misc) : 0;
 		a.why = amd_unusable(status, src);
 		if (a.why)
 			return a;

@@ -193,7 +193,12 @@ bool mce_poll_would_log(const struct mce_grade_in *in)
 	return !(st & (S_PCC | S_S));
 }
 
-void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r,
+bool mce_poll_queues_page(enum mce_grade g)
+{
+	return g == MCE_GRADE_AO || g == MCE_GRADE_LOG;
+}
+
+void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r, bool no_way_out,
 		   struct mce_bank_fate *f)
 {
 	u64 signalled = !in->amd && in->ser ? S_S : S_UC;
@@ -201,24 +206,12 @@ void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r,
 	*f = (struct mce_bank_fate){ 0 };
 	if (!(in->status & S_VAL))
 		return;
-	/*
-	 * The handler takes a signalled bank unless it is only "keep" or "log" (those, and
-	 * unsignalled banks, are the poller's); one it takes but grades "none" is cleared
-	 * unlogged, so no poller sees it either.
-	 */
-	if (r->grade == MCE_GRADE_PANIC ||
-	    ((in->status & signalled) && r->grade != MCE_GRADE_KEEP &&
-	     r->grade != MCE_GRADE_LOG)) {
-		f->logged = r->grade != MCE_GRADE_NONE;
-		f->queue_page = r->grade == MCE_GRADE_AO;
-	} else if (mce_poll_would_log(in)) {
-		struct mce_grade_in p = *in;
-		enum mce_grade g;
-
-		p.poll = true;
-		g = mce_grade(&p)->grade;
-		f->queue_page = g == MCE_GRADE_AO || g == MCE_GRADE_LOG;
-	}
+	if (!no_way_out && (!(in->status & signalled) || r->grade == MCE_GRADE_KEEP ||
+			    r->grade == MCE_GRADE_LOG))
+		return;		/* the poller's */
+	f->logged = r->grade != MCE_GRADE_NONE;
+	f->clear = !no_way_out;
+	f->queue_page = !no_way_out && r->grade == MCE_GRADE_AO;
 }
 
 const struct mce_rule mce_rule_unknown_source = {

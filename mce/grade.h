@@ -67,17 +67,22 @@ extern const struct mce_rule mce_rules_amd[];
 extern const unsigned int mce_nr_rules_intel, mce_nr_rules_amd;
 
 /*
- * What the handler does with one graded bank: logged by the #MC handler (signalled and
- * worse than "keep"), or left as a poller would find it; and whether its page goes to
- * memory_failure_queue() when its address is usable (action optional, or UCNA/deferred that
- * a poller would log), as Linux's handler and poller do. An action-required page is queued
- * by the copy that consumed it, not here.
+ * What the #MC handler does with one valid, graded bank: Linux's __mc_scan_banks() and
+ * mce_clear_state(). Unless the machine is going down (@no_way_out: a bank of this CPU, or
+ * in a broadcast of any CPU, graded panic, Linux's mce_no_way_out() and global_nwo), a bank
+ * that is not signalled (S clear with Intel's SER_P, else UC clear) or graded "keep"
+ * (corrected) or "log" (UCNA, deferred) is left in the bank as it is, for the poller
+ * (machine_check_poll); any other is taken: logged unless graded "none", and cleared. With
+ * @no_way_out every bank is logged (but "none") and none is cleared: they stay for the
+ * report and for the next boot. The handler queues a logged action-optional bank's page
+ * (when its address is usable); a bank it leaves is the poller's, page included.
  */
 struct mce_bank_fate {
 	bool logged;
+	bool clear;
 	bool queue_page;
 };
-void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r,
+void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r, bool no_way_out,
 		   struct mce_bank_fate *f);
 /*
  * Whether Linux's machine_check_poll() logs a bank with in->status (should_log_poll_error,
@@ -85,6 +90,12 @@ void mce_bank_fate(const struct mce_grade_in *in, const struct mce_rule *r,
  * Anything else valid is left for the #MC handler.
  */
 bool mce_poll_would_log(const struct mce_grade_in *in);
+/*
+ * Whether a bank the poller logged, graded @g with the poller's grading, has its page queued
+ * for offlining when its address is usable: action optional, or UCNA/deferred (Linux's
+ * uc_decode_notifier acts on MCE_AO_SEVERITY and MCE_DEFERRED_SEVERITY records).
+ */
+bool mce_poll_queues_page(enum mce_grade g);
 
 enum mce_end { MCE_END_RESUME, MCE_END_RECOVER, MCE_END_PANIC };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * handler.c - the local #MC path (see mce.h): this CPU alone reads, grades and clears every
- * bank, writes MCG_STATUS last, then resumes at an *_MCE_SAFE fixup, continues, or stops the
- * machine with a decoded report. A nested #MC stops the machine; a broadcast one on several
+ * handler.c - the local #MC path (see mce.h): this CPU alone reads and grades every bank,
+ * clears those it takes (mce/scan_core.h: the rest stay for the poller, and all stay when
+ * the machine stops), writes MCG_STATUS last, then resumes at an *_MCE_SAFE fixup,
+ * continues, or stops the machine with a decoded report. A nested #MC stops the machine; a broadcast one on several
  * CPUs goes to the rendezvous (rendezvous.c); a simulated one reads this CPU's simulated
  * registers, an emulated one (emulate.c) the bank its #PF path made.
  */
@@ -66,8 +67,9 @@ static bool handle_nested(struct pt_regs *regs, struct mce_sim *be)
 }
 
 /*
- * This CPU alone: scan, decide (mce_decide: Linux's order, docs/design/machine-checks.md), clear
- * MCG_STATUS, then act. The record goes into the ring once it is whole.
+ * This CPU alone: scan (with Linux's no_way_out: a bank graded panic leaves every bank as it
+ * is), decide (mce_decide: Linux's order, docs/design/machine-checks.md), clear MCG_STATUS,
+ * then act. The record goes into the ring once it is whole.
  */
 static void handle_local(struct pt_regs *regs, enum mce_kind kind, struct mce_sim *be, u64 mcg,
 			 u64 cap, const struct exception_table_entry *e)
@@ -77,7 +79,7 @@ static void handle_local(struct pt_regs *regs, enum mce_kind kind, struct mce_si
 	struct mce_scan s;
 
 	mce_record_init(&r, regs, kind, mcg, cap, e);
-	mce_scan_banks(&r, &s, be);
+	mce_scan_banks(&r, &s, be, mce_scan_banks_nwo(&r, be));
 	if (!r.nr_valid && !(mcg & MCG_STATUS_MCIP) && kind == MCE_KIND_REAL) {
 		r.kind = MCE_KIND_SOFTWARE;
 		r.rule = &rule_software;

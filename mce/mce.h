@@ -5,7 +5,8 @@
  * mce_init() enables MCA (MCG_CTL and every bank's CTL to all ones, stale banks logged and
  * cleared, CR4.MCE) and installs the #MC handler, which runs on its own IST stack. The
  * handler reads MCG_STATUS and every bank into a fixed-size record, grades each bank
- * (mce/grade.c), clears the handled banks and writes MCG_STATUS last; then it resumes at an
+ * (mce/grade.c), clears the banks it takes (not those Linux leaves for the poller, and none
+ * when the machine stops) and writes MCG_STATUS last; then it resumes at an
  * *_MCE_SAFE fixup (recoverable data load), continues (corrected, UCNA, action optional), or
  * stops the machine with a decoded report. It never prints, locks or allocates unless it is
  * stopping the machine; the records are reported afterwards (mce_report_new).
@@ -30,7 +31,8 @@ struct mce_bank_log {
 	u16 bank;
 	u64 status, addr, misc, ipid, synd;
 	const struct mce_rule *rule;
-	bool logged;			/* logged by the handler (else left as a poller finds it) */
+	bool logged;			/* logged by the handler */
+	bool cleared;			/* its STATUS zeroed by the handler (else left in the bank) */
 	bool queued;			/* its page went to memory_failure_queue() */
 	bool pfn_valid;			/* the address is a usable physical address */
 	u64 pfn;
@@ -46,7 +48,8 @@ struct mce_record {
 	enum mce_grade grade;
 	int worst;			/* index into banks[] of the deciding bank, -1 when none */
 	unsigned int nr_banks;		/* banks[] in use */
-	unsigned int nr_valid;		/* valid banks graded and cleared (may exceed nr_banks) */
+	unsigned int nr_valid;		/* valid banks graded (may exceed nr_banks) */
+	unsigned int nr_left;		/* of those, left valid in their bank (not cleared) */
 	unsigned int queued;		/* pages queued, from every valid bank */
 	struct mce_bank_log banks[MCE_LOG_BANKS];
 	bool recovered, would_panic;

@@ -15,6 +15,7 @@
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/traps.h"
 #include "kernel/console/printk.h"
+#include "kernel/mm/page.h"
 #include "kernel/include/x86.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/smp.h"
@@ -83,6 +84,7 @@ static void env_of(struct mce_poll_env *e, const struct mce_cpu *mc, struct mce_
 	*e = (struct mce_poll_env){ .be = be, .amd = caps->amd, .smca = caps->smca,
 				    .hygon = caps->hygon,
 				    .ser = caps->amd ? caps->succor : caps->ser_p,
+				    .ser_p = caps->ser_p, .offline = memory_failure_queue,
 				    .ovf_recov = caps->ovf_recov,
 				    .family = (u8)MIN(id->family, 0xffU), .model = (u8)id->model,
 				    .stepping = (u8)id->stepping, .nbanks = mc->facts.nbanks,
@@ -90,8 +92,10 @@ static void env_of(struct mce_poll_env *e, const struct mce_cpu *mc, struct mce_
 	if (!be)
 		return;
 	/* A simulation: its own bank count, and the vendor and CPU it chose (the layout stays). */
-	if (!mce_rdmsr(be, MSR_IA32_MCG_CAP, &cap))
+	if (!mce_rdmsr(be, MSR_IA32_MCG_CAP, &cap)) {
 		e->nbanks = MCG_CAP_COUNT(cap);
+		e->ser_p = cap & MCG_SER_P;
+	}
 	if (be->vendor != SIM_VENDOR_REAL) {
 		e->amd = be->vendor == SIM_VENDOR_AMD;
 		e->hygon = false;

@@ -50,7 +50,8 @@ const char *mce_poll_kind_name(unsigned int kind);
  * and each finding is printed decoded, lines starting with @prefix: CPU (APIC id, node),
  * bank, kind, STATUS bits, OVER, address with its granularity and node, the grading rule.
  * With @wait_s, it first waits up to that many seconds for an NMI on this CPU (the runner's
- * sign that it has made its injections) and says whether one came.
+ * sign that it has made its injections) and says whether one came. Machine-check records
+ * not printed yet (one the runner raised meanwhile) are printed before the poll.
  */
 void mce_poll_final(const char *prefix, unsigned int wait_s);
 

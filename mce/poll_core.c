@@ -79,7 +79,7 @@ static void fill_event(const struct mce_poll_env *e, unsigned int b, u64 status,
 {
 	struct mce_grade_in in = grade_in(e, status, b);
 	struct mce_addr_src src = { .amd = e->amd, .smca = e->amd && e->smca,
-				    .hygon = e->amd && e->hygon, .bank = b };
+				    .hygon = e->amd && e->hygon, .ser_p = e->ser_p, .bank = b };
 	struct mce_addr a;
 
 	ev->status = status;
@@ -142,6 +142,10 @@ static unsigned int scan_bank(struct mce_poll_state *s, const struct mce_poll_en
 	}
 	if ((status & MCI_STATUS_VAL) && should_log(e, status, b, destat)) {
 		fill_event(e, b, status, destat, &ev);
+		if (e->offline && ev.addr_valid && mce_poll_queues_page(ev.rule->grade)) {
+			e->offline(ev.phys >> 12);
+			ev.page_queued = true;
+		}
 		clear_logged(e, b, status, destat);
 		queue_push(s, &ev);
 		n++;

@@ -19,7 +19,11 @@
  *  - CMCI storm tracking (mce/cmci.h) sees every bank CMCI covers, valid or not, before that.
  *  - AMD threshold counters (mce/amd_thresh.h) that overflowed are logged and preset again.
  * What is logged is graded with the poller's grading (mce_grade with poll set), its address
- * decoded with its granularity (mce_decode_addr: MISC LSB; AMD ADDR[61:56]), and cleared.
+ * decoded with its granularity (mce_decode_addr: MISC LSB; SMCA ADDR[61:56]), its page
+ * queued for offlining when it is action optional or UCNA/deferred with a usable address
+ * (Linux's uc_decode_notifier on the poller's records; mce_poll_queues_page), and cleared.
+ * Banks the #MC handler left (corrected, UCNA, not signalled: mce/scan_core.h) are found
+ * here, so each error is counted by one of the two.
  */
 #ifndef CK_MCE_POLL_CORE_H
 #define CK_MCE_POLL_CORE_H
@@ -40,11 +44,13 @@ struct mce_poll_env {
 	struct mce_sim *be;	/* NULL: the real MSRs */
 	bool amd, smca, hygon;	/* the bank layout and the vendor's rules */
 	bool ser;		/* Intel: MCG_CAP.SER_P; AMD: SUCCOR */
+	bool ser_p;		/* MCG_CAP.SER_P (any vendor): the address rule (mce/decode.h) */
 	bool ovf_recov;		/* AMD: McaOverflowRecov */
 	u8 family, model, stepping;
 	unsigned int nbanks;	/* banks beyond it are never read */
 	u64 tsc;		/* the events' stamp */
 	u64 now_ms;		/* the clock of the storm history */
+	void (*offline)(u64 pfn);	/* queue a page for offlining (NULL: nobody does) */
 };
 
 /* The MSR of @reg (enum mce_bank_reg) of @bank: legacy 0x400 + 4i or SMCA 0xc0002000 + 16i. */

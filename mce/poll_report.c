@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * poll_report.c - the run's last look for corrected errors (mce_poll_final, poll.h): each
- * online CPU in turn polls its banks and hands over what its queue holds, and each finding is
- * printed decoded, with the CPU, its node, the bank, the address with its granularity and the
- * node that holds it. Runs after the suites, never in a handler.
+ * poll_report.c - the run's last look for corrected errors (mce_poll_final, poll.h): the
+ * records of machine checks not printed yet, then each online CPU in turn polls its banks
+ * and hands over what its queue holds, and each finding is printed decoded, with the CPU,
+ * its node, the bank, the address with its granularity and the node that holds it. Runs
+ * after the suites, never in a handler.
  */
 #include "kernel/arch/traps.h"
 #include "kernel/console/printk.h"
@@ -113,6 +114,8 @@ void mce_poll_final(const char *p, unsigned int wait_s)
 	}
 	if (wait_s)
 		wait_for_nmi(p, wait_s);
+	/* A machine check the runner sent meanwhile: its record first (which banks it left). */
+	mce_report_new(p);
 	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
 		if (!cpu_online(c))
 			continue;

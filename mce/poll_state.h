@@ -34,6 +34,7 @@ struct mce_poll_event {
 	bool over;				/* STATUS.OVER: an earlier error was lost */
 	const struct mce_rule *rule;		/* the poller's grading (NULL: threshold only) */
 	bool from_cmci;				/* found by the CMCI interrupt, not a poll */
+	bool page_queued;			/* its page went to be offlined */
 };
 
 /* What one CPU's poller did since it started. */

@@ -2,7 +2,8 @@
 /*
  * rendezvous.c - a broadcast machine check on several CPUs, after Linux's do_machine_check()
  * with mce_start(), mce_end() and mce_reign() (the decisions are in mce/smp_logic.c): every
- * CPU checks in, scans its banks in check-in order, the Monarch reigns over every CPU's view
+ * CPU checks in (saying whether a bank of its own grades panic: then no CPU clears any bank),
+ * scans its banks in check-in order, the Monarch reigns over every CPU's view
  * and logs every CPU's record, everyone leaves together and goes on with its own decision.
  * Records and returns; the report comes after (or at once when the machine stops).
  *
@@ -24,6 +25,7 @@ static u64 rv_timeout_tsc;
 static unsigned int rv_callin;		/* CPUs checked in: Linux's mce_callin */
 static unsigned int rv_executing;	/* Linux's mce_executing */
 static u32 rv_gen;			/* the event; the Monarch moves it on when it releases */
+static unsigned int rv_nwo;		/* CPUs with a bank graded panic: Linux's global_nwo */
 static int rv_panic_cpu = -1;		/* the CPU that reports */
 
 void mce_rv_setup(bool capable, u64 timeout_tsc)
@@ -98,14 +100,15 @@ static bool rv_wait(enum mce_rv_stage s, unsigned int order, unsigned int expect
  * This CPU's turn (nobody else reads banks now): scan, decide as far as this CPU goes (the
  * Monarch checks "unknown source" over all), put what it brings to the reign in its view,
  * and its pages in the queue. Its record waits in its scratch for the Monarch to log it.
+ * @no_way_out: some CPU found a bank graded panic, so every CPU leaves its banks as they are.
  */
-static void rv_scan(struct mce_cpu *mc, const struct exception_table_entry *e)
+static void rv_scan(struct mce_cpu *mc, const struct exception_table_entry *e, bool no_way_out)
 {
 	struct mce_record *r = &mc->scratch;
 	struct mce_view *v = &mc->view;
 	struct mce_scan s;
 
-	mce_scan_banks(r, &s, NULL);
+	mce_scan_banks(r, &s, NULL, no_way_out);
 	s.d.reigned = true;
 	mce_decide(&s.d, r->mcg_status, false, r->fixup_mce_safe);
 	mce_record_decision(r, &s.d);
@@ -232,7 +235,7 @@ static __noreturn void rv_timeout(enum mce_rv_stage s, struct mce_cpu *mc, u32 g
 				  const struct exception_table_entry *e)
 {
 	if (!mc->view.scanned && __atomic_load_n(&rv_panic_cpu, __ATOMIC_ACQUIRE) < 0)
-		rv_scan(mc, e);
+		rv_scan(mc, e, true);		/* the machine stops: its banks stay */
 	rv_panic(mce_rv_timeout_rule(s), gen, mc);
 }
 
@@ -249,6 +252,7 @@ static void rv_reign(struct mce_cpu *mc, u32 gen, unsigned int expected,
 		rv_panic(rg.why, gen, mc);
 	rv_log(gen, &rg, view_of, false);
 	/* Release: the next broadcast starts from zero. */
+	__atomic_store_n(&rv_nwo, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rv_callin, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rv_gen, gen + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&rv_executing, 0, __ATOMIC_RELEASE);
@@ -260,22 +264,28 @@ bool mce_rv_handle(struct pt_regs *regs, struct mce_cpu *mc, u64 mcg, u64 cap,
 	struct mce_record *r = &mc->scratch;
 	struct mce_view *v = &mc->view;
 	unsigned int expected = mce_rv_online(), order;
+	bool nwo;
 	u32 gen = __atomic_load_n(&rv_gen, __ATOMIC_ACQUIRE);
 
 	mce_record_init(r, regs, MCE_KIND_REAL, mcg, cap, e);
 	r->broadcast = true;
 	*v = (struct mce_view){ .gen = gen, .bank = -1, .seq = -1 };
+	/* Linux's mce_no_way_out() before mce_start(): counted before this CPU checks in. */
+	if (mce_scan_banks_nwo(r, NULL))
+		__atomic_add_fetch(&rv_nwo, 1, __ATOMIC_RELAXED);
 	order = __atomic_add_fetch(&rv_callin, 1, __ATOMIC_ACQ_REL);
 	r->order = (u16)order;
 	__atomic_store_n(&v->order, (u16)order, __ATOMIC_RELEASE);
 
 	if (!rv_wait(MCE_RV_CALLIN, order, expected))
 		rv_timeout(MCE_RV_CALLIN, mc, gen, e);
+	/* Every CPU is in: whether any of them has no way out (global_nwo). */
+	nwo = __atomic_load_n(&rv_nwo, __ATOMIC_ACQUIRE) != 0;
 	if (order == 1)
 		__atomic_store_n(&rv_executing, 1, __ATOMIC_RELEASE);
 	else if (!rv_wait(MCE_RV_TURN, order, expected))
 		rv_timeout(MCE_RV_TURN, mc, gen, e);
-	rv_scan(mc, e);
+	rv_scan(mc, e, nwo);
 	__atomic_add_fetch(&rv_executing, 1, __ATOMIC_ACQ_REL);
 
 	if (order == 1)

@@ -78,7 +78,7 @@ void mce_report(const struct mce_record *r, const char *p)
 	for (unsigned int i = 0; i < r->nr_banks; i++) {
 		const struct mce_bank_log *b = &r->banks[i];
 		struct mce_addr_src src = { .amd = c->amd, .smca = c->smca, .hygon = c->hygon,
-					    .bank = b->bank };
+					    .ser_p = !!(r->mcg_cap & MCG_SER_P), .bank = b->bank };
 		struct mce_addr a = mce_decode_addr(b->status, b->addr, b->misc, &src);
 
 		mce_status_bits(b->status, c->amd, bits, sizeof(bits));
@@ -89,7 +89,7 @@ void mce_report(const struct mce_record *r, const char *p)
 		       (unsigned long long)(b->status & MCI_STATUS_MCACOD), code);
 		printk("%s    ADDR 0x%llx MISC 0x%llx: address LSB %u, mode %u: %s",
 		       p, (unsigned long long)b->addr, (unsigned long long)b->misc,
-		       c->amd ? (unsigned int)((b->addr >> 56) & 0x3f) : MCI_MISC_LSB(b->misc),
+		       c->amd ? a.lsb : MCI_MISC_LSB(b->misc),
 		       MCI_MISC_MODE(b->misc), a.why);
 		if (a.valid)
 			printk(" 0x%llx (pfn 0x%llx)", (unsigned long long)a.phys,
@@ -100,15 +100,21 @@ void mce_report(const struct mce_record *r, const char *p)
 			       (unsigned long long)b->synd);
 		printk("%s    grade: %s, by rule \"%s\"; %s%s\n", p,
 		       mce_grade_name(b->rule->grade), b->rule->name,
-		       b->logged ? "logged by the handler" :
-		       b->rule->grade == MCE_GRADE_NONE ? "nothing to log" :
-		       "left as a poller would find it",
+		       b->logged ? (b->cleared ? "logged and cleared by the handler" :
+				    "logged by the handler, left in the bank") :
+		       b->cleared ? "nothing to log, cleared" :
+		       r->would_panic ? "left in the bank" : "left in the bank for the poller",
 		       b->queued ? "; page queued for offlining" : "");
 	}
 	if (r->nr_valid > r->nr_banks)
-		printk("%s  (%u more valid bank%s graded and cleared; the log holds %u)\n", p,
+		printk("%s  (%u more valid bank%s graded; the log holds %u)\n", p,
 		       r->nr_valid - r->nr_banks, r->nr_valid - r->nr_banks == 1 ? "" : "s",
 		       r->nr_banks);
+	if (r->nr_left)
+		printk("%s  %u of %u valid bank%s left in place: %s\n", p, r->nr_left, r->nr_valid,
+		       r->nr_valid == 1 ? "" : "s", r->would_panic ?
+		       "the machine stops, they stay for the next boot" :
+		       "corrected, UCNA or not signalled, the poller's (as Linux leaves them)");
 	printk("%s  verdict: %s, by rule \"%s\"; %s\n", p, mce_grade_name(r->grade),
 	       r->rule ? r->rule->name : "?", outcome(r));
 	if (r->recovered) {

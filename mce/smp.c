@@ -144,7 +144,8 @@ static void print_stale(const char *prefix, unsigned int cpu, const struct mce_c
 	for (unsigned int i = 0; i < mc->facts.stale && i < MCE_STALE_LOG; i++) {
 		const struct mce_stale *s = &mc->stale[i];
 		struct mce_addr_src src = { .amd = caps->amd, .smca = caps->smca,
-					    .hygon = caps->hygon, .bank = s->bank };
+					    .hygon = caps->hygon, .ser_p = caps->ser_p,
+					    .bank = s->bank };
 		struct mce_addr a = mce_decode_addr(s->status, s->addr, s->misc, &src);
 		char bits[128], code[96];
 

@@ -210,7 +210,7 @@ void soak_ledger_mca(struct soak_ledger *l, u64 t_ns, u16 cpu, enum soak_ev_kind
 		     const struct soak_mca *m)
 {
 	struct mce_addr_src src = { .amd = m->amd, .smca = m->smca, .hygon = m->hygon,
-				    .bank = m->bank };
+				    .ser_p = m->ser_p, .bank = m->bank };
 	struct mce_addr a = mce_decode_addr(m->status, m->addr, m->misc, &src);
 	struct soak_event e;
 

@@ -70,6 +70,7 @@ struct soak_mca {
 	u16 bank;
 	u64 status, addr, misc;
 	bool amd, smca, hygon;	/* whose address rules apply (mce/decode.h) */
+	bool ser_p;		/* MCG_CAP.SER_P: MISC's LSB applies to a legacy AMD bank too */
 };
 
 /* What wrote a miscompared word: how, which pattern, which copy primitive (or -1). */

@@ -32,7 +32,8 @@ void soak_poll_now(struct soak_cpu *sc)
 			struct soak_mca m = { .bank = ev[i].bank, .status = ev[i].status,
 					      .addr = ev[i].addr, .misc = ev[i].misc,
 					      .amd = caps->amd || caps->hygon, .smca = caps->smca,
-					      .hygon = caps->hygon };
+					      .hygon = caps->hygon,
+					      .ser_p = caps->ser_p };
 
 			soak_ledger_mca(&sc->ledger, soak_elapsed_ns(),
 					(u16)soak.cpu_of[sc->idx], ledger_kind(ev[i].kind), &m);

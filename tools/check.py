@@ -92,8 +92,11 @@ def schema_errors(text, name, group):
 
 class Results:
     def __init__(self):
-        self.passed = self.failed = 0
-        self.failures = []
+        self.passed = self.failed = self.skipped = 0
+        self.failures, self.skips = [], []
+
+    def count(self):
+        return self.passed + self.failed + self.skipped
 
     def add(self, name, ok, details=(), note=""):
         if ok:
@@ -101,10 +104,18 @@ class Results:
         else:
             self.failed += 1
             self.failures.append(name)
-        print("%s %d %s%s" % ("ok" if ok else "not ok", self.passed + self.failed, name,
+        print("%s %d %s%s" % ("ok" if ok else "not ok", self.count(), name,
                               (" # " + note) if note else ""))
         for d in details:
             print("    # " + d)
+        sys.stdout.flush()
+
+    def skip(self, name, reason):
+        """A test that could not run here, and why (KTAP's "# SKIP"): neither passed nor
+        failed, and named again at the end."""
+        self.skipped += 1
+        self.skips.append("%s: %s" % (name, reason))
+        print("ok %d %s # SKIP %s" % (self.count(), name, reason))
         sys.stdout.flush()
 
 
@@ -476,12 +487,18 @@ def tools_records(build, res):
 
 
 def pytest_file(path):
-    """One file of tests/tools under pytest: (exit status, output)."""
+    """One file of tests/tools under pytest: (exit status, output); a file that runs past
+    the bound is a failure of that file (status 124), not of the whole check."""
     with tempfile.TemporaryDirectory(prefix="ck-pytest-") as tmp:
-        p = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-q", "-rA", "-p",
-                            "no:cacheprovider", "--basetemp", tmp, path], cwd=ROOT,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           timeout=900)
+        try:
+            p = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-q", "-rA", "-p",
+                                "no:cacheprovider", "--basetemp", tmp, path], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=900)
+        except subprocess.TimeoutExpired as e:
+            out = e.output.decode(errors="replace") if isinstance(e.output, bytes) else \
+                (e.output or "")
+            return 124, out + "\npytest %s: still running after 900 s: stopped" % path
     return p.returncode, p.stdout
 
 
@@ -500,6 +517,11 @@ def pytools_checks(res):
                     seen += 1
                     res.add("tools/" + m.group(2).split("/")[-1], m.group(1) == "PASSED",
                             [] if m.group(1) == "PASSED" else [line])
+                # pytest -rA: "SKIPPED [1] tests/tools/FILE.py:LINE: reason"
+                m = re.match(r"SKIPPED \[\d+\] (\S+?):\d+: (.*)", line)
+                if m:
+                    seen += 1
+                    res.skip("tools/" + m.group(1).split("/")[-1], m.group(2))
             if status != 0 or not seen:
                 res.add("tools: pytest %s ran and passed" % os.path.relpath(f, ROOT), False,
                         out.splitlines()[-20:])
@@ -617,8 +639,10 @@ def main():
                 "the stream's own test)" % (recs, schema_seen["host"][0],
                                             schema_seen["qemu"][0], schema_seen["tools"][0]),
                 recs > 0 or not {"qemu", "tools"} & set(groups))
-    print("1..%d" % (res.passed + res.failed))
+    print("1..%d" % res.count())
     print("# make check took %.0f s" % (time.monotonic() - t0))
+    for f in res.skips:
+        print("# SKIPPED: " + f)
     for f in res.failures:
         print("# FAILED: " + f)
     print("%d passed, %d failed" % (res.passed, res.failed))

@@ -17,8 +17,19 @@ serial console is echoed as it comes; the records ck-bench wrote go to --json OU
 is whatever version Debian's metapackage names that day (6.1 in Debian 12); the first line
 says which package it came from.
 
-Exit status: ck-bench's own (0, 3 ...); 124 the guest did not finish in --timeout seconds;
-125 QEMU, the kernel or the initramfs could not be had; 2 a usage error.
+With --mce the guest is a machine-check witness instead (tests/tools/test_ck_guest_mce.py),
+booting Debian's generic kernel (linux-image-amd64: the cloud flavour is built without
+machine-check support) as BUILD/guest/vmlinuz-generic, on an Intel CPU model (QEMU's monitor injects machine checks the way Linux's Intel path takes
+them), one node of 1 GiB, --smp CPUs, the kernel booted with mce=print_all (every record
+printed, also those a consumer handled) and /init's "mce-wait SECONDS N" mode (poll
+interval 1 s; host/ck-guest-init.c). --hmp-when REGEX CMD sends CMD to QEMU's monitor once
+a console line matches REGEX, as tools/ck-run.py does:
+
+    tools/ck-guest.py --build build --mce --hmp-when 'mce-wait: ready' 'mce 1 2 ...' \
+        -- mce-wait 60 4
+
+Exit status: ck-bench's (or mce-wait's) own (0, 3 ...); 124 the guest did not finish in
+--timeout seconds; 125 QEMU, the kernel or the initramfs could not be had; 2 a usage error.
 """
 import argparse
 import glob
@@ -30,9 +41,18 @@ import tarfile
 import tempfile
 import threading
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cklib import common  # noqa: E402
+
+ck_run = common.load_tool("ck-run")     # its hmp(): one command to QEMU's monitor
+
 STATUS_TIMEOUT, STATUS_SETUP = 124, 125
-META = "linux-image-cloud-amd64"
-EXIT = re.compile(r"ck-guest: ck-bench exit (\d+)")
+# Debian's kernels: the cloud flavour (small; no machine-check support, CONFIG_X86_MCE is
+# off) and the generic one the machine-check witness needs. (metapackage, versioned package
+# it depends on, file name in BUILD/guest)
+CLOUD = ("linux-image-cloud-amd64", r"linux-image-\S+-cloud-amd64", "vmlinuz")
+GENERIC = ("linux-image-amd64", r"linux-image-\d\S*-amd64", "vmlinuz-generic")
+EXIT = re.compile(r"ck-guest: (?:ck-bench|mce-wait) exit (\d+)")
 JSON = "ck-guest-json: "
 
 
@@ -49,24 +69,27 @@ def run(cmd, **kw):
         raise SetupError("%s: %s" % (cmd[0], e))
 
 
-def kernel_package():
-    """The versioned package the cloud-kernel metapackage depends on (lists updated once)."""
+def kernel_package(flavour):
+    """The versioned package @flavour's metapackage depends on (lists updated once)."""
+    meta, versioned, _ = flavour
     for attempt in range(2):
-        p = run(["apt-cache", "depends", META])
-        m = re.search(r"Depends: (linux-image-\S+-cloud-amd64)", p.stdout)
+        p = run(["apt-cache", "depends", meta])
+        m = re.search(r"Depends: (%s)$" % versioned, p.stdout, re.M)
         if m:
             return m.group(1)
         if attempt == 0 and os.geteuid() == 0:
             run(["apt-get", "update", "-qq"])
-    raise SetupError("apt-cache knows no %s (apt-get update as root, or give --kernel)" % META)
+    raise SetupError("apt-cache knows no %s (apt-get update as root, or give --kernel)" % meta)
 
 
-def fetch_kernel(guest):
-    """build/guest/vmlinuz from the Debian package, unpacked here; its package name."""
-    vmlinuz, name = os.path.join(guest, "vmlinuz"), os.path.join(guest, "vmlinuz.package")
+def fetch_kernel(guest, flavour=CLOUD):
+    """BUILD/guest/vmlinuz (or vmlinuz-generic) from the Debian package, unpacked here; its
+    package name."""
+    vmlinuz = os.path.join(guest, flavour[2])
+    name = vmlinuz + ".package"
     if os.path.exists(vmlinuz) and os.path.exists(name):
         return vmlinuz, open(name).read().strip()
-    pkg = kernel_package()
+    pkg = kernel_package(flavour)
     if os.path.exists(vmlinuz + ".tmp"):
         os.remove(vmlinuz + ".tmp")         # an earlier fetch that did not finish
     with tempfile.TemporaryDirectory(prefix="ck-guest-") as tmp:
@@ -131,21 +154,56 @@ def qemu_command(kernel, initrd, args, smp):
     return cmd
 
 
+def mce_qemu_command(kernel, initrd, args, smp, monitor):
+    """The machine-check witness: an Intel model, 1 GiB on one node, a monitor socket."""
+    return ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max,vendor=GenuineIntel",
+            "-smp", str(smp), "-m", "1024M", "-nographic", "-no-reboot", "-kernel", kernel,
+            "-initrd", initrd, "-monitor", "unix:%s,server,nowait" % monitor,
+            "-append", "console=ttyS0 quiet panic=-1 mce=print_all -- " + " ".join(args)]
+
+
+class HmpWhen:
+    """--hmp-when REGEX CMD: each pair's CMD goes to the monitor once a console line matches
+    its REGEX (pairs with the same REGEX in the order given)."""
+
+    def __init__(self, pairs, sock):
+        self.todo = [(re.compile(p), c) for p, c in pairs]
+        self.sock = sock
+
+    def line(self, text):
+        for rx, cmd in list(self.todo):
+            if rx.search(text):
+                self.todo.remove((rx, cmd))
+                print("ck-guest: monitor: %s" % cmd, flush=True)
+                out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", ck_run.hmp(self.sock, cmd))
+                for said in re.findall(r"CPU \d+: [^\r\n]*", out):
+                    print("ck-guest: monitor said: %s" % said, flush=True)
+
+
 def boot(a, bench_args):
     guest = os.path.join(a.build, "guest")
     os.makedirs(guest, exist_ok=True)
     if a.kernel:
         kernel, pkg = a.kernel, a.kernel
     else:
-        kernel, pkg = fetch_kernel(guest)
+        kernel, pkg = fetch_kernel(guest, GENERIC if a.mce else CLOUD)
     for f, how in ((a.init, "make guest"), (a.bench, "make guest"), (kernel, "--kernel")):
         if not os.path.exists(f):
             raise SetupError("%s is missing (%s)" % (f, how))
     initrd = os.path.join(guest, "initramfs.cpio")
     initramfs(initrd, a.init, a.bench)
-    print("ck-guest: kernel %s; 2 NUMA nodes, %d CPUs, TCG" % (pkg, a.smp), flush=True)
+    tmp = tempfile.TemporaryDirectory(prefix="ck-guest-")
+    monitor = os.path.join(tmp.name, "monitor.sock")
+    hmp_when = HmpWhen(a.hmp_when, monitor)
+    if a.mce:
+        cmd = mce_qemu_command(kernel, initrd, bench_args, a.smp, monitor)
+        print("ck-guest: kernel %s; machine checks, Intel model, %d CPUs, TCG" % (pkg, a.smp),
+              flush=True)
+    else:
+        cmd = qemu_command(kernel, initrd, bench_args, a.smp)
+        print("ck-guest: kernel %s; 2 NUMA nodes, %d CPUs, TCG" % (pkg, a.smp), flush=True)
     try:
-        q = subprocess.Popen(qemu_command(kernel, initrd, bench_args, a.smp),
+        q = subprocess.Popen(cmd,
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT)
     except OSError as e:
@@ -160,7 +218,15 @@ def boot(a, bench_args):
             records.append(line[len(JSON):])
         else:
             print(line, flush=True)
+        if hmp_when.todo:
+            try:
+                hmp_when.line(line)
+            except OSError as e:
+                print("ck-guest: monitor: %s" % e, flush=True)
     q.wait()
+    tmp.cleanup()
+    for rx, c in hmp_when.todo:
+        print("ck-guest: --hmp-when %r never matched: not sent: %s" % (rx.pattern, c))
     timed_out = not timer.is_alive() and q.returncode < 0
     timer.cancel()
     if a.json:
@@ -186,6 +252,12 @@ def main(argv=None):
     ap.add_argument("--smp", type=int, default=2, choices=(1, 2))
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--json", help="write the guest's records here")
+    ap.add_argument("--mce", action="store_true",
+                    help="the machine-check witness: Intel model, 1 GiB, a monitor, "
+                         "mce=print_all (give /init 'mce-wait SECONDS N')")
+    ap.add_argument("--hmp-when", nargs=2, action="append", default=[],
+                    metavar=("REGEX", "CMD"),
+                    help="send monitor command CMD once a console line matches REGEX")
     ap.add_argument("args", nargs="*", help="ck-bench's arguments (after --)")
     a = ap.parse_args(argv)
     a.init = a.init or os.path.join(a.build, "guest", "init")

@@ -7,8 +7,9 @@ Who uses a global symbol, from the build (run it after `make` and `make host-tes
     and unwind sections aside), the defining object's own included, and for NASM objects
     (which resolve their own labels without a relocation) the names in the source's
     instructions and data;
-  * on the host: the identifiers of the host programs' sources (tests/host, tests/fuzz and
-    host/, comments and strings removed), which link the same pure objects.
+  * on the host: the identifiers of the host programs' sources (tests/host, tests/fuzz,
+    host/ and the oracles' self-tests, comments and strings removed), which link the same
+    pure objects.
 
 Files are tests when they are in ktest/ (the in-image framework, suites and oracles), in
 tests/host or tests/fuzz, or named test_*.c; every other file of the image is production. Then:
@@ -36,6 +37,8 @@ import rooms
 
 TEST_ROOMS = ["ktest", "ktest/lib", "ktest/oracle", "tests/host", "tests/fuzz"]
 HOST_PROGRAM_ROOMS = ["tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak"]
+# The oracles' self-tests are host programs too (make host-tests: build/host/test_oracle_*).
+HOST_PROGRAM_FILES = ["ktest/oracle/selftest_*.c"]
 
 # Production symbols that only tests use, each kept on purpose. Patterns (fnmatch) allowed.
 TEST_API = {
@@ -137,15 +140,20 @@ def relocation_users(objs, build):
 def host_users():
     """{identifier: {host program source}} for the C sources of the host programs."""
     users = {}
+    paths = []
     for top in HOST_PROGRAM_ROOMS:
-        if not os.path.isdir(top):
-            continue
-        for n in sorted(os.listdir(top)):
-            if n.endswith((".c", ".h")):
-                path = os.path.join(top, n)
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    for t in set(TOKEN_RE.findall(strip_c(f.read()))):
-                        users.setdefault(t, set()).add(path)
+        if os.path.isdir(top):
+            paths += [os.path.join(top, n) for n in sorted(os.listdir(top))
+                      if n.endswith((".c", ".h"))]
+    for pattern in HOST_PROGRAM_FILES:
+        top = os.path.dirname(pattern)
+        if os.path.isdir(top):
+            paths += [os.path.join(top, n) for n in sorted(os.listdir(top))
+                      if fnmatch.fnmatch(n, os.path.basename(pattern))]
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for t in set(TOKEN_RE.findall(strip_c(f.read()))):
+                users.setdefault(t, set()).add(path)
     return users
 
 

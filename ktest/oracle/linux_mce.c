@@ -460,3 +460,182 @@ bool lx_mce_usable_address(const struct lx_mce_in *in, uint64_t misc, uint64_t a
 		return false;
 	return true;
 }
+
+/* ---- One machine check over several banks and CPUs ---- */
+
+/* Bank @b of CPU @c as the grading sees it. */
+static struct lx_mce_in bank_in(const struct lx_mce_cpu *c, unsigned int b)
+{
+	struct lx_mce_in in = c->in;
+
+	in.status = c->status[b];
+	in.bank = b;
+	return in;
+}
+
+/*
+ * mce_no_way_out(): every valid bank goes into valid_banks and is graded, until the first
+ * one graded PANIC, which ends the loop (banks after it are not in valid_banks).
+ */
+static bool no_way_out_scan(const struct lx_mce_cpu *c, bool *valid_bank)
+{
+	for (unsigned int b = 0; b < c->nbanks; b++) {
+		struct lx_mce_in in = bank_in(c, b);
+
+		if (!(in.status & LX_MCI_VAL))
+			continue;
+		valid_bank[b] = true;
+		if (lx_mce_severity(&in, NULL) == LX_SEV_PANIC)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * __mc_scan_banks() with @nwo, then mce_clear_state() unless @nwo. Returns the rank of the
+ * worst severity logged (0: nothing); *worst_sev gets it.
+ */
+static int scan_cpu(const struct lx_mce_cpu *c, const bool *valid_bank, bool nwo,
+		    struct lx_bank_fate *f, enum lx_sev *worst_sev)
+{
+	uint64_t signalled = c->in.ser_p ? LX_MCI_S : LX_MCI_UC;
+	int worst = 0;
+
+	*worst_sev = LX_SEV_NO;
+	for (unsigned int b = 0; b < c->nbanks; b++) {
+		struct lx_mce_in in = bank_in(c, b);
+		enum lx_sev sev;
+
+		if (!valid_bank[b] || !(in.status & LX_MCI_VAL))
+			continue;
+		f[b].scanned = true;
+		/* Corrected or not signalled: machine_check_poll()'s, unless this panics. */
+		if (!(in.status & signalled) && !nwo)
+			continue;
+		sev = lx_mce_severity(&in, NULL);
+		f[b].sev = sev;
+		/* Corrected and UCNA/deferred are not touched, unless this panics. */
+		if ((sev == LX_SEV_KEEP || lx_sev_rank(sev) == 1) && !nwo)
+			continue;
+		f[b].cleared = !nwo;		/* toclear; mce_clear_state() runs if !nwo */
+		if (sev == LX_SEV_NO)
+			continue;		/* cleared, but ignored */
+		f[b].logged = true;
+		if (lx_sev_rank(sev) > worst) {
+			worst = lx_sev_rank(sev);
+			*worst_sev = sev;
+		}
+	}
+	return worst;
+}
+
+/*
+ * The end of do_machine_check() on a CPU that did not panic, from its worst logged severity:
+ * only an AR error (or RIPV clear) goes past the "goto out"; in kernel mode a SEAM non-root
+ * error returns to RIP, and the record of the worst bank carries MCE_IN_KERNEL_RECOV exactly
+ * when its context was recoverable (error_context() set it while grading; an AR grade needs
+ * that context, but for SEAM), which sends it to the fixup.
+ */
+static enum lx_end cpu_end(const struct lx_mce_cpu *c, enum lx_sev worst, bool logged,
+			   const char **why)
+{
+	uint64_t mcg = c->in.mcg_status;
+	enum lx_end plain = logged ? LX_END_RESUME : LX_END_IGNORE;
+
+	if (worst != LX_SEV_AR && (mcg & LX_MCG_RIPV))
+		return plain;
+	if (mcg & LX_MCG_SEAM_NR)
+		return plain;
+	if (worst == LX_SEV_AR && kernel_context(&c->in, mcg) == LX_CTX_KERNEL_RECOV) {
+		if (!c->in.fixup_mce_safe && !c->in.fixup_other) {
+			*why = "Failed kernel mode recovery";
+			return LX_END_PANIC;
+		}
+		return LX_END_RECOVER;
+	}
+	return plain;
+}
+
+static void event_panic(struct lx_mce_event_result *out, unsigned int ncpus, const char *why)
+{
+	out->panic = true;
+	out->why = why;
+	for (unsigned int c = 0; c < ncpus; c++)
+		out->end[c] = LX_END_PANIC;
+}
+
+/* machine_check_poll() on each CPU, once the machine goes on: the banks left valid. */
+static void poll_after(const struct lx_mce_cpu *cpus, unsigned int ncpus,
+		       struct lx_mce_event_result *out)
+{
+	for (unsigned int c = 0; c < ncpus; c++) {
+		for (unsigned int b = 0; b < cpus[c].nbanks; b++) {
+			struct lx_bank_fate *f = &out->bank[c][b];
+			struct lx_mce_in in = bank_in(&cpus[c], b);
+
+			f->left = f->valid && !f->cleared;
+			if (!f->left || !poll_would_log(&in))
+				continue;
+			f->poll_logs = true;
+			f->poll_sev = grade_in_poll(&in);
+		}
+	}
+}
+
+void lx_mce_event(const struct lx_mce_cpu *cpus, unsigned int ncpus,
+		  struct lx_mce_event_result *out)
+{
+	bool valid_bank[LX_MAX_CPUS][LX_MAX_BANKS] = { { false } };
+	bool nwo[LX_MAX_CPUS] = { false }, global = false;
+	enum lx_sev worst_sev[LX_MAX_CPUS];
+	int worst[LX_MAX_CPUS], global_worst = 0;
+	bool local = cpus[0].in.amd || (cpus[0].in.mcg_status & LX_MCG_LMCES);
+	const char *why = NULL;
+
+	*out = (struct lx_mce_event_result){ .panic = false };
+	for (unsigned int c = 0; c < ncpus; c++) {
+		for (unsigned int b = 0; b < cpus[c].nbanks; b++)
+			out->bank[c][b].valid = cpus[c].status[b] & LX_MCI_VAL;
+		nwo[c] = no_way_out_scan(&cpus[c], valid_bank[c]);
+		global |= nwo[c];	/* mce_start(): global_nwo, read once all are in */
+	}
+	if (local) {
+		out->no_way_out = nwo[0];
+		if (nwo[0]) {
+			/* Panics before scanning: nothing logged by the scan, nothing cleared. */
+			event_panic(out, ncpus, "Fatal local machine check");
+			return;
+		}
+		worst[0] = scan_cpu(&cpus[0], valid_bank[0], false, out->bank[0], &worst_sev[0]);
+		if (worst[0] >= lx_sev_rank(LX_SEV_PANIC)) {
+			event_panic(out, ncpus, "Local fatal machine check!");
+			return;
+		}
+	} else {
+		out->no_way_out = global;
+		/* Each CPU in its check-in order (CPU order here) scans with the global view. */
+		for (unsigned int c = 0; c < ncpus; c++) {
+			worst[c] = scan_cpu(&cpus[c], valid_bank[c], global, out->bank[c],
+					    &worst_sev[c]);
+			if (worst[c] > global_worst)
+				global_worst = worst[c];
+		}
+		/* mce_reign() on the Monarch. */
+		if (global_worst >= lx_sev_rank(LX_SEV_PANIC)) {
+			event_panic(out, ncpus, "Fatal machine check");
+			return;
+		}
+		if (global_worst <= lx_sev_rank(LX_SEV_KEEP)) {
+			event_panic(out, ncpus, "Fatal machine check from unknown source");
+			return;
+		}
+	}
+	for (unsigned int c = 0; c < ncpus; c++) {
+		out->end[c] = cpu_end(&cpus[c], worst_sev[c], worst[c] > 0, &why);
+		if (out->end[c] == LX_END_PANIC) {
+			event_panic(out, ncpus, why);
+			return;
+		}
+	}
+	poll_after(cpus, ncpus, out);
+}

@@ -123,4 +123,50 @@ int lx_sev_rank(enum lx_sev sev);
 const char *lx_sev_name(enum lx_sev sev);
 const char *lx_end_name(enum lx_end end);
 
+/*
+ * Several banks, several CPUs: one machine check as do_machine_check() takes it on every CPU
+ * it reaches (mce_no_way_out(), mce_start(), __mc_scan_banks(), mce_clear_state(),
+ * mce_end()/mce_reign()), then what machine_check_poll() finds in the banks it left.
+ * NOTES.md, D10, says where each rule comes from.
+ */
+#define LX_MAX_BANKS	32
+#define LX_MAX_CPUS	8
+
+/* One CPU when the machine check arrives. */
+struct lx_mce_cpu {
+	struct lx_mce_in in;		/* its MCG_STATUS, vendor, features and fixup at RIP;
+					   in.status and in.bank are not read (per bank below) */
+	unsigned int nbanks;		/* MCG_CAP's count, at most LX_MAX_BANKS */
+	uint64_t status[LX_MAX_BANKS];	/* MCi_STATUS of bank i (VAL clear: nothing there) */
+};
+
+/* What became of one bank. */
+struct lx_bank_fate {
+	bool valid;		/* VAL set when the #MC came */
+	bool scanned;		/* in valid_banks: __mc_scan_banks() read it again */
+	bool logged;		/* mce_log() from the #MC handler, graded sev */
+	bool cleared;		/* mce_clear_state() wrote 0 to it */
+	bool left;		/* still valid when the handler is done (and the machine runs) */
+	bool poll_logs;		/* machine_check_poll() then logs it, graded poll_sev, and
+				   clears it */
+	enum lx_sev sev, poll_sev;
+};
+
+struct lx_mce_event_result {
+	bool panic;
+	const char *why;		/* mce_panic()'s message when panic */
+	bool no_way_out;		/* the no_way_out the scans ran with (global_nwo) */
+	enum lx_end end[LX_MAX_CPUS];	/* each CPU's end (all PANIC when panic) */
+	struct lx_bank_fate bank[LX_MAX_CPUS][LX_MAX_BANKS];
+};
+
+/*
+ * One machine check reaching CPUs 0 .. @ncpus - 1 (1 <= @ncpus <= LX_MAX_CPUS). It is local
+ * when cpus[0] is AMD or has MCG_STATUS.LMCES (then @ncpus must be 1); otherwise it is an
+ * Intel broadcast that every CPU takes, in CPU order (the Monarch is CPU 0), with Linux's
+ * default monarch timeout.
+ */
+void lx_mce_event(const struct lx_mce_cpu *cpus, unsigned int ncpus,
+		  struct lx_mce_event_result *out);
+
 #endif /* CK_KTEST_ORACLE_LINUX_MCE_H */

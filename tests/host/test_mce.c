@@ -81,7 +81,7 @@ static void test_vector_ends(void)
 		struct mce_bank_fate f;
 		bool linux_same;
 
-		mce_bank_fate(&in, r, &f);
+		mce_bank_fate(&in, r, r->grade == MCE_GRADE_PANIC, &f);
 		mce_decision_init(&d);
 		if (v->status & MCI_STATUS_VAL)
 			mce_decision_add(&d, r, f.logged, 0);
@@ -158,6 +158,45 @@ static void test_addresses(void)
 	CHECK(a.valid, "Hygon: any ADDRV address");
 }
 
+/*
+ * Legacy (non-SMCA) AMD banks, from Linux's mce_read_aux(): ADDR[61:56] is an SMCA field
+ * (smca_extract_err_addr() returns at once without SMCA), so a legacy bank's address is taken
+ * as the CPU wrote it; only "mca_cfg.ser && MISCV" (MCG_CAP.SER_P, any vendor) masks it by
+ * MISC[5:0]. The page is (ADDR & physical-address bits) >> 12 (MCI_ADDR_PHYSADDR). Usable:
+ * amd_mce_usable_address() (Poison set; bank 4 only for extended error code 8).
+ */
+static void test_amd_legacy_address(void)
+{
+	const struct mce_addr_src leg = { .amd = true, .bank = 2 };
+	const struct mce_addr_src leg_ser = { .amd = true, .ser_p = true, .bank = 2 };
+	const struct mce_addr_src nb4 = { .amd = true, .bank = 4 };
+	const u64 st = MCI_STATUS_VAL | MCI_STATUS_ADDRV | MCI_STATUS_POISON;
+	struct mce_addr a;
+
+	/* Bits 61:56 hold 6: an SMCA LSB, meaningless here. The address stays whole. */
+	a = mce_decode_addr(st, (6ULL << 56) | 0x12345678ULL, 0, &leg);
+	CHECK(a.valid && a.lsb == 0 && a.phys == 0x12345678ULL,
+	      "legacy: ADDR as written, no LSB: valid %d lsb %u 0x%llx", a.valid, a.lsb,
+	      (unsigned long long)a.phys);
+	/* MISCV with a MISC whose low bits say 6, but no SER_P: Linux does not mask. */
+	a = mce_decode_addr(st | MCI_STATUS_MISCV, 0x12345678ULL, 0x86, &leg);
+	CHECK(a.valid && a.lsb == 0 && a.phys == 0x12345678ULL,
+	      "legacy without SER_P: MISC not used: lsb %u 0x%llx", a.lsb,
+	      (unsigned long long)a.phys);
+	/* With SER_P (QEMU's AMD models report it) and MISCV: masked by MISC[5:0] = 6. */
+	a = mce_decode_addr(st | MCI_STATUS_MISCV, (6ULL << 56) | 0x12345678ULL, 0x86, &leg_ser);
+	CHECK(a.valid && a.lsb == 6 && a.phys == 0x12345640ULL,
+	      "legacy with SER_P and MISCV: MISC LSB 6: lsb %u 0x%llx", a.lsb,
+	      (unsigned long long)a.phys);
+	a = mce_decode_addr(st, 0x12345678ULL, 0x86, &leg_ser);
+	CHECK(a.valid && a.lsb == 0 && a.phys == 0x12345678ULL, "SER_P but MISCV clear: no LSB");
+	/* Northbridge bank 4, DRAM ECC: usable, the same whole address. */
+	a = mce_decode_addr(MCI_STATUS_VAL | MCI_STATUS_ADDRV | (8ULL << 16),
+			    (12ULL << 56) | 0xabcdef123ULL, 0, &nb4);
+	CHECK(a.valid && a.lsb == 0 && a.phys == 0xabcdef123ULL, "bank 4 DRAM ECC: 0x%llx LSB %u",
+	      (unsigned long long)a.phys, a.lsb);
+}
+
 static void test_error_codes(void)
 {
 	static const struct {
@@ -191,5 +230,5 @@ int main(void)
 {
 	return RUN_TESTS(test_every_vector_hits_its_row, test_every_row_has_a_vector,
 			 test_vector_ends, test_recover_needs_everything,
-			 test_addresses, test_error_codes);
+			 test_addresses, test_amd_legacy_address, test_error_codes);
 }

@@ -9,9 +9,10 @@
  * Deferred and Poison; eleven MCACOD classes (data load, instruction fetch, scrub, L3
  * writeback, each with and without the filter bit, and others); SER_P or SUCCOR each way;
  * AMD's McaOverflowRecov and SMCA each way; no fixup, a machine-check-safe fixup or another
- * kind at RIP; and address encodings that are and are not usable. For each, the end
- * (panic, resume, recover at the fixup) and whether the page is offlined must agree with
- * the model, except in the two deliberate deviation classes docs/design/machine-checks.md names,
+ * kind at RIP; and address encodings that are and are not usable. For each, whether the
+ * handler clears the bank or leaves it for the poller, the end (panic, resume, recover at the
+ * fixup) and whether the page is offlined (by the handler, or by the poller for a bank left
+ * to it) must agree with the model, except in the two deliberate deviation classes docs/design/machine-checks.md names,
  * which are counted apart. On Intel, MCG_STATUS.SEAM_NR (TDX) is tried each way too (the bit is
  * reserved on AMD).
  *
@@ -30,7 +31,7 @@
 struct ours {
 	enum mce_end end;
 	const struct mce_rule *why;
-	bool queued;
+	bool queued, cleared;
 };
 
 struct walk {
@@ -61,17 +62,24 @@ static void run_ours(const struct lx_mce_in *x, const struct cpu_id *id, u64 add
 				   .stepping = id->stepping };
 	struct mce_addr_src src = { .amd = x->amd, .smca = x->smca, .bank = x->bank };
 	const struct mce_rule *r = mce_grade(&in);
+	struct mce_grade_in p = in;
 	struct mce_decision d;
 	struct mce_bank_fate f;
+	bool polled;
 
-	mce_bank_fate(&in, r, &f);
+	mce_bank_fate(&in, r, r->grade == MCE_GRADE_PANIC, &f);
 	mce_decision_init(&d);
 	if (x->status & MCI_STATUS_VAL)
 		mce_decision_add(&d, r, f.logged, 0);
 	mce_decide(&d, x->mcg_status, x->amd, x->fixup_mce_safe);
 	o->end = d.end;
 	o->why = d.why;
-	o->queued = d.end != MCE_END_PANIC && f.queue_page &&
+	o->cleared = f.clear;
+	/* A bank the handler leaves is the poller's, page included (mce/poll_core.c). */
+	p.poll = true;
+	polled = (x->status & MCI_STATUS_VAL) && !f.clear && !f.logged &&
+		 mce_poll_would_log(&p) && mce_poll_queues_page(mce_grade(&p)->grade);
+	o->queued = d.end != MCE_END_PANIC && (f.queue_page || polled) &&
 		    mce_decode_addr(x->status, addr, misc, &src).valid;
 }
 
@@ -99,6 +107,13 @@ static void compare(struct walk *w, const struct lx_mce_in *x, const struct cpu_
 	le = linux_end(res.end);
 	lq = res.queues_page && lx_mce_usable_address(x, misc, addr);
 	w->tried++;
+	if (o.cleared != res.cleared) {
+		w->bad++;
+		CHECK(w->printed++ >= 12, "status 0x%016llx mcg 0x%llx: the handler %s it, Linux %s",
+		      (unsigned long long)x->status, (unsigned long long)x->mcg_status,
+		      o.cleared ? "clears" : "leaves", res.cleared ? "clears" : "leaves");
+		return;
+	}
 	if (o.end == le && o.queued == lq) {
 		w->agree++;
 		return;
@@ -252,8 +267,8 @@ static void test_two_banks(void)
 	struct mce_decision d;
 
 	b.status = srao;
-	mce_bank_fate(&a, mce_grade(&a), &fa);
-	mce_bank_fate(&b, mce_grade(&b), &fb);
+	mce_bank_fate(&a, mce_grade(&a), false, &fa);
+	mce_bank_fate(&b, mce_grade(&b), false, &fb);
 	mce_decision_init(&d);
 	mce_decision_add(&d, mce_grade(&a), fa.logged, 0);
 	mce_decision_add(&d, mce_grade(&b), fb.logged, 1);
@@ -261,6 +276,7 @@ static void test_two_banks(void)
 	CHECK(d.end == MCE_END_RECOVER && d.worst_idx == 0, "SRAR beside SRAO recovers");
 	CHECK(!fa.queue_page && fb.queue_page, "the SRAO page is queued beside it (%d %d)",
 	      fa.queue_page, fb.queue_page);
+	CHECK(fa.clear && fb.clear, "both are taken and cleared (%d %d)", fa.clear, fb.clear);
 
 	/* A PCC error in the last of 20 banks decides, whatever came before. */
 	mce_decision_init(&d);
@@ -270,13 +286,18 @@ static void test_two_banks(void)
 	mce_decision_add(&d, mce_grade(&b), true, 19);
 	mce_decide(&d, mcg, false, true);
 	CHECK(d.end == MCE_END_PANIC && d.fatal_idx == 19, "PCC in bank 19 of 20 panics");
+	/* ... and with it (no way out) no bank is cleared: the SRAO stays. */
+	b.status = srao;
+	mce_bank_fate(&b, mce_grade(&b), true, &fb);
+	CHECK(fb.logged && !fb.clear && !fb.queue_page, "no way out: logged, left, not queued");
 
-	/* A UCNA beside the SRAR: not logged by the handler, but its page is offlined. */
+	/* A UCNA beside the SRAR: not logged by the handler, left for the poller. */
 	b.status = MCI_STATUS_VAL | MCI_STATUS_UC | MCI_STATUS_EN | MCI_STATUS_MISCV |
 		   MCI_STATUS_ADDRV | 0x9f;
-	mce_bank_fate(&b, mce_grade(&b), &fb);
-	CHECK(!fb.logged && fb.queue_page, "UCNA: left for the poller, page queued (%d %d)",
-	      fb.logged, fb.queue_page);
+	mce_bank_fate(&b, mce_grade(&b), false, &fb);
+	CHECK(!fb.logged && !fb.clear && !fb.queue_page,
+	      "UCNA: left for the poller, page and all (%d %d %d)", fb.logged, fb.clear,
+	      fb.queue_page);
 }
 
 int main(void)

@@ -218,7 +218,7 @@ static void run_cpu(struct cpu_case *c, unsigned int order)
 
 	mce_decision_init(&d);
 	d.reigned = true;
-	mce_bank_fate(&in, r, &f);
+	mce_bank_fate(&in, r, r->grade == MCE_GRADE_PANIC, &f);
 	if (c->x.status & MCI_STATUS_VAL)
 		mce_decision_add(&d, r, f.logged, 0);
 	mce_decide(&d, c->x.mcg_status, false, c->x.fixup_mce_safe);
@@ -440,7 +440,7 @@ static void test_one_cpu_is_the_old_path(void)
 		enum mce_end end;
 
 		mce_decision_init(&d);
-		mce_bank_fate(&in, r, &f);
+		mce_bank_fate(&in, r, r->grade == MCE_GRADE_PANIC, &f);
 		if (in.status & MCI_STATUS_VAL)
 			mce_decision_add(&d, r, f.logged, 0);
 		mce_decide(&d, in.mcg_status, false, in.mce_safe_fixup);

@@ -58,7 +58,7 @@ static void build(struct soak_totals *t, struct soak_event *first)
 	struct soak_where_map nodimm = { &plan, NULL, NULL, NULL };
 	static struct soak_event ev[4];
 	struct soak_ledger a, b;
-	struct soak_mca m = { 1, ST_CE, 0, MISC_64, false, false, false };
+	struct soak_mca m = { 1, ST_CE, 0, MISC_64, false, false, false, false };
 	const char *why;
 	u64 v;
 
@@ -212,7 +212,7 @@ static void test_snapshot_of_a_ledger(void)
 	static const u8 cpus[] = { 0 };
 	struct soak_plan_in in = { r, 2, cpus, 1, 1, NULL, 0 };
 	struct soak_where_map nodimm = { &plan, NULL, NULL, NULL };
-	struct soak_mca m = { 1, ST_CE, 4 * MiB + 64, MISC_64, false, false, false };
+	struct soak_mca m = { 1, ST_CE, 4 * MiB + 64, MISC_64, false, false, false, false };
 	struct soak_writer w = { SOAK_HOW_COPY, SOAK_PAT_RANDOM, 0 };
 	static struct soak_ledger l, snap;
 	static struct soak_totals a, b;

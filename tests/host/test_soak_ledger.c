@@ -144,7 +144,7 @@ static bool is_json(const char *s)
 static void mca(struct soak_ledger *l, u64 t, u16 cpu, enum soak_ev_kind k, u16 bank,
 		u64 status, u64 addr, u64 misc)
 {
-	struct soak_mca m = { bank, status, addr, misc, false, false, false };
+	struct soak_mca m = { bank, status, addr, misc, false, false, false, false };
 
 	soak_ledger_mca(l, t, cpu, k, &m);
 }
