@@ -2,7 +2,7 @@
 /*
  * cmdline_opts.c - the command line's keys (see cmdline_opts.h): one row each, and the words
  * that say what a row takes. Adding a key is adding a row here and its member of struct
- * ck_config; the parser needs no change unless the key is of a new kind.
+ * ck_config (init/config.h); the parser needs no change unless the key is of a new kind.
  */
 #include "copy/dispatch.h"
 #include "init/cmdline_opts.h"

@@ -13,7 +13,7 @@
 #ifndef CK_INIT_CMDLINE_OPTS_H
 #define CK_INIT_CMDLINE_OPTS_H
 
-#include "init/cmdline.h"
+#include "init/config.h"
 
 enum cmdline_kind {
 	OPT_CHOICE,		/* one of @choices; the field holds its index */
