@@ -3,8 +3,10 @@
  * cmdline.h - the kernel command line: space-separated key=value words.
  *
  * Plain C shared by the image, the host unit tests and the fuzzer. Every problem is reported
- * through a callback as one readable line naming the valid choices and the default that is
- * used instead; parsing never stops early and never leaves a field unset.
+ * through a callback as one readable line naming the valid choices and what is used instead
+ * (the row's default; for tests=, only the suites it names that exist), and as a brief form
+ * that names the word and what was taken, for the run's verdict; parsing never stops early
+ * and never leaves a field unset.
  */
 #ifndef CK_INIT_CMDLINE_H
 #define CK_INIT_CMDLINE_H
@@ -14,7 +16,21 @@
 #define CMDLINE_MAX_WORD	256
 #define SERIAL_BAUD_DEFAULT	115200
 
-typedef void (*cmdline_report_fn)(void *ctx, const char *msg);
+#define CMDLINE_BRIEF_MAX	160	/* a brief, NUL included */
+
+/* One message of a parse. */
+struct cmdline_msg {
+	bool error;		/* counted in cmdline_parse()'s errors; else a note */
+	const char *text;	/* the line the console prints */
+	/*
+	 * Errors: the word as given and what was taken instead, e.g. "'soak=15q': bad value
+	 * (...); using the default 'off'" (at most CMDLINE_BRIEF_MAX - 1 characters). Notes:
+	 * NULL.
+	 */
+	const char *brief;
+};
+
+typedef void (*cmdline_report_fn)(void *ctx, const struct cmdline_msg *m);
 
 /* Defaults; @names must outlive @cfg. */
 void cmdline_defaults(struct ck_config *cfg, const struct cmdline_names *names);
