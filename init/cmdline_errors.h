@@ -14,7 +14,7 @@
 
 #include "kernel/include/types.h"
 
-#define CMDLINE_ERRORS_KEPT	16	/* briefs kept; the rest are counted */
+#define CMDLINE_ERRORS_KEPT	48	/* briefs kept (every key's, and more); the rest counted */
 #define CMDLINE_ERROR_LEN	200	/* a brief, NUL included (a boot/ note's length) */
 
 /* One more error; @brief (NULL: counted without words) is copied, cut to fit. */

@@ -7,7 +7,7 @@
  *   1  all tests passed            (CK_STATUS_PASS)
  *   3  some test failed            (CK_STATUS_FAIL)
  *   5  panic: unexpected exception or fatal error (CK_STATUS_PANIC)
- *   7  bad command line, tests ran with defaults and passed (CK_STATUS_CMDLINE)
+ *   7  bad command line and no failure: the verdict ERROR (CK_STATUS_CMDLINE)
  * tools/ck-run.py maps them to 0, 1, 2, 3. Precedence: panic > failed > bad command line.
  *
  * The verdict word every report prints (the summary line's result=, the JSON's "result", the
