@@ -33,7 +33,7 @@ RE_DISPATCH = re.compile(r"^dispatch: (copy_highpage|copy_mc_highpage|clear_high
 RE_VERDICT = re.compile(r"^\s*# mce-verdict: copy_mc_to_kernel here is .*?: (.*)$")
 RE_MCA = re.compile(r"^\s*# mce-verdict: (MCA .*)$")
 RE_FAILED = re.compile(r"^( {4,})not ok \d+ ([^#]*?)\s*(?:#.*)?$")
-RE_SUMMARY = re.compile(r"^# copykernel-summary: result=(\S+)")
+RE_SUMMARY = re.compile(r"^# copykernel-summary: result=(\S+)(.*)$")
 
 
 class Machine:
@@ -47,6 +47,9 @@ class Machine:
         self.stale = 0
         self.failed = []
         self.result = None
+        self.reason = None      # why the result is ERROR: "cmdline"
+        self.cmdline_errors = 0
+        self.summary = None     # ck-results.py's JSON summary, when one was given
         self.figures = {}
         self.flags = []
         self.hosted = False
@@ -92,6 +95,10 @@ def fleet_serial(m, lines, path):
             m.failed.append("%s.%s" % (outer, case) if outer else case)
         elif (mt := RE_SUMMARY.match(line)):
             m.result = mt.group(1)
+            fields = dict(w.split("=", 1) for w in mt.group(2).split() if "=" in w)
+            m.reason = fields.get("reason")
+            if fields.get("cmdline_errors", "").isdigit():
+                m.cmdline_errors = int(fields["cmdline_errors"])
     m.serial += lines
     for r in records_of_lines(lines, path):
         fleet_record(m, r, path)
@@ -152,7 +159,13 @@ def fleet_summary(m, obj, path):
     tests = obj.get("tests") if isinstance(obj.get("tests"), dict) else {}
     if tests.get("fail") and not m.failed:
         m.failed.append("%s failed case(s) (summary JSON)" % tests["fail"])
-    if m.result is None:
+    m.summary = obj
+    if type(obj.get("cmdline_errors")) is int and obj["cmdline_errors"] > m.cmdline_errors:
+        m.cmdline_errors = obj["cmdline_errors"]
+    if m.result is None and isinstance(obj.get("result"), str):
+        m.result = obj["result"]
+        m.reason = obj.get("reason") if isinstance(obj.get("reason"), str) else None
+    elif m.result is None:
         m.result = "PASS" if obj["status"] == 0 else str(obj.get("status_name", obj["status"]))
 
 
@@ -241,7 +254,11 @@ def fleet_flag(machines):
             m.flags.append("failed: " + ", ".join(m.failed[:5]) +
                            (" and %d more" % (len(m.failed) - 5) if len(m.failed) > 5 else ""))
         elif m.result not in (None, "PASS"):
-            m.flags.append("run result %s" % m.result)
+            m.flags.append("run result %s%s" % (m.result, " reason=" + m.reason if m.reason
+                                                 else ""))
+        if m.cmdline_errors:
+            m.flags.append("command line: %d error%s (the run is not the one asked for)" % (
+                m.cmdline_errors, "" if m.cmdline_errors == 1 else "s"))
         if m.soak and m.soak["result"] != "PASS":
             m.flags.append("soak %s: %s" % (m.soak["result"], m.soak["reason"]))
 
