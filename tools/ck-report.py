@@ -45,8 +45,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cklib.common import (EXIT_BAD_INPUT, EXIT_NO_RESULT, EXIT_OK, BadInput,  # noqa: E402
                           bounded, run_main)
 from cklib.compare import RUN_NOISE, compare  # noqa: E402
-from cklib.fleet import (RE_SUMMARY, fleet_dir, fleet_json, fleet_machine,  # noqa: E402
-                         fleet_table)
+from cklib import seriallog  # noqa: E402
+from cklib.fleet import fleet_dir, fleet_json, fleet_machine, fleet_table  # noqa: E402
 from cklib.kcidb import COMMIT_RE, ORIGIN_RE, URL_RE, document  # noqa: E402
 from cklib.plots import fleet_plot, plot  # noqa: E402
 from cklib.records import (candidate_source, fixed, gbps_text, ratio_text,  # noqa: E402
@@ -152,17 +152,14 @@ def seed_tables(recs, out):
 
 
 def verdict_note(path):
-    """The first line of a run's tables when its summary line (cklib.fleet.RE_SUMMARY) says
-    it did not pass, or None (a PASS, or no summary line: JSON lines)."""
-    fields = {}
+    """The first line of a run's tables when its summary line (cklib.seriallog) says it did
+    not pass, or None (a clean run, or no summary line: JSON lines)."""
     with open(path, "rb") as f:
-        for raw in f.read().decode("utf-8", "replace").split("\n"):
-            m = RE_SUMMARY.match(raw.rstrip("\r").lstrip("\x1b"))
-            if m:
-                fields = dict(w.split("=", 1) for w in m.group(2).split() if "=" in w)
-                fields["result"] = m.group(1)
-    if fields.get("result", "PASS") == "PASS":
+        summary = seriallog.read(f.read().decode("utf-8", "replace").split("\n")).last(
+            "summary")
+    if summary is None or seriallog.passed(summary.result):
         return None
+    fields = summary.fields
     note = "run verdict: %s%s" % (fields["result"], " reason=" + fields["reason"]
                                   if "reason" in fields else "")
     n = int(fields["cmdline_errors"]) if fields.get("cmdline_errors", "").isdigit() else 0
