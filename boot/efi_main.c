@@ -112,9 +112,10 @@ static void get_cmdline(EFI_LOADED_IMAGE *li, struct boot_info *bi)
 
 	bi->cmdline_source = "none";
 	bi->cmdline[0] = '\0';
-	if (li->LoadOptionsSize >= 2 && li->LoadOptions) {
-		if (cmdline_from_ucs2(li->LoadOptions, li->LoadOptionsSize / 2, bi->cmdline,
-				      sizeof(bi->cmdline), notes) >= 0) {
+	if (li->LoadOptionsSize && li->LoadOptions) {
+		/* The bytes as the firmware gave them: the encoding is cmdline_text.c's to read. */
+		if (cmdline_from_options(li->LoadOptions, li->LoadOptionsSize, bi->cmdline,
+					 sizeof(bi->cmdline), notes) >= 0) {
 			strip_image_name(bi->cmdline);
 			if (!blank(bi->cmdline)) {
 				bi->cmdline_source = "LoadOptions";

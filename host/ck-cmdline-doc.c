@@ -71,10 +71,19 @@ static const char *const header[] = {
 	"table gives, and when a key lacks its description, default, values, bounds or page.",
 	"",
 	"The command line is space-separated `key=value` words. A bad value is reported with",
-	"the values below and the default is used instead; an unknown key is reported with the",
-	"list of keys (the run then ends with the bad-command-line status). \"values\" is what",
-	"the image prints after `valid:` for a bad value. `tests=` and `crash=` take the suites",
-	"and crash kinds the image registers, in run order: a bad value names them (`tests=?`).",
+	"the values below and the default is used instead, or what the default cell says after",
+	"\"bad value\" (`tests=` runs only the suites it names that exist); an unknown key is",
+	"reported with the list of keys. A command line that cannot be read whole is reported",
+	"with the byte offset: a NUL before its end, text that is neither ASCII (a UTF-8",
+	"byte-order mark before it is dropped) nor UTF-16 with its byte-order mark, a file",
+	"larger than 16 KiB. Any of these makes the run's verdict ERROR, never PASS: the summary",
+	"line says `result=ERROR reason=cmdline`, the KTAP output ends in a failing",
+	"`command_line` test that names each word and what was taken instead, and the exit",
+	"status is 3 (bad command line). A run where a test failed says FAIL and still counts",
+	"the command-line errors ([docs/user/command-line.md](../user/command-line.md)).",
+	"\"values\" is what the image prints after `valid:` for a bad value. `tests=` and",
+	"`crash=` take the suites and crash kinds the image registers, in run order: a bad",
+	"value names them (`tests=?`).",
 	"Each key's details are on the page in its last column.",
 	"",
 	"| key | values | default | bounds | description | see |",
@@ -91,7 +100,10 @@ static void put_row(struct doc *d, const struct cmdline_opt *o)
 	put(d, buf);
 	cmdline_opt_values(o, NULL, buf, sizeof(buf));
 	put_cell(d, buf);
-	snprintf(buf, sizeof(buf), " `%s` |", o->def);
+	if (o->on_bad)
+		snprintf(buf, sizeof(buf), " `%s` (bad value: %s) |", o->def, o->on_bad);
+	else
+		snprintf(buf, sizeof(buf), " `%s` |", o->def);
 	put(d, buf);
 	cmdline_opt_bounds(o, buf, sizeof(buf));
 	put_cell(d, buf[0] ? buf : "-");
@@ -102,10 +114,10 @@ static void put_row(struct doc *d, const struct cmdline_opt *o)
 	put(d, buf);
 }
 
-static void refused(void *ctx, const char *msg)
+static void refused(void *ctx, const struct cmdline_msg *m)
 {
 	fprintf(stderr, "ck-cmdline-doc: key '%s': its default does not parse: %s\n",
-		(const char *)ctx, msg);
+		(const char *)ctx, m->text);
 }
 
 /* Every row documented and its default taken by the parser, or a message per row. */

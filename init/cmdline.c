@@ -4,9 +4,11 @@
  * (cmdline_opts.c) describes each key.
  *
  * A value either sets its field or gives a short reason; the caller adds the valid choices and
- * the default, which is applied instead. Unknown keys, words without '=', over-long words and
- * bad values are errors; a key given twice, and a suite named twice in tests=, are notes (the
- * last key counts; the suite runs once).
+ * what is used instead: the row's default, or for tests= (a row with .on_bad) only the suites
+ * it names that exist. Unknown keys, words without '=', over-long words and bad values are
+ * errors; a key given twice, and a suite named twice in tests=, are notes (the last key
+ * counts; the suite runs once). Each error also goes out in brief: the word and what was
+ * taken instead.
  */
 #include "init/cmdline.h"
 #include "init/cmdline_opts.h"
@@ -24,20 +26,42 @@ struct parse {
 	cmdline_report_fn fn;
 	void *ctx;
 	int errors;
+	u32 known;		/* tests= refused: the suites it names that exist */
 };
 
-static void say(struct parse *ps, const char *fmt, ...) __printf(2, 3);
-static void say(struct parse *ps, const char *fmt, ...)
+static void vsay(struct parse *ps, const char *brief, const char *fmt, va_list ap)
 {
+	struct cmdline_msg m = { .error = brief != NULL, .brief = brief };
 	char msg[512];
-	va_list ap;
 
+	ps->errors += m.error;
 	if (!ps->fn)
 		return;
-	va_start(ap, fmt);
 	ck_vsnprintf(msg, sizeof(msg), fmt, ap);
+	m.text = msg;
+	ps->fn(ps->ctx, &m);
+}
+
+/* A note: said, not counted. */
+static void note(struct parse *ps, const char *fmt, ...) __printf(2, 3);
+static void note(struct parse *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(ps, NULL, fmt, ap);
 	va_end(ap);
-	ps->fn(ps->ctx, msg);
+}
+
+/* An error: counted, said in full (@fmt) and in @brief. */
+static void complain(struct parse *ps, const char *brief, const char *fmt, ...) __printf(3, 4);
+static void complain(struct parse *ps, const char *brief, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(ps, brief, fmt, ap);
+	va_end(ap);
 }
 
 static int shown_len(size_t n)
@@ -123,11 +147,16 @@ static u32 all_suites(const struct ck_config *cfg)
 	return n >= 32 ? ~0u : (1u << n) - 1;
 }
 
-/* A suite named more than once runs once: say so, once per suite. */
-static const char *parse_tests(struct parse *ps, struct span v, bool quiet)
+/*
+ * A suite named more than once runs once: say so, once per suite. A name that is no suite
+ * refuses the value (@why says which); ps->known keeps the ones that are.
+ */
+static const char *parse_tests(struct parse *ps, struct span v, bool quiet, char *why,
+			       size_t size)
 {
 	const struct cmdline_names *nm = ps->cfg->names;
 	u32 mask = 0, noted = 0;
+	unsigned int unknown = 0;
 	size_t i = 0;
 
 	if (span_eq(v, "all") || span_eq(v, "none")) {
@@ -140,16 +169,28 @@ static const char *parse_tests(struct parse *ps, struct span v, bool quiet)
 
 		while (i + item.n < v.n && v.p[i + item.n] != ',')
 			item.n++;
+		i += item.n + 1;
 		idx = choice_index(item, nm->suites, nm->nr_suites);
-		if (idx < 0)
-			return "unknown suite";
+		if (idx < 0) {
+			if (!unknown++)
+				ck_snprintf(why, size, item.n ? "unknown suite '%.*s'" :
+					    "an empty suite name", shown_len(item.n), item.p);
+			continue;
+		}
 		if ((mask & (1u << idx)) && !(noted & (1u << idx)) && !quiet)
-			say(ps, "cmdline: note: tests= names %s more than once; it runs once",
-			    nm->suites[idx]);
+			note(ps, "cmdline: note: tests= names %s more than once; it runs once",
+			     nm->suites[idx]);
 		noted |= mask & (1u << idx);
 		mask |= 1u << idx;
-		i += item.n + 1;
 	}
+	if (unknown > 1) {
+		size_t len = strlen(why);
+
+		ck_appendf(why, size, &len, " and %u more", unknown - 1);
+	}
+	ps->known = mask;
+	if (unknown)
+		return why;
 	ps->cfg->tests = mask;
 	return NULL;
 }
@@ -211,7 +252,7 @@ static const char *parse_number(struct ck_config *cfg, const struct cmdline_opt 
 		field_set(cfg, o, 0);
 		return NULL;
 	}
-	if (!parse_u32(v, &n) || n < o->lo || n > o->hi) {
+	if (!parse_u32(v, &n) || n < o->lo || n > o->hi || (o->pow2 && (n & (n - 1)))) {
 		ck_snprintf(why, size, "not %s%s%s from %u to %u", o->word ? o->word : "",
 			    o->word ? " or " : "", o->noun, o->lo, o->hi);
 		return why;
@@ -230,7 +271,7 @@ static const char *apply(struct parse *ps, const struct cmdline_opt *o, struct s
 
 	switch (o->kind) {
 	case OPT_SUITES:
-		return parse_tests(ps, v, quiet);
+		return parse_tests(ps, v, quiet, why, size);
 	case OPT_CONSOLE:
 		return parse_console(ps->cfg, v);
 	case OPT_NUMBER:
@@ -263,17 +304,42 @@ void cmdline_defaults(struct ck_config *cfg, const struct cmdline_names *names)
 	cfg->console_baud = SERIAL_BAUD_DEFAULT;
 }
 
-/* A bad value: say what is valid, and apply the row's default instead. */
-static void refuse(struct parse *ps, const struct cmdline_opt *o, struct span val,
-		   const char *why)
+/* "cpu,tsc" or "none": the suites of @mask, in run order. */
+static void suites_text(const struct ck_config *cfg, u32 mask, char *buf, size_t size)
 {
-	char valid[320], scratch[80];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned int s = 0; s < cfg->names->nr_suites && s < 32; s++)
+		if (mask & (1u << s))
+			ck_appendf(buf, size, &len, "%s%s", len ? "," : "", cfg->names->suites[s]);
+	if (!len)
+		ck_appendf(buf, size, &len, "none");
+}
+
+/*
+ * A bad value: say what is valid, and apply the row's default instead; tests= (its .on_bad)
+ * keeps the suites it names that exist.
+ */
+static void refuse(struct parse *ps, const struct cmdline_opt *o, struct span word,
+		   struct span val, const char *why)
+{
+	char valid[320], scratch[80], ran[200], instead[256], brief[CMDLINE_BRIEF_MAX];
 
 	cmdline_opt_values(o, ps->cfg->names, valid, sizeof(valid));
-	say(ps, "cmdline: bad value '%.*s' for %s= (%s; valid: %s); using the default '%s'",
-	    shown_len(val.n), val.p, o->key, why, valid, o->def);
-	apply(ps, o, (struct span){ o->def, strlen(o->def) }, true, scratch, sizeof(scratch));
-	ps->errors++;
+	if (o->kind == OPT_SUITES && o->on_bad) {
+		ps->cfg->tests = ps->known;
+		suites_text(ps->cfg, ps->known, ran, sizeof(ran));
+		ck_snprintf(instead, sizeof(instead), "running %s: %s", o->on_bad, ran);
+	} else {
+		apply(ps, o, (struct span){ o->def, strlen(o->def) }, true, scratch,
+		      sizeof(scratch));
+		ck_snprintf(instead, sizeof(instead), "using the default '%s'", o->def);
+	}
+	ck_snprintf(brief, sizeof(brief), "'%.*s': bad value (%s); %s", shown_len(word.n), word.p,
+		    why, instead);
+	complain(ps, brief, "cmdline: bad value '%.*s' for %s= (%s; valid: %s); %s",
+		 shown_len(val.n), val.p, o->key, why, valid, instead);
 }
 
 /* One key=value word; @seen counts the keys given so far (2: more than once). */
@@ -281,7 +347,7 @@ static void parse_word(struct parse *ps, struct span word, const char *keys, u8 
 {
 	const struct cmdline_opt *o, *all;
 	struct span key, val;
-	char why[80];
+	char why[CMDLINE_BRIEF_MAX];
 	const char *no;
 	unsigned int nr;
 	size_t eq;
@@ -289,28 +355,30 @@ static void parse_word(struct parse *ps, struct span word, const char *keys, u8 
 	for (eq = 0; eq < word.n && word.p[eq] != '='; eq++)
 		;
 	if (eq == word.n || eq == 0) {
-		say(ps, "cmdline: '%.*s' is not key=value (valid keys: %s); ignored",
-		    shown_len(word.n), word.p, keys);
-		ps->errors++;
+		ck_snprintf(why, sizeof(why), "'%.*s': not key=value; ignored", shown_len(word.n),
+			    word.p);
+		complain(ps, why, "cmdline: '%.*s' is not key=value (valid keys: %s); ignored",
+			 shown_len(word.n), word.p, keys);
 		return;
 	}
 	key = (struct span){ word.p, eq };
 	val = (struct span){ word.p + eq + 1, word.n - eq - 1 };
 	o = cmdline_opt_find(key.p, key.n);
 	if (!o) {
-		say(ps, "cmdline: unknown key '%.*s' (valid keys: %s); ignored", shown_len(key.n),
-		    key.p, keys);
-		ps->errors++;
+		ck_snprintf(why, sizeof(why), "'%.*s': unknown key; ignored", shown_len(word.n),
+			    word.p);
+		complain(ps, why, "cmdline: unknown key '%.*s' (valid keys: %s); ignored",
+			 shown_len(key.n), key.p, keys);
 		return;
 	}
 	all = cmdline_opts(&nr);
 	if (seen[o - all] == 1)		/* said once per key */
-		say(ps, "cmdline: note: %s= given more than once; the last one counts", o->key);
+		note(ps, "cmdline: note: %s= given more than once; the last one counts", o->key);
 	if (seen[o - all] < 2)
 		seen[o - all]++;
 	no = apply(ps, o, val, false, why, sizeof(why));
 	if (no)
-		refuse(ps, o, val, no);
+		refuse(ps, o, word, val, no);
 }
 
 int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn, void *ctx)
@@ -338,9 +406,12 @@ int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn,
 		for (word.n = 0; line[i] && line[i] != ' ' && line[i] != '\t'; i++)
 			word.n++;
 		if (word.n > CMDLINE_MAX_WORD) {
-			say(&ps, "cmdline: word '%.*s...' is longer than %d characters; ignored", 32,
-			    word.p, CMDLINE_MAX_WORD);
-			ps.errors++;
+			char brief[CMDLINE_BRIEF_MAX];
+
+			ck_snprintf(brief, sizeof(brief), "'%.32s...': longer than %d characters; "
+				    "ignored", word.p, CMDLINE_MAX_WORD);
+			complain(&ps, brief, "cmdline: word '%.*s...' is longer than %d "
+				 "characters; ignored", 32, word.p, CMDLINE_MAX_WORD);
 			continue;
 		}
 		parse_word(&ps, word, keys, seen);

@@ -2,7 +2,7 @@
 /*
  * cmdline_opts.c - the command line's keys (see cmdline_opts.h): one row each, and the words
  * that say what a row takes. Adding a key is adding a row here and its member of struct
- * ck_config; the parser needs no change unless the key is of a new kind.
+ * ck_config (init/config.h); the parser needs no change unless the key is of a new kind.
  */
 #include "copy/dispatch.h"
 #include "init/cmdline_opts.h"
@@ -79,8 +79,8 @@ _Static_assert(SOAK_MAX_SECONDS == 7 * 24 * 3600 && SOAK_MAX_PASSES == 100000 &&
 
 static const struct cmdline_opt opts[] = {
 	{ .key = "tests", .kind = OPT_SUITES, FIELD(tests), .names_of = NAMES_SUITES,
-	  .def = "all", .always = true, .desc = "the suites to run (they run in their order)",
-	  DOC("user/qemu") },
+	  .def = "all", .on_bad = "only the named suites that exist, or none", .always = true,
+	  .desc = "the suites to run (they run in their order)", DOC("user/qemu") },
 	{ .key = "console", .kind = OPT_CONSOLE, FIELD(console_port), .def = "ttyS0,115200",
 	  .always = true, .desc = "the serial console the run moves to after the takeover",
 	  DOC("user/hardware") },
@@ -136,9 +136,10 @@ static const struct cmdline_opt opts[] = {
 	       "off, a duration (30s, 10m, 2h; up to a week) or passes:N (N 1..100000)",
 	       "1s..168h; passes:1..passes:100000",
 	       "after the suites, soak all free memory on every CPU this long", "user/soak"),
-	NUMBER("soak_chunk", soak_chunk, 1, 1024, "a power of two of MiB", "64",
-	       "the soak's chunk: a pair of halves, one written and copied to the other",
-	       "user/soak"),
+	{ .key = "soak_chunk", .kind = OPT_NUMBER, FIELD(soak_chunk), .lo = 1, .hi = 1024,
+	  .pow2 = true, .noun = "a power of two of MiB", .def = "64",
+	  .desc = "the soak's chunk: a pair of halves, one written and copied to the other",
+	  DOC("user/soak") },
 	NUMBER("soak_progress", soak_progress, 1, 3600, "a number of seconds", "10",
 	       "seconds between the soak's progress lines", "user/soak"),
 	NUMBER("soak_watchdog", soak_watchdog, 2, 3600, "a number of seconds", "30",

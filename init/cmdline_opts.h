@@ -13,7 +13,7 @@
 #ifndef CK_INIT_CMDLINE_OPTS_H
 #define CK_INIT_CMDLINE_OPTS_H
 
-#include "init/cmdline.h"
+#include "init/config.h"
 
 enum cmdline_kind {
 	OPT_CHOICE,		/* one of @choices; the field holds its index */
@@ -37,8 +37,14 @@ struct cmdline_opt {
 	/* OPT_NUMBER: bounds, what a number counts, and a word that stands for field 0. */
 	u32 lo, hi, bias;
 	const char *noun;		/* "a number of seconds": for messages and the reference */
+	bool pow2;			/* only powers of two (the noun says so) */
 	const char *word;		/* "all" (smp=all), or NULL */
 	const char *def;		/* the default, as it would be written on the command line */
+	/*
+	 * OPT_SUITES: what a bad value runs instead of the default, in words ("running <on_bad>:
+	 * cpu" in the message; the reference's default cell says it too). NULL: the default.
+	 */
+	const char *on_bad;
 	bool always;			/* cmdline_describe() names it even at its default */
 	const char *desc;		/* one line for the reference, CMDLINE_DESC_MAX at most */
 	const char *see;		/* the docs/ page that holds the details */

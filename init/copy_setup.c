@@ -9,10 +9,12 @@
  */
 #include "copy/ops.h"
 #include "copy/pages.h"
+#include "init/cmdline_errors.h"
 #include "init/copy_setup.h"
 #include "init/dispatch_cpu.h"
 #include "kernel/arch/fpu.h"
 #include "kernel/console/printk.h"
+#include "kernel/lib/format.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
 
@@ -54,10 +56,14 @@ static const char *clear_page_check(int impl)
 	return clear_page_cannot_run((enum clear_page_impl)impl, &c);
 }
 
-/* Apply one command-line override (@field: 0 = none, else 1 + impl). Returns 1 if refused. */
+/*
+ * Apply one command-line override (@field: 0 = none, else 1 + impl). Returns 1 if refused:
+ * a command-line error (init/cmdline_errors.h), said with what is kept instead.
+ */
 static int apply_override(const char *key, u8 field, const char *(*check)(int impl), int *slot,
 			  const char **why, const char *const *names)
 {
+	char brief[CMDLINE_ERROR_LEN];
 	const char *no;
 
 	if (!field)
@@ -66,6 +72,9 @@ static int apply_override(const char *key, u8 field, const char *(*check)(int im
 	if (no) {
 		pr_err("dispatch: %s=%s refused: %s; keeping %s\n", key, names[field - 1], no,
 		       names[*slot]);
+		ck_snprintf(brief, sizeof(brief), "'%s=%s': refused (%s); keeping %s", key,
+			    names[field - 1], no, names[*slot]);
+		cmdline_error_add(brief);
 		return 1;
 	}
 	*why = *slot == field - 1 ? "command-line override (same as Linux's choice)" :

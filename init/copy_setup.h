@@ -10,7 +10,10 @@
 #include "init/cmdline.h"
 #include "kernel/include/boot_info.h"
 
-/* Returns the number of overrides refused (the CPU cannot run them). */
+/*
+ * Returns the number of overrides refused (the CPU cannot run them); each is also a
+ * command-line error (init/cmdline_errors.h).
+ */
 int copy_setup(const struct ck_config *cfg);
 /* What this CPU can run beyond the baseline, with the vector state the kernel enabled. */
 void copy_caps(struct dispatch_caps *c);

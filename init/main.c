@@ -4,12 +4,14 @@
  * IDT, exception table, page tables, clock), say what it found, run the self-tests and
  * leave with a status that tells the outcome (kernel/include/status.h).
  *
- * Exit status precedence: panic > some test failed > bad command line > all passed.
+ * Exit status precedence: panic > some test failed > bad command line > all passed; the
+ * verdict word follows it (PANIC, FAIL, ERROR reason=cmdline, PASS: kernel/include/status.h).
  */
 #include "bench/image.h"
 #include "bench/migrate.h"
 #include "bench/presets.h"
 #include "init/cmdline.h"
+#include "init/cmdline_errors.h"
 #include "init/copy_setup.h"
 #include "init/names.h"
 #include "init/results.h"
@@ -27,6 +29,7 @@
 #include "kernel/console/serial.h"
 #include "kernel/include/boot_info.h"
 #include "kernel/include/version.h"
+#include "kernel/lib/format.h"
 #include "kernel/mm/page.h"
 #include "kernel/platform/acpi.h"
 #include "kernel/platform/cpu.h"
@@ -44,9 +47,11 @@
 
 __noreturn void kernel_main(struct boot_info *bi);
 
-static void cmdline_message(void *ctx, const char *msg)
+static void cmdline_message(void *ctx, const struct cmdline_msg *m)
 {
-	printk("%s\n", msg);
+	printk("%s\n", m->text);
+	if (m->error)
+		cmdline_error_add(m->brief);
 }
 
 static void take_console(const struct ck_config *cfg)
@@ -144,25 +149,38 @@ static bool take_machine(struct boot_info *bi)
 	return true;
 }
 
-/* boot/'s notes on the text, then the parse; returns the errors of both. */
-static int read_cmdline(struct boot_info *bi, struct ck_config *cfg)
+/* boot/'s notes on the text: printed, and each error counted with its words. */
+static void boot_notes(const struct boot_notes *notes)
+{
+	u32 kept = 0;
+
+	for (u32 i = 0; i < notes->n; i++) {
+		printk("cmdline: %s%s\n", notes->error[i] ? "" : "note: ", notes->text[i]);
+		if (notes->error[i]) {
+			cmdline_error_add(notes->text[i]);
+			kept++;
+		}
+	}
+	if (notes->dropped)
+		printk("cmdline: ... and %u more such notes\n", notes->dropped);
+	for (; kept < notes->errors; kept++)
+		cmdline_error_add(NULL);	/* one of the notes not kept */
+}
+
+/* boot/'s notes on the text, then the parse; the errors of both go to cmdline_errors.h. */
+static void read_cmdline(struct boot_info *bi, struct ck_config *cfg)
 {
 	char desc[256];
-	int errors;
 
 	cmdline_defaults(cfg, ck_cmdline_names());
 	printk("cmdline: from %s: '%s'\n", bi->cmdline_source, bi->cmdline);
-	for (u32 i = 0; i < bi->cmdline_notes.n; i++)
-		printk("cmdline: %s%s\n", bi->cmdline_notes.error[i] ? "" : "note: ",
-		       bi->cmdline_notes.text[i]);
-	if (bi->cmdline_notes.dropped)
-		printk("cmdline: ... and %u more such notes\n", bi->cmdline_notes.dropped);
-	errors = cmdline_parse(bi->cmdline, cfg, cmdline_message, NULL) +
-		 (int)bi->cmdline_notes.errors;
+	boot_notes(&bi->cmdline_notes);
+	cmdline_parse(bi->cmdline, cfg, cmdline_message, NULL);
 	cmdline_describe(cfg, desc, sizeof(desc));
 	printk("cmdline: in effect: %s%s\n", desc,
-	       errors ? " (after errors above: the run ends with the bad-command-line "
-			"status)" : "");
+	       cmdline_errors() ? " (after errors above: the run's verdict is ERROR, "
+				  "reason=cmdline, with the bad-command-line status, unless a "
+				  "test fails)" : "");
 	take_console(cfg);
 	if (cfg->inject == INJECT_QEMU && cfg->mce_case == MCE_CASE_EARLY)
 		mce_inject_early();
@@ -171,7 +189,6 @@ static int read_cmdline(struct boot_info *bi, struct ck_config *cfg)
 		printk("exit: auto: %s\n", qemu_detected() ?
 		       "QEMU detected (fw_cfg), leaving through isa-debug-exit" :
 		       "not QEMU, halting at the end");
-	return errors;
 }
 
 /* The firmware's memory map, ACPI, the boot allocator and the page tables. */
@@ -228,13 +245,40 @@ static void bring_up_cpus(struct boot_info *bi, const struct ck_config *cfg)
 	mce_cpus_init();
 }
 
+/*
+ * The command line's failing test after the suites (ktest/lib/ktap.h), when it had errors:
+ * each one's brief, and how many more there were than are kept.
+ */
+static const struct ktap_run_test *cmdline_test(void)
+{
+	static const char *diag[CMDLINE_ERRORS_KEPT + 1];
+	static char more[64], why[96];
+	static struct ktap_run_test t;
+	unsigned int n = cmdline_errors(), k;
+	const char *const *briefs;
+
+	if (!n)
+		return NULL;
+	k = cmdline_errors_kept(&briefs);
+	for (unsigned int i = 0; i < k; i++)
+		diag[i] = briefs[i];
+	if (n > k) {
+		ck_snprintf(more, sizeof(more), "and %u more (the 'cmdline:' lines above)", n - k);
+		diag[k++] = more;
+	}
+	ck_snprintf(why, sizeof(why), "%u command-line error%s: not the run that was asked for",
+		    n, n == 1 ? "" : "s");
+	t = (struct ktap_run_test){ .name = "command_line", .why = why, .diag = diag,
+				    .nr_diag = k };
+	return &t;
+}
+
 /* The suites tests= selected; returns the run's status (panic aside: that never returns). */
 static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cfg,
-				int cmdline_errors, struct ktap_totals *tot)
+				struct ktap_totals *tot)
 {
 	const struct ck_suite *const *suites;
 	unsigned int nr_suites;
-	enum ck_status status;
 	struct ck_ctx ctx;
 
 	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg->inject, .mce_case = cfg->mce_case,
@@ -243,30 +287,29 @@ static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cf
 	copy_linux_choice(&ctx.linux_choice);
 	nr_suites = ck_suites_get(&suites);
 	ktap_set_after_case(report_new_mces);
-	ktap_run(suites, nr_suites, cfg->tests, &ctx, tot);
-	results_set_tests(tot, cmdline_errors);
+	ktap_run(suites, nr_suites, cfg->tests, &ctx, cmdline_test(), tot);
+	results_set_tests(tot);
 	if (tot->fail)
-		status = CK_STATUS_FAIL;
-	else if (cmdline_errors)
-		status = CK_STATUS_CMDLINE;
-	else
-		status = CK_STATUS_PASS;
-	return status;
+		return CK_STATUS_FAIL;
+	return cmdline_errors() ? CK_STATUS_CMDLINE : CK_STATUS_PASS;
 }
 
 /*
  * The summary line, after the suites, the final poll and the soak: its result is FAIL when a
- * suite or the soak failed. Stored first, so the line can say whether it survives the reboot.
+ * suite or the soak failed, else ERROR (reason=cmdline) when the command line had errors.
+ * Stored first, so the line can say whether it survives the reboot.
  */
-static void run_summary(enum ck_status status, const struct ktap_totals *tot, int cmdline_errors)
+static void run_summary(enum ck_status status, const struct ktap_totals *tot)
 {
+	const char *reason = ck_status_reason(status);
 	char stored[32];
 
 	results_store(status);
 	results_state_word(stored, sizeof(stored));
-	printk("# copykernel-summary: result=%s suites=%u pass=%u fail=%u skip=%u "
-	       "cmdline_errors=%d results=%s\n", status == CK_STATUS_FAIL ? "FAIL" : "PASS",
-	       tot->suites, tot->pass, tot->fail, tot->skip, cmdline_errors, stored);
+	printk("# copykernel-summary: result=%s%s%s suites=%u pass=%u fail=%u skip=%u "
+	       "cmdline_errors=%u results=%s\n", ck_status_result(status),
+	       reason ? " reason=" : "", reason ? reason : "", tot->suites, tot->pass, tot->fail,
+	       tot->skip, cmdline_errors(), stored);
 }
 
 /* soak=: after the suites, all free memory on every CPU; a failing soak fails the run. */
@@ -274,7 +317,8 @@ static enum ck_status run_soak(const struct ck_config *cfg, enum ck_status statu
 {
 	struct soak_opts o = { .limit = cfg->soak, .fault = cfg->soak_fault,
 			       .chunk_mib = cfg->soak_chunk, .progress_s = cfg->soak_progress,
-			       .watchdog_s = cfg->soak_watchdog, .poll_ms = cfg->soak_poll };
+			       .watchdog_s = cfg->soak_watchdog, .poll_ms = cfg->soak_poll,
+			       .cmdline_errors = cmdline_errors() != 0 };
 
 	struct dispatch_caps caps;
 
@@ -311,15 +355,15 @@ static unsigned int run_benchmarks(const struct ck_config *cfg)
  * Everything before the tests, stage by stage. A stage that finds the machine unusable says
  * why and returns false.
  */
-static bool prepare(struct boot_info *bi, struct ck_config *cfg, int *cmdline_errors)
+static bool prepare(struct boot_info *bi, struct ck_config *cfg)
 {
 	if (!take_machine(bi))
 		return false;
-	*cmdline_errors = read_cmdline(bi, cfg);
+	read_cmdline(bi, cfg);
 	if (!own_memory(bi))
 		return false;
 	bring_up_cpus(bi, cfg);
-	*cmdline_errors += copy_setup(cfg);
+	copy_setup(cfg);	/* an override the CPU cannot run is a command-line error too */
 	pages_setup(bi);
 	printk("memory: %llu MiB free for tests\n", (unsigned long long)bootmem_free_bytes() >> 20);
 	return true;
@@ -331,9 +375,8 @@ __noreturn void kernel_main(struct boot_info *bi)
 	struct ktap_totals tot;
 	struct ck_config cfg;
 	enum ck_status status;
-	int cmdline_errors = 0;
 
-	if (!prepare(bi, &cfg, &cmdline_errors))
+	if (!prepare(bi, &cfg))
 		panic();	/* the stage that stopped has said why */
 	if (cfg.crash) {
 		const struct ck_crash *const *crashes;
@@ -341,10 +384,10 @@ __noreturn void kernel_main(struct boot_info *bi)
 		ck_crashes_get(&crashes);
 		crash_now(crashes[cfg.crash - 1]);
 	}
-	status = run_tests(bi, &cfg, cmdline_errors, &tot);
+	status = run_tests(bi, &cfg, &tot);
 	mce_poll_final("# ", cfg.mce_poll_wait);
 	status = run_soak(&cfg, status);
-	run_summary(status, &tot, cmdline_errors);
+	run_summary(status, &tot);
 	if (cfg.bench && run_benchmarks(&cfg)) {
 		printk("bench: %u case%s could not be measured (the 'bench: FAILED' lines say why): "
 		       "the run fails\n", bench_failures(),

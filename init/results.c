@@ -5,6 +5,7 @@
  */
 #include "copy/ops.h"
 #include "copy/pages.h"
+#include "init/cmdline_errors.h"
 #include "init/results.h"
 #include "kernel/arch/exit.h"
 #include "kernel/console/printk.h"
@@ -23,7 +24,6 @@
 static const struct boot_info *boot;
 static struct ktap_totals totals;
 static bool tests_ran;
-static int cmdline_errs;
 static bool storing;
 static u32 run_id;
 static char started[40];
@@ -179,11 +179,22 @@ static void mark_previous_reported(void)
 		       "reported\n", h.run_id);
 }
 
-void results_set_tests(const struct ktap_totals *tot, int cmdline_errors)
+void results_set_tests(const struct ktap_totals *tot)
 {
 	totals = *tot;
 	tests_ran = true;
-	cmdline_errs = cmdline_errors;
+}
+
+/* "cmdline_problems": each command-line error the run kept, the word and what was taken. */
+static void results_cmdline_json(struct json_writer *w)
+{
+	const char *const *briefs;
+	unsigned int n = cmdline_errors_kept(&briefs);
+
+	json_arr_begin(w, "cmdline_problems");
+	for (unsigned int i = 0; i < n; i++)
+		json_str(w, NULL, briefs[i]);
+	json_arr_end(w);
 }
 
 /* "cpus": every CPU's start and MCA state (mce_cpus_init), inside the "mce" object. */
@@ -279,6 +290,8 @@ size_t results_json(int status, char *buf, size_t size)
 	json_str(&w, "started", started[0] ? started : NULL);
 	json_s64(&w, "status", status);
 	json_str(&w, "status_name", ck_status_name((enum ck_status)status));
+	json_str(&w, "result", ck_status_result((enum ck_status)status));
+	json_str(&w, "reason", ck_status_reason((enum ck_status)status));
 	json_obj_begin(&w, "tests");
 	json_bool(&w, "ran", tests_ran);
 	json_u64(&w, "suites", totals.suites);
@@ -287,7 +300,8 @@ size_t results_json(int status, char *buf, size_t size)
 	json_u64(&w, "skip", totals.skip);
 	json_obj_end(&w);
 	json_str(&w, "cmdline", boot ? boot->cmdline : "");
-	json_s64(&w, "cmdline_errors", cmdline_errs);
+	json_s64(&w, "cmdline_errors", cmdline_errors());
+	results_cmdline_json(&w);
 	results_cpu_json(&w);
 	results_mce_json(&w);
 	bb_prev_json(&w, "previous_soak", &prev);

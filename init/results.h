@@ -52,7 +52,8 @@ struct results_outcome {
 
 /* Keep the firmware's store, the run id and the start time, and store again on the way out. */
 void results_init(const struct boot_info *bi);
-void results_set_tests(const struct ktap_totals *tot, int cmdline_errors);
+/* The suites' totals, once they ran (the command-line errors: init/cmdline_errors.h). */
+void results_set_tests(const struct ktap_totals *tot);
 /* Write the summary JSON for @status into @buf; returns its length. */
 size_t results_json(int status, char *buf, size_t size);
 /*

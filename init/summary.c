@@ -11,6 +11,7 @@
 #include "bench/prims.h"
 #include "copy/ops.h"
 #include "copy/pages.h"
+#include "init/cmdline_errors.h"
 #include "init/copy_setup.h"
 #include "init/names.h"
 #include "init/results.h"
@@ -34,16 +35,6 @@ static const char *const qb_names[] = {
 	"memcpy_erms", "memcpy_orig", "copy_mc_fragile", "copy_mc_fast_string",
 	"copy_page_rep", "copy_page_unrolled", "clear_pages_erms", "clear_pages_rep",
 };
-
-static const char *verdict_of(enum ck_status s)
-{
-	switch (s) {
-	case CK_STATUS_PASS:	return "PASS";
-	case CK_STATUS_FAIL:	return "FAIL";
-	case CK_STATUS_PANIC:	return "PANIC";
-	default:		return "BAD COMMAND LINE";
-	}
-}
 
 /* The screen's lines: one array, its count kept by the only function that adds to it. */
 #define SCREEN_LINES	10
@@ -129,7 +120,22 @@ static void results_line(struct screen *s)
 	}
 }
 
-static void summary_lines(struct screen *s, const struct ktap_totals *tot)
+/* "command line: 2 errors (verdict ERROR, reason=cmdline); the first: 'soak=15q': ..." */
+static void cmdline_line(struct screen *s, enum ck_status status)
+{
+	const char *const *briefs;
+	unsigned int n = cmdline_errors();
+
+	if (!n)
+		return;
+	cmdline_errors_kept(&briefs);
+	screen_add(s, "command line: %u error%s (%s); the first: %s", n, n == 1 ? "" : "s",
+		   status == CK_STATUS_CMDLINE ? "verdict ERROR, reason=cmdline" :
+		   "counted beside the failure", briefs[0] ? briefs[0] : "not kept");
+}
+
+static void summary_lines(struct screen *s, enum ck_status status,
+			  const struct ktap_totals *tot)
 {
 	const struct cpu_ident *c = cpu();
 	u64 rec = 0;
@@ -140,6 +146,7 @@ static void summary_lines(struct screen *s, const struct ktap_totals *tot)
 		   c->vendor_str, c->family, c->model, c->stepping);
 	screen_add(s, "tests: %u passed, %u failed, %u skipped in %u suites", tot->pass,
 		   tot->fail, tot->skip, tot->suites);
+	cmdline_line(s, status);
 	suites_line(s, tot);
 	screen_add(s, "dispatch: copy_page=%s memcpy=%s copy_mc=%s clear_page=%s",
 		   copy_page_impl_names[copy_ops.choice.copy_page],
@@ -212,8 +219,8 @@ void summary_show(enum ck_status status, const struct ktap_totals *tot)
 	if (!fbcon_active())
 		return;
 	screen.n = 0;
-	summary_lines(&screen, tot);
-	fbcon_summary(verdict_of(status), status == CK_STATUS_PASS, screen.lines, screen.n, bars,
-		      nb, "quick figures: 1 MiB, cache-warm, median of 5 (GB/s)");
+	summary_lines(&screen, status, tot);
+	fbcon_summary(ck_status_result(status), status == CK_STATUS_PASS, screen.lines, screen.n,
+		      bars, nb, "quick figures: 1 MiB, cache-warm, median of 5 (GB/s)");
 	printk("fbcon: summary drawn\n");
 }

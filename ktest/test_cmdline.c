@@ -13,10 +13,10 @@
 static unsigned int nmsg;
 static char last[512];
 
-static void sink(void *ctx, const char *msg)
+static void sink(void *ctx, const struct cmdline_msg *m)
 {
 	nmsg++;
-	memcpy(last, msg, MIN(strlen(msg) + 1, sizeof(last)));
+	memcpy(last, m->text, MIN(strlen(m->text) + 1, sizeof(last)));
 	last[sizeof(last) - 1] = '\0';
 }
 

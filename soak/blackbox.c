@@ -178,6 +178,9 @@ size_t bb_prev_text(const struct bb_prev *p, char *buf, size_t size)
 		   c->count[SOAK_EV_STUCK_CPU], c->count[SOAK_EV_RETIRED_PAGE],
 		   c->flags & SOAK_CKPT_FAILING ? "failing" : "passing");
 	put_worst(buf, size, &len, c);
+	if (c->flags & SOAK_CKPT_CMDLINE)
+		ck_appendf(buf, size, &len, "; its command line had errors, so its verdict was "
+			   "never PASS");
 	return len;
 }
 
@@ -229,6 +232,7 @@ static void json_record_of(struct json_writer *w, const struct bb_var *v)
 	json_u64(w, "checkpoints", v->h.seq);
 	json_bool(w, "final", c->flags & SOAK_CKPT_FINAL);
 	json_bool(w, "failing", c->flags & SOAK_CKPT_FAILING);
+	json_bool(w, "cmdline_errors", c->flags & SOAK_CKPT_CMDLINE);
 	if (c->rule == SOAK_CKPT_NONE)
 		json_null(w, "rule");
 	else

@@ -263,7 +263,7 @@ int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char 
 	c->first.cpu = get16(buf + 82);
 	c->first.phys = get_le64(buf + 88);
 	c->first.t_ns = get_le64(buf + 96);
-	if ((c->flags & ~7u) || (c->rule != SOAK_CKPT_NONE && c->rule >= soak_nr_rules) ||
+	if ((c->flags & ~(u32)SOAK_CKPT_FLAGS) || (c->rule != SOAK_CKPT_NONE && c->rule >= soak_nr_rules) ||
 	    !zero(buf, 76, 80) || buf[81] || !zero(buf, 84, 88) ||
 	    (c->first.kind != SOAK_CKPT_NONE && c->first.kind >= NR_SOAK_EV) ||
 	    (c->first.kind == SOAK_CKPT_NONE && !zero(buf, 82, 104)))
@@ -307,6 +307,8 @@ size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size)
 		ck_appendf(buf, size, &len, ", %s %u", words[k], c->count[k]);
 	if (c->flags & SOAK_CKPT_NOT_STORED)
 		ck_appendf(buf, size, &len, " (%u ledger entries not stored)", c->not_stored);
+	if (c->flags & SOAK_CKPT_CMDLINE)
+		ck_appendf(buf, size, &len, "; its run's command line had errors");
 	if (c->rule != SOAK_CKPT_NONE && c->rule < soak_nr_rules)
 		ck_appendf(buf, size, &len, "; failing: %s", soak_rules[c->rule].name);
 	if (c->first.kind < NR_SOAK_EV)

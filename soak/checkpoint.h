@@ -12,7 +12,8 @@
  *    5  1  flags: 1 final (the             miscompares, stuck CPUs, retired pages
  *          summary line was written),  72  4  entries not stored, u32
  *          2 failing so far, 4 entries 76  4  0
- *          not stored                  80 24  first event of note: kind u8 (0xff: none), 0,
+ *          not stored, 8 the run's     80 24  first event of note: kind u8 (0xff: none), 0,
+ *          command line had errors
  *    6  2  length of the record               CPU u16, 0 u32, physical u64, t ns u64
  *    8  8  run seed                   104 72n buckets, worst first: type u8 (0 DIMM,
  *   16  8  elapsed ns                         1 range, 2 no address, 3 other), node u8,
@@ -46,6 +47,10 @@
 #define SOAK_CKPT_FINAL		BIT(0)
 #define SOAK_CKPT_FAILING	BIT(1)
 #define SOAK_CKPT_NOT_STORED	BIT(2)
+/* The run's command line had errors: its verdict is ERROR (or FAIL), never PASS. */
+#define SOAK_CKPT_CMDLINE	BIT(3)
+#define SOAK_CKPT_FLAGS		(SOAK_CKPT_FINAL | SOAK_CKPT_FAILING | SOAK_CKPT_NOT_STORED |	\
+				 SOAK_CKPT_CMDLINE)
 
 struct soak_ckpt {
 	u8 flags;

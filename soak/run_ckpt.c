@@ -85,6 +85,8 @@ static void hand(u64 now_ns, const struct soak_totals *t, const struct soak_verd
 	int ret;
 
 	soak_ckpt_from(&ck.c, t, v, first, &soak.map, final);
+	if (soak.opts.cmdline_errors)	/* the run's verdict is never PASS: its box says so */
+		ck.c.flags |= SOAK_CKPT_CMDLINE;
 	len = soak_ckpt_encode(&ck.c, ck.rec, sizeof(ck.rec));
 	ret = sink(ck.rec, len);
 	if (ret == -EAGAIN || ret == -EBUSY)

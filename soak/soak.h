@@ -36,6 +36,7 @@ struct soak_opts {
 	u32 watchdog_s;		/* 0: SOAK_WATCHDOG_DEFAULT_S */
 	u32 poll_ms;		/* 0: SOAK_POLL_DEFAULT_MS */
 	bool nt_copy;		/* the CPUs run copy_mc_avx2_nt (AVX2): it joins the rotation */
+	bool cmdline_errors;	/* the run's command line had errors: every checkpoint says so */
 };
 
 /*

@@ -31,7 +31,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cklib.common import bounded  # noqa: E402
 # The monitors' patterns and the ids of a run's results (the tests read them from here too).
 from cklib.lavaids import (BENCH_PATTERN, PATTERN, SOAK_PATTERN,  # noqa: E402,F401
-                           bench_figures, compare, ktap_cases, slug, soak_verdict)
+                           bench_figures, compare, ktap_cases, monitor_results, slug,
+                           soak_verdict)
 from cklib.soak import SoakValue, monitor_minutes, parse_limit, soak_of  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -123,8 +124,9 @@ def load_yaml(text, where):
 
 
 def render_job(template, cmdline, image_url=None, disk_url=None, device_type=None,
-               name=None, job_minutes=None, test_minutes=10):
-    """The job's YAML text for @template, validated; raises Fail."""
+               name=None, job_minutes=None, test_minutes=10, validate=True):
+    """The job's YAML text for @template, validated (unless @validate is false: then only
+    jinja2 is needed); raises Fail."""
     if template not in TEMPLATES:
         raise Fail(2, f"unknown template {template!r}: {', '.join(TEMPLATES)}")
     fname, types, needs = TEMPLATES[template]
@@ -144,9 +146,6 @@ def render_job(template, cmdline, image_url=None, disk_url=None, device_type=Non
     if soak and bench:
         raise Fail(2, "soak= and bench= in one job: the figures come after the soak and its "
                       "monitor; give the benchmarks a job of their own")
-    # tests=none prints no KTAP document before the soak's: the suites' monitor would take it.
-    suites = not soak or [w for w in cmdline.split() if w.startswith("tests=")][-1:] != \
-        ["tests=none"]
     jinja2 = need("jinja2")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(LAVA_DIR, "jobs")),
                              undefined=jinja2.StrictUndefined, autoescape=False,
@@ -155,13 +154,24 @@ def render_job(template, cmdline, image_url=None, disk_url=None, device_type=Non
         text = env.get_template(fname).render(
             template=fname, cmdline=cmdline, image_url=image_url, disk_url=disk_url,
             device_type=device_type, name=name or template, pattern=PATTERN,
-            bench=bench, bench_pattern=BENCH_PATTERN, soak=soak, suites=suites,
+            bench=bench, bench_pattern=BENCH_PATTERN, soak=soak,
             soak_pattern=SOAK_PATTERN,
             job_minutes=job_minutes or test_minutes + 5, test_minutes=test_minutes).lstrip()
     except jinja2.TemplateError as e:
         raise Fail(3, f"lava/jobs/{fname}: {e}")
-    lava_validate_job(load_yaml(text, template), f"job from {template}")
+    if validate:
+        lava_validate_job(load_yaml(text, template), f"job from {template}")
     return text
+
+
+def job_monitors(cmdline, template="qemu-kernel"):
+    """The monitors a job of @cmdline gets (name, start, end, pattern), as rendered; needs
+    jinja2 and yaml, not LAVA (the QEMU scenarios run them over the image's serial log with
+    cklib.lavaids.monitor_results). Raises Fail as render_job does."""
+    text = render_job(template, cmdline, image_url="file:///copykernel.efi",
+                      disk_url="file:///copykernel.img", validate=False)
+    job = load_yaml(text, template)
+    return [a["test"]["monitors"] for a in job["actions"] if "test" in a][0]
 
 
 def job_minutes(cmdline, given, default):

@@ -8,7 +8,10 @@ a record, every other line (console text, KTAP) is ignored. A record line that i
 not UTF-8 or not JSON, or lacks a field its kind needs makes the whole input bad (status 3):
 a damaged file is not reported as if it were complete.
 
-    ck-report.py LOG                      seed-style tables (baseline vs optimized, speedup)
+    ck-report.py LOG                      seed-style tables (baseline vs optimized, speedup);
+                                          a run whose summary line says a verdict other
+                                          than PASS (ERROR: its command line had errors)
+                                          gets a first line saying so
     ck-report.py --compare A B            B against A per comparison: whether the ratio
                                           changed, tested on the two runs' 95% intervals
                                           (Benjamini-Hochberg over all cases); absolute GB/s are
@@ -42,6 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cklib.common import (EXIT_BAD_INPUT, EXIT_NO_RESULT, EXIT_OK, BadInput,  # noqa: E402
                           bounded, run_main)
 from cklib.compare import RUN_NOISE, compare  # noqa: E402
+from cklib import seriallog  # noqa: E402
 from cklib.fleet import fleet_dir, fleet_json, fleet_machine, fleet_table  # noqa: E402
 from cklib.kcidb import COMMIT_RE, ORIGIN_RE, URL_RE, document  # noqa: E402
 from cklib.plots import fleet_plot, plot  # noqa: E402
@@ -145,6 +149,24 @@ def seed_tables(recs, out):
                 r["twin_gibps"], r["perf_gibps"], ratio_text(r),
                 "" if r["significant"] else " n.s."))
     return sum(len(rows) for rows in groups.values()) + len(prims) + len(perf) + len(twin)
+
+
+def verdict_note(path):
+    """The first line of a run's tables when its summary line (cklib.seriallog) says it did
+    not pass, or None (a clean run, or no summary line: JSON lines)."""
+    with open(path, "rb") as f:
+        summary = seriallog.read(f.read().decode("utf-8", "replace").split("\n")).last(
+            "summary")
+    if summary is None or seriallog.passed(summary.result):
+        return None
+    fields = summary.fields
+    note = "run verdict: %s%s" % (fields["result"], " reason=" + fields["reason"]
+                                  if "reason" in fields else "")
+    n = int(fields["cmdline_errors"]) if fields.get("cmdline_errors", "").isdigit() else 0
+    if n:
+        note += ", %d command-line error%s: the figures are of the run as it ran, not of the " \
+                "one that was asked for" % (n, "" if n == 1 else "s")
+    return note
 
 
 def matching(rx, what):
@@ -255,6 +277,9 @@ def main(argv=None):
                                           os.path.basename(args.input))
             return kcidb_out([fleet_machine(name, [args.input])], args, args.input)
         recs = records(args.input)
+        note = verdict_note(args.input)
+        if note:
+            sys.stdout.write(note + "\n")
         n = seed_tables(recs, sys.stdout)
         if args.plot:
             main.source = args.plot
@@ -265,7 +290,7 @@ def main(argv=None):
         return EXIT_BAD_INPUT
     if not n:
         print("ck-report: %s: no benchmark results (%d records, none of a kind the tables "
-              "use)" % (args.input, len(recs)), file=sys.stderr)
+              "use)%s" % (args.input, len(recs), "; " + note if note else ""), file=sys.stderr)
         return EXIT_NO_RESULT
     return EXIT_OK
 

@@ -13,6 +13,11 @@ older, longer summary whose tail was never deleted) are ignored and named on std
     ck-results.py --ovmf-vars vars.fd     # from an OVMF variable store file (QEMU pflash)
     ck-results.py --checkpoint ...        # only the soak's black box, decoded, as JSON
 
+The run's verdict (the summary's "result": PASS, FAIL, PANIC, or ERROR with "reason": "cmdline"
+for a command line the image could not take whole; from "status" for a summary stored before
+"result" existed) is said on stderr when it is not PASS: "ck-results: SOURCE: run 1a2b3c4d:
+result=ERROR reason=cmdline: 2 command-line errors, the first: 'soak=15q': bad value (...)".
+
 The soak's black box is one more variable of that GUID, CopykernelSoak: the last checkpoint a
 soak wrote (soak/blackbox.h, decoded by tools/cklib/blackbox.py). When one is there, the
 summary printed gains "soak_checkpoint" (its decoded fields and the line the image's next
@@ -59,8 +64,9 @@ VAR_ADDED = 0x3f
 VAR_ADDED_IN_TRANSITION = VAR_ADDED & VAR_IN_DELETED_TRANSITION     # 0x3e
 
 EPILOG = """exit status:
-  0  the summary is on stdout (notes about ignored stale chunks and the soak's checkpoint on
-     stderr); with --checkpoint: the decoded checkpoint is on stdout
+  0  the summary is on stdout (the run's verdict when it is not PASS, notes about ignored
+     stale chunks and the soak's checkpoint on stderr); with --checkpoint: the decoded
+     checkpoint is on stdout
   1  no summary: no CopykernelResult0 variable, or a chunk of its run is missing or belongs
      to another run (an incomplete store is not an error in the file); with --checkpoint:
      no CopykernelSoak variable
@@ -348,6 +354,37 @@ def decode_summary(r, source):
     return text, obj
 
 
+VERDICTS = ("PASS", "FAIL", "PANIC", "ERROR")     # by status, kernel/include/status.h
+
+
+def verdict_of(obj):
+    """The summary's verdict word: its "result", else what its integer "status" 0..3 means
+    (a summary stored before "result" existed); None when neither says."""
+    if isinstance(obj.get("result"), str):
+        return obj["result"]
+    s = obj.get("status")
+    return VERDICTS[s] if type(s) is int and 0 <= s < len(VERDICTS) else None
+
+
+def verdict_line(obj, run, source):
+    """The stderr line for a verdict that is not PASS, or None."""
+    v = verdict_of(obj)
+    if v in (None, "PASS"):
+        return None
+    reason = obj.get("reason")
+    if reason is None and v == "ERROR" and "result" not in obj:
+        reason = "cmdline"
+    out = "%s: %s: run %08x: result=%s" % (TOOL, source, run, v)
+    if isinstance(reason, str):
+        out += " reason=" + reason
+    n, first = obj.get("cmdline_errors"), obj.get("cmdline_problems")
+    if type(n) is int and n > 0:
+        out += ": %d command-line error%s" % (n, "" if n == 1 else "s")
+        if isinstance(first, list) and first and isinstance(first[0], str):
+            out += ", the first: " + first[0]
+    return out
+
+
 def checkpoint_of(variables):
     """(Checkpoint, None) of the CopykernelSoak variable, (None, BadInput) when it is
     damaged, (None, None) when there is none."""
@@ -427,6 +464,8 @@ def main(argv=None):
         return e.status
     for n in notes:
         print(n, file=sys.stderr)
+    if r is not None and verdict_line(obj, r.run, source):
+        print(verdict_line(obj, r.run, source), file=sys.stderr)
     if r is not None and r.stale:
         print("%s: %s: ignored stale chunks of another run: %s (run %08x is %s)" % (
             TOOL, source, ", ".join(r.stale), r.run, ", ".join(r.chunks)), file=sys.stderr)

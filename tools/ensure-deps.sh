@@ -40,6 +40,9 @@ if [ "$what" = check ]; then
 	need python3-pytest /usr/bin/python3 -c 'import pytest'
 	need python3-hypothesis /usr/bin/python3 -c 'import hypothesis'
 	need python3-jsonschema /usr/bin/python3 -c 'import jsonschema'
+	# A QEMU scenario runs the LAVA monitors tools/ck-lava.py renders over the serial log.
+	need python3-jinja2 /usr/bin/python3 -c 'import jinja2'
+	need python3-yaml /usr/bin/python3 -c 'import yaml'
 fi
 if [ "$what" = soak-bench ]; then
 	need stressapptest command -v stressapptest

@@ -1,15 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmdline_text.h - turn what the firmware hands over into one command line of printable
- * ASCII: the UCS-2 LoadOptions of the UEFI shell or iPXE, or the bytes of copykernel.cmdline
- * (lines joined, lines starting with '#' dropped as comments).
+ * ASCII: the LoadOptions of the UEFI shell, iPXE or a boot entry, or the bytes of
+ * copykernel.cmdline (lines joined, lines starting with '#' dropped as comments). boot/ hands
+ * the bytes over as they are; every rule about them is here.
  *
- * Nothing is lost silently: a line cut at the length limit, a file cut at a NUL byte or at the
- * read limit, and every non-ASCII byte or character (replaced by '?', so the parser names the
- * word that holds it) leave a note with the byte offset, counted as an error; the kernel
- * prints the notes after the takeover and the run ends with the bad-command-line status.
- * LoadOptions that are not text at all (binary data some boot entries pass) leave a note that
- * is not an error, and the caller falls back to the file. Plain C, host-tested and fuzzed.
+ * Encodings, the same for both sources. A byte-order mark says what follows: EF BB BF
+ * (UTF-8) is dropped; FF FE and FE FF (UTF-16LE, UTF-16BE: a UEFI shell script's own
+ * encoding) are decoded, two bytes a character. Without a mark, the file is bytes and
+ * LoadOptions are UCS-2 (little-endian, as UEFI passes them), unless they are plainly 8-bit
+ * ASCII (what efibootmgr writes without -u). CR LF ends a line as LF does.
+ *
+ * Nothing is lost silently: a line cut at the length limit, a file cut at the read limit, a
+ * NUL with more text after it (NULs that only pad the end are no error), half a UTF-16
+ * character at the end, and every character that is not printable ASCII (replaced by '?', so
+ * the parser names the word that holds it) leave a note with the byte offset, counted as an
+ * error; the kernel prints the notes after the takeover and the run's verdict is ERROR.
+ * Unmarked LoadOptions with a control character before their first NUL are not text at all
+ * (the binary data some boot entries pass): a note that is not an error, and the caller
+ * falls back to the file. Plain C, host-tested and fuzzed.
  */
 #ifndef CK_CMDLINE_TEXT_H
 #define CK_CMDLINE_TEXT_H
@@ -24,11 +33,12 @@ size_t cmdline_from_file(const u8 *in, size_t len, bool more, char *out, size_t 
 			 struct boot_notes *notes);
 
 /*
- * @in holds @chars UCS-2 characters (LoadOptions, possibly NUL-terminated early). Returns
- * the length written, or -1 when the options are not text (a note says why; @out is empty).
+ * @in holds the @len bytes of LoadOptions (LoadOptionsSize, possibly odd, possibly with a
+ * NUL terminator and padding). Returns the length written, or -1 when the options are not
+ * text (a note says why; @out is empty).
  */
-long cmdline_from_ucs2(const u16 *in, size_t chars, char *out, size_t size,
-		       struct boot_notes *notes);
+long cmdline_from_options(const u8 *in, size_t len, char *out, size_t size,
+			  struct boot_notes *notes);
 
 /* Add a note (at most BOOT_NOTES_MAX are kept; the rest are counted). */
 void boot_note(struct boot_notes *notes, bool error, const char *fmt, ...)

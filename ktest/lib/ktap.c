@@ -9,6 +9,10 @@
  *
  *     # ck-lava <suite.case pass|fail|skip>
  *         # ck-lava <suite.case.param pass|fail>
+ *
+ * and after the run's own failing test (the command line's), at the top level:
+ *
+ * # ck-lava <command_line fail>
  */
 #include "kernel/console/printk.h"
 #include "kernel/lib/format.h"
@@ -168,17 +172,28 @@ unsigned int ck_suites_get(const struct ck_suite *const **list)
 	return n;
 }
 
+/* The run's own failing test, numbered @n at the top level. */
+static void run_test(const struct ktap_run_test *run, unsigned int n, struct ktap_totals *tot)
+{
+	for (unsigned int i = 0; i < run->nr_diag; i++)
+		printk("# %s: %s\n", run->name, run->diag[i]);
+	printk("not ok %u %s # ERROR %s\n", n, run->name, run->why);
+	printk("# ck-lava <%s fail>\n", run->name);
+	tot->errors++;
+}
+
 void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
-	      const struct ck_ctx *ctx, struct ktap_totals *tot)
+	      const struct ck_ctx *ctx, const struct ktap_run_test *run,
+	      struct ktap_totals *tot)
 {
 	unsigned int selected = 0, n = 0;
 
 	*tot = (struct ktap_totals){ 0 };
 	for (unsigned int s = 0; s < nr; s++)
 		selected += !!(mask & (1u << s));
-	/* No suite (tests=none): no KTAP document at all, as "1..0" would report zero tests. */
-	if (selected)
-		printk("KTAP version 1\n1..%u\n", selected);
+	/* Nothing to run (tests=none): no KTAP document, as "1..0" would report zero tests. */
+	if (selected || run)
+		printk("KTAP version 1\n1..%u\n", selected + !!run);
 	else
 		printk("# tests=none: no suite selected, so no KTAP document\n");
 	for (unsigned int s = 0; s < nr; s++) {
@@ -228,6 +243,12 @@ void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
 			tot->result[s] = failed ? KTAP_FAIL :
 					 skipped == suite->nr_cases ? KTAP_SKIP : KTAP_OK;
 	}
-	printk("# Totals: pass:%u fail:%u skip:%u total:%u\n", tot->pass, tot->fail, tot->skip,
-	       tot->cases);
+	if (run)
+		run_test(run, n + 1, tot);
+	if (tot->errors)
+		printk("# Totals: pass:%u fail:%u skip:%u error:%u total:%u\n", tot->pass,
+		       tot->fail, tot->skip, tot->errors, tot->cases + tot->errors);
+	else
+		printk("# Totals: pass:%u fail:%u skip:%u total:%u\n", tot->pass, tot->fail,
+		       tot->skip, tot->cases);
 }

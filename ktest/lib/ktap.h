@@ -14,7 +14,8 @@
  *
  * A case fails when any check fails (each failure prints a "# file:line: message" line),
  * is skipped with ck_skip(), and may print figures with ck_diag(). Suites are nested KTAP
- * subtests; the run ends with one "# copykernel-summary:" line a script can grep for.
+ * subtests; a failing test of the run itself (the command line's) may follow them at the top
+ * level; the run ends with one "# copykernel-summary:" line a script can grep for.
  */
 #ifndef CK_KTEST_LIB_KTAP_H
 #define CK_KTEST_LIB_KTAP_H
@@ -62,7 +63,22 @@ enum ktap_result { KTAP_NOT_RUN, KTAP_OK, KTAP_FAIL, KTAP_SKIP };
 
 struct ktap_totals {
 	unsigned int suites, cases, pass, fail, skip;
+	unsigned int errors;		/* the run's own failing tests (struct ktap_run_test) */
 	u8 result[KTAP_MAX_SUITES];	/* enum ktap_result, per suite index */
+};
+
+/*
+ * A failing test of the run itself, after the suites and in the same KTAP document: the
+ * command line's (init/main.c). It prints its @diag lines as top-level diagnostics
+ * ("# @name: ..."), then "not ok N @name # ERROR @why" and its LAVA line
+ * "# ck-lava <@name fail>". It is no suite and no case of one: the totals count it as
+ * error:N (total includes it), never in fail, so fail= stays the tests that failed.
+ */
+struct ktap_run_test {
+	const char *name;
+	const char *why;		/* after "# ERROR ": what went wrong, one line */
+	const char *const *diag;
+	unsigned int nr_diag;
 };
 
 bool ck_report(struct ck_test *t, bool cond, const char *file, int line, const char *fmt, ...)
@@ -90,9 +106,11 @@ unsigned int ck_suites_get(const struct ck_suite *const **list);
 
 /*
  * Run the suites whose bit is set in @mask (bit i: suites[i]) and print KTAP; each case gets
- * @ctx; totals go to @tot.
+ * @ctx; then @run (NULL: none), a failing test of the run itself; totals go to @tot. With no
+ * suite and no @run there is no KTAP document at all.
  */
 void ktap_run(const struct ck_suite *const *suites, unsigned int nr, u32 mask,
-	      const struct ck_ctx *ctx, struct ktap_totals *tot);
+	      const struct ck_ctx *ctx, const struct ktap_run_test *run,
+	      struct ktap_totals *tot);
 
 #endif

@@ -366,7 +366,22 @@ static void test_final_and_worst_words(void)
 	bv.len = (u32)bb_encode(&h, rec, record(&c), bv.data, sizeof(bv.data));
 	bb_prev_from(&p, &bv);
 	bb_prev_text(&p, text, sizeof(text));
-	CHECK(strstr(text, "; worst: none (no error so far)"), "%s", text);
+	CHECK(strstr(text, "; worst: none (no error so far)") && !strstr(text, "command line"),
+	      "%s", text);
+	/* A run with command-line errors: its box says its verdict was never PASS. */
+	c.flags |= SOAK_CKPT_CMDLINE;
+	bv.len = (u32)bb_encode(&h, rec, record(&c), bv.data, sizeof(bv.data));
+	bb_prev_from(&p, &bv);
+	bb_prev_text(&p, text, sizeof(text));
+	CHECK(p.state == BB_PREV_FINISHED && strstr(text, "passing so far; worst: none (no error "
+	      "so far); its command line had errors, so its verdict was never PASS"), "%s", text);
+	/* ... and a flag this build does not know is damage, not a guess. */
+	c.flags |= 16;
+	record(&c);
+	bv.len = (u32)bb_encode(&h, rec, record(&c), bv.data, sizeof(bv.data));
+	bb_prev_from(&p, &bv);
+	CHECK(p.state == BB_PREV_DAMAGED && strstr(p.why, "out of range"), "flag 16: %s",
+	      p.why ? p.why : "accepted");
 }
 
 static void test_durations(void)
@@ -406,7 +421,8 @@ static void test_json(void)
 	CHECK(len > 0 && jc_valid(out), "valid JSON: %s", out);
 	CHECK(strstr(out, "\"previous_soak\":{\"state\":\"unfinished\",\"run_id\":\"1a2b3c4d\","
 		      "\"reported_by\":null,\"started\":\"2026-12-01T10:00:00\",\"checkpoints\":19,"
-		      "\"final\":false,\"failing\":true,\"rule\":0,\"elapsed_ns\":10925250000000,")
+		      "\"final\":false,\"failing\":true,\"cmdline_errors\":false,\"rule\":0,"
+		      "\"elapsed_ns\":10925250000000,")
 	      != NULL, "%s", out);
 	CHECK(strstr(out, "\"counts\":{\"corrected\":3,\"deferred\":0,\"uncorrected\":1,"
 		      "\"miscompares\":0,\"stuck_cpus\":0,\"retired_pages\":1}") != NULL, "%s", out);

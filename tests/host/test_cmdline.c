@@ -10,14 +10,16 @@
 #include "tests/host/cmdline_names.h"
 #include "tests/host/host_test.h"
 
-static char msgs[16][600];
+static char msgs[16][600], briefs[16][CMDLINE_BRIEF_MAX];
 static int nmsgs;
 
-static void collect(void *ctx, const char *msg)
+static void collect(void *ctx, const struct cmdline_msg *m)
 {
 	(void)ctx;
-	if (nmsgs < 16)
-		snprintf(msgs[nmsgs++], sizeof(msgs[0]), "%s", msg);
+	if (nmsgs >= 16)
+		return;
+	snprintf(briefs[nmsgs], sizeof(briefs[0]), "%s", m->brief ? m->brief : "");
+	snprintf(msgs[nmsgs++], sizeof(msgs[0]), "%s", m->text);
 }
 
 static int parse(const char *line, struct ck_config *cfg)
@@ -124,12 +126,34 @@ static void test_errors(void)
 	CHECK(any_msg_has("bad value 'later' for exit=") &&
 	      any_msg_has("valid: auto, qemu, reset, shutdown, halt") &&
 	      any_msg_has("using the default 'auto'"), "exit message: %s", msgs[0]);
-	CHECK(parse("tests=paging,nosuch", &c) == 1 && c.tests == (1u << NR_HOST_SUITES) - 1,
-	      "bad suite resets to all");
-	CHECK(any_msg_has("extable") && any_msg_has("default 'all'"), "suite list named: %s",
-	      msgs[0]);
-	CHECK(parse("tests=", &c) == 1, "empty value");
-	CHECK(parse("tests=paging,,cpu", &c) == 1, "empty list item");
+	CHECK(parse("tests=paging,nosuch", &c) == 1 && c.tests == 1u << HS_paging,
+	      "an unknown suite: only the known one runs (mask 0x%x)", c.tests);
+	CHECK(any_msg_has("extable") && any_msg_has("(unknown suite 'nosuch'; valid: ") &&
+	      any_msg_has("); running only the named suites that exist, or none: paging"),
+	      "the suite list and what runs named: %s", msgs[0]);
+	CHECK(!strcmp(briefs[0], "'tests=paging,nosuch': bad value (unknown suite 'nosuch'); "
+		      "running only the named suites that exist, or none: paging"), "brief: %s",
+	      briefs[0]);
+	CHECK(parse("tests=nosuch,cpu,bogus,tsc", &c) == 1 &&
+	      c.tests == ((1u << HS_cpu) | (1u << HS_tsc)) &&
+	      any_msg_has("(unknown suite 'nosuch' and 1 more;") &&
+	      any_msg_has("exist, or none: tsc,cpu"), "two unknown, two known in run order "
+	      "(mask 0x%x): %s", c.tests, msgs[0]);
+	CHECK(parse("tests=nosuch", &c) == 1 && c.tests == 0 &&
+	      any_msg_has("exist, or none: none"), "no known suite: none runs, never all");
+	CHECK(parse("tests=", &c) == 1 && c.tests == 0 && any_msg_has("an empty suite name"),
+	      "empty value: none");
+	CHECK(parse("tests=paging,,cpu", &c) == 1 &&
+	      c.tests == ((1u << HS_paging) | (1u << HS_cpu)), "empty list item");
+	CHECK(parse("tests=all,cpu", &c) == 1 && c.tests == 1u << HS_cpu,
+	      "'all' is no suite in a list");
+	/* The other rows' briefs name the word and the default taken. */
+	CHECK(parse("soak=15q bogus=1 lonely", &c) == 3 && nmsgs == 3, "three errors");
+	CHECK(!strncmp(briefs[0], "'soak=15q': bad value (", 23) &&
+	      strstr(briefs[0], "); using the default 'off'") &&
+	      !strcmp(briefs[1], "'bogus=1': unknown key; ignored") &&
+	      !strcmp(briefs[2], "'lonely': not key=value; ignored"), "briefs: %s | %s | %s",
+	      briefs[0], briefs[1], briefs[2]);
 	CHECK(parse("console=ttyS4", &c) == 1 && c.console_port == 0x3f8, "ttyS4");
 	CHECK(parse("console=ttyS0,12345", &c) == 1 && c.console_baud == 115200, "odd baud");
 	CHECK(parse("console=uart,io,0x0", &c) == 1, "port 0");
@@ -256,6 +280,10 @@ static void test_soak_keys(void)
 	      "stuck:0 refused (CPU 0 is the monitor): %s", msgs[0]);
 	CHECK(parse("soak_chunk=1 soak_chunk=1024 soak_watchdog=2 soak_progress=3600", &c) == 0 &&
 	      c.soak_chunk == 1024 && c.soak_watchdog == 2 && c.soak_progress == 3600, "bounds");
+	CHECK(parse("soak_chunk=48", &c) == 1 && c.soak_chunk == 64 &&
+	      any_msg_has("(not a power of two of MiB from 1 to 1024; valid: ") &&
+	      any_msg_has("using the default '64'"), "soak_chunk=48 is no power of two: %s",
+	      msgs[0]);
 	CHECK(parse("soak_chunk=2048", &c) == 1 && parse("soak_watchdog=1", &c) == 1 &&
 	      parse("soak_poll=9", &c) == 1 && parse("soak_poll=60000", &c) == 0 &&
 	      parse("soak_progress=0", &c) == 1, "out of bounds refused");

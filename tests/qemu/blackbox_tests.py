@@ -101,11 +101,13 @@ def t_blackbox_reset_mid_run(b):
 
 
 def t_blackbox_soak_reset(b):
-    """A soak reset on its first checkpoint: the next boot and ck-results report that one."""
+    """A soak reset on its first checkpoint: the next boot and ck-results report that one.
+    Its command line had an error (soak_chunk=48 is no power of two: the default 64 MiB
+    soaks), so its box says the run's verdict was never PASS."""
     with tempfile.TemporaryDirectory(prefix="ck-vars-") as tmp:
         vars_fd = os.path.join(tmp, "vars.fd")
         shutil.copy(VARS, vars_fd)
-        b.run("exit=qemu tests=none soak=10m",
+        b.run("exit=qemu tests=none soak=10m soak_chunk=48",
               runner_args=["--smp", "2", "--vars", vars_fd, "--reset-on", CKPT_LINE])
         b.status_is(RESET)
         b.expect("ck-run: sent system_reset" in b.runner_err,
@@ -124,7 +126,8 @@ def t_blackbox_soak_reset(b):
         b.status_is(PASS)
         said = (r" ended without a summary after %s; its last checkpoint \(1 written\): passes "
                 r"0, bytes (\d+), CE 0, UE 0, deferred 0, miscompares 0, stuck CPUs 0, retired "
-                r"pages 0, passing so far; worst: none \(no error so far\)$" % re.escape(took))
+                r"pages 0, passing so far; worst: none \(no error so far\); its command line had "
+                r"errors, so its verdict was never PASS$" % re.escape(took))
         line = b.has(r"^blackbox: previous run %s%s" % (run, said))
         b.has(r"^blackbox: run %s's checkpoint is in this run's summary: marked as reported$"
               % run)
@@ -139,7 +142,7 @@ def t_blackbox_soak_reset(b):
             return
         prev = obj.get("previous_soak", {})
         want = {"state": "unfinished", "run_id": run, "checkpoints": 1, "final": False,
-                "failing": False, "cpus": 2, "passes": 0, "bytes_verified": done,
+                "failing": False, "cmdline_errors": True, "cpus": 2, "passes": 0, "bytes_verified": done,
                 "bytes_per_pass": per_pass, "first": None}
         b.expect(all(prev.get(k) == v for k, v in want.items()) and
                  set(prev.get("counts", {}).values()) == {0},

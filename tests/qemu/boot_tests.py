@@ -12,6 +12,7 @@ import tempfile
 
 from qemu_boot import CMDLINE, PASS, check_ktap
 import reference_tests
+import verdict_tests
 
 
 def check_big_memory(b):
@@ -50,19 +51,31 @@ def check_ram_mib(b, low, high):
             m.group(1), low, high))
 
 
-def t_bad_cmdline(b):
-    """Bad words are reported with the valid choices and defaults, tests run, status 3."""
-    b.run("exit=qemu frobnicate=1 tests=paging,bogus console=ttyS9 lonely crash=sometimes")
-    b.status_is(CMDLINE)
+BAD_LINE = "exit=qemu frobnicate=1 tests=paging,bogus console=ttyS9 lonely crash=sometimes"
+
+
+@verdict_tests.with_vars
+def t_bad_cmdline(b, vars_fd):
+    """Bad words are reported with the valid choices and what is taken instead; only the named
+    suite that exists runs; the verdict is ERROR in every output, status 3."""
+    b.run(BAD_LINE, runner_args=["--vars", vars_fd])
     reference_tests.valid_keys_agree(b, "frobnicate")
-    b.has(r"bad value 'paging,bogus' for tests= \(unknown suite; valid: all, none, or a "
-          r"comma-separated list of cmdline, blackbox, extable, .*\); using the default 'all'")
+    b.has(r"bad value 'paging,bogus' for tests= \(unknown suite 'bogus'; valid: all, none, or a "
+          r"comma-separated list of cmdline, blackbox, extable, .*\); running only the named "
+          r"suites that exist, or none: paging$")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
     b.has(r"'lonely' is not key=value")
     b.has(r"bad value 'sometimes' for crash= .*valid: none, ud, gp, pf, de, bp, df, ap")
-    b.has(r"^cmdline: in effect: tests=all console=ttyS0,115200 exit=qemu crash=none")
-    b.has(r"cmdline_errors=5")
-    check_ktap(b)
+    b.has(r"^cmdline: in effect: tests=paging console=ttyS0,115200 exit=qemu crash=none")
+    verdict_tests.ran_exactly(b, ["paging"])
+    verdict_tests.check_verdict(b, "ERROR", [
+        r"'frobnicate=1': unknown key; ignored",
+        r"'tests=paging,bogus': bad value \(unknown suite 'bogus'\); running only the named "
+        r"suites that exist, or none: paging",
+        r"'console=ttyS9': bad value \(unknown device\); using the default 'ttyS0,115200'",
+        r"'lonely': not key=value; ignored",
+        r"'crash=sometimes': bad value \(not one of the choices\); using the default 'none'"],
+        BAD_LINE, vars_fd)
 
 
 def run_with_cmdline_file(b, data):
@@ -83,6 +96,13 @@ def t_cmdline_file_too_long(b):
           r"cut at input byte \d+; the rest is ignored")
     b.has(r"^cmdline: copykernel.cmdline is larger than 16384 bytes")
     b.lacks(r"^PANIC", "the crash= word past the cut must not have been taken")
+    # The cut falls inside a word: what is left of it, "exit", is no key=value.
+    verdict_tests.check_verdict(b, "ERROR", [
+        r"copykernel\.cmdline: the command line is longer than 4095 characters: cut at input "
+        r"byte \d+; the rest is ignored",
+        r"copykernel\.cmdline is larger than 16384 bytes: only those were read, the rest is "
+        r"ignored",
+        r"'exit': not key=value; ignored"], "tests=cpu")
 
 
 def t_cmdline_file_nul_and_utf8(b):
@@ -95,6 +115,14 @@ def t_cmdline_file_nul_and_utf8(b):
     b.has(r"bad value 'cpu\?\?\?' for tests=")
     b.has(r"unknown key 'cl\?\?'")
     b.lacks(r"^PANIC", "the crash= word after the NUL must not have been taken")
+    verdict_tests.ran_exactly(b, [])
+    verdict_tests.check_verdict(b, "ERROR", [
+        r"copykernel\.cmdline: byte 0xe2 at offset 9 \(line 1\) is not printable ASCII: .*",
+        r"copykernel\.cmdline: NUL byte at offset 35 \(line 2\): the 10 bytes from there on "
+        r"are ignored",
+        r"'tests=cpu\?\?\?': bad value \(unknown suite 'cpu\?\?\?'\); running only the named "
+        r"suites that exist, or none: none",
+        r"'cl\?\?=valeur': unknown key; ignored"], "exit=qemu")
 
 
 def t_subset_and_console(b):

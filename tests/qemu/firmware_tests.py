@@ -105,7 +105,7 @@ def check_summary_text(b, ppm):
     if v and c:
         b.expect(text[:1] == ["copykernel %s on %s family %s model %s stepping %s" % (
             (v.group(1),) + c.groups())], "first line %r" % text[:1])
-    s = b.has(r"^# copykernel-summary: result=\S+ suites=(\d+) pass=(\d+) fail=(\d+) "
+    s = b.has(r"^# copykernel-summary: result=\S+(?: reason=\S+)? suites=(\d+) pass=(\d+) fail=(\d+) "
               r"skip=(\d+)")
     if s:
         want = "tests: %s passed, %s failed, %s skipped in %s suites" % (

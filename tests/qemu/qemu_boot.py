@@ -69,8 +69,22 @@ class Boot:
             pattern, m.group(0) if m else ""))
 
 
+# The summary line (init/main.c run_summary): groups result, reason, suites, pass, fail, skip,
+# cmdline_errors, results.
+SUMMARY = (r"^# copykernel-summary: result=(PASS|FAIL|ERROR)(?: reason=(cmdline))? suites=(\d+) "
+           r"pass=(\d+) fail=(\d+) skip=(\d+) cmdline_errors=(\d+) "
+           r"results=(stored|console-only|NOT-STORED)")
+# The KTAP totals (ktest/lib/ktap.c): pass, fail, skip, error (None: none), total.
+TOTALS = r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+)(?: error:(\d+))? total:(\d+)$"
+# The run's own failing test when the command line had errors (ktest/lib/ktap.h).
+CMDLINE_TEST = r"^not ok (\d+) command_line # ERROR (\d+) command-line errors?: not the run that " \
+               r"was asked for$"
+
+
 def check_ktap(b, want_fail=0):
-    """KTAP structure: plans match the numbered results, and the summary line agrees."""
+    """KTAP structure: plans match the numbered results, and the summary line agrees; the
+    command line's errors are one failing top-level test of their own and make the verdict
+    ERROR unless a test failed (FAIL), never PASS."""
     lines = b.log.splitlines()
     try:
         start = lines.index("KTAP version 1")
@@ -89,15 +103,43 @@ def check_ktap(b, want_fail=0):
         cases = re.findall(r"^    (?:not )?ok (\d+) ", m.group(3), re.M)
         b.expect(cases == [str(i) for i in range(1, int(m.group(2)) + 1)],
                  "suite %s: plan 1..%s, cases %s" % (m.group(1), m.group(2), cases))
-    s = b.has(r"^# copykernel-summary: result=(PASS|FAIL) suites=(\d+) pass=(\d+) fail=(\d+) "
-              r"skip=(\d+) cmdline_errors=\d+ results=(stored|console-only|NOT-STORED)",
-              "no copykernel-summary line")
-    t = b.has(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)", "no Totals line")
+    s = b.has(SUMMARY, "no copykernel-summary line")
+    t = b.has(TOTALS, "no Totals line")
     if s and t:
-        b.expect(s.group(3) == t.group(1) and s.group(4) == t.group(2), "summary and totals differ")
-        b.expect(int(s.group(4)) == want_fail, "%s failed cases, want %d" % (s.group(4), want_fail))
+        b.expect(s.group(4) == t.group(1) and s.group(5) == t.group(2), "summary and totals differ")
+        b.expect(int(s.group(5)) == want_fail, "%s failed cases, want %d" % (s.group(5), want_fail))
         b.expect(len(re.findall(r"^    not ok ", b.log, re.M)) == int(t.group(2)),
                  "'not ok' lines and the fail count differ")
+        cases = len(re.findall(r"^    (?:not )?ok \d+ ", b.log, re.M))
+        errors = int(t.group(4) or 0)
+        b.expect(int(t.group(5)) == cases + errors, "total %s is not the %d cases and %d errors"
+                 % (t.group(5), cases, errors))
+        planned = int(plan[3:]) if re.fullmatch(r"1\.\.\d+", plan) else len(top)
+        check_verdict_words(b, s, errors, top[:planned])
+
+
+def check_verdict_words(b, s, errors, top):
+    """The summary's verdict, the command line's test and the totals' error count agree:
+    errors on the command line are ERROR (reason=cmdline), or FAIL when a test failed.
+    @top: the first KTAP document's top-level results."""
+    n = int(s.group(7))
+    cmd = [l for l in top if re.match(CMDLINE_TEST, l)]
+    fail = int(s.group(5)) > 0 or re.search(r"^not ok \d+ (?!command_line )", b.log, re.M)
+    if n:
+        want = "FAIL" if fail else "ERROR"
+        b.expect(s.group(1) == want and (s.group(2) == "cmdline") == (want == "ERROR"),
+                 "%d command-line errors: result=%s reason=%s, want %s" % (
+                     n, s.group(1), s.group(2), want))
+        b.expect(len(cmd) == 1 and cmd[0] == top[-1] and
+                 int(re.match(CMDLINE_TEST, cmd[0]).group(2)) == n and errors == 1,
+                 "%d command-line errors: the last top-level result must be the failing "
+                 "command_line test counting them, the totals' error:1 (%r, error:%d)" % (
+                     n, cmd, errors))
+        b.expect("# ck-lava <command_line fail>" in b.log, "no LAVA line for command_line")
+    else:
+        b.expect(s.group(1) != "ERROR" and s.group(2) is None and not cmd and not errors,
+                 "no command-line error, yet result=%s reason=%s, %d command_line tests, "
+                 "error:%d" % (s.group(1), s.group(2), len(cmd), errors))
 
 
 def load_tool(name):

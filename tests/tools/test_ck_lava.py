@@ -68,6 +68,39 @@ EXPECTED = {
 }
 
 
+# A run whose command line had errors (init/main.c, ktest/lib/ktap.c): its suites, then the
+# run's own failing test, in the same KTAP document.
+BAD_CMDLINE = """\
+cmdline: in effect: tests=tsc console=ttyS0,115200 exit=qemu crash=none (after errors above)
+memory: 487 MiB free for tests
+KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: tsc
+    1..1
+    ok 1 monotonic
+    # ck-lava <tsc.monotonic pass>
+ok 1 tsc
+# command_line: 'tests=tsc,pagign': bad value (unknown suite 'pagign'); running only the ...
+not ok 2 command_line # ERROR 1 command-line error: not the run that was asked for
+# ck-lava <command_line fail>
+# Totals: pass:1 fail:0 skip:0 error:1 total:2
+# copykernel-summary: result=ERROR reason=cmdline suites=1 pass=1 fail=0 skip=0 cmdline_errors=1 results=stored
+copykernel: exit status 3 (bad command line)
+"""
+# tests=none and a bad word: no suite, the command line's test alone.
+BAD_CMDLINE_NONE = """\
+memory: 487 MiB free for tests
+KTAP version 1
+1..1
+# command_line: 'soak=15q': bad value (unknown unit); using the default 'off'
+not ok 1 command_line # ERROR 1 command-line error: not the run that was asked for
+# ck-lava <command_line fail>
+# Totals: pass:0 fail:0 skip:0 error:1 total:1
+copykernel: exit status 3 (bad command line)
+"""
+
+
 def lava_lines(text, pattern):
     """What a LAVA monitor with @pattern would record from @text, line by line."""
     out = {}
@@ -83,6 +116,40 @@ def test_ktap_ids_are_the_ids_the_image_prints():
     got = {k: v["result"] for k, v in lava_lines(SERIAL, ckl.PATTERN).items()}
     assert got == EXPECTED
     assert ckl.compare(EXPECTED, got) == []
+
+
+def test_the_command_line_test_is_an_id():
+    """The run's own failing test is a top-level KTAP result that closes no suite: its id is
+    its name, for KTAP and for the monitor alike."""
+    want = {"tsc.monotonic": "pass", "command_line": "fail"}
+    assert ckl.ktap_cases(BAD_CMDLINE.splitlines()) == want
+    got = {k: v["result"] for k, v in lava_lines(BAD_CMDLINE, ckl.PATTERN).items()}
+    assert got == want
+    assert ckl.ktap_cases(BAD_CMDLINE_NONE.splitlines()) == {"command_line": "fail"}
+    # A suite's own result is never taken for a test of the run.
+    assert "tsc" not in ckl.ktap_cases(SERIAL.splitlines())
+
+
+@needs_lava
+@pytest.mark.parametrize("serial,cmdline", [(BAD_CMDLINE, "tests=tsc,pagign exit=qemu"),
+                                            (BAD_CMDLINE_NONE, "tests=none soak=15q exit=qemu"),
+                                            (BAD_CMDLINE_NONE, "tests=none soak=1h frobnicate=1")])
+@pytest.mark.parametrize("template", sorted(ckl.TEMPLATES))
+def test_a_bad_command_line_is_a_failing_result(serial, cmdline, template):
+    """The job's monitors, as rendered, over the run: a failing command_line result in the
+    copykernel monitor, so the job is never a clean Complete."""
+    r = run_tool(TOOL, "job", "--template", template, "--cmdline", cmdline, "--test-minutes",
+                 "90", "--image-url", "http://lab/copykernel.efi", "--disk-url",
+                 "http://lab/ck.img")
+    if "15q" in cmdline:        # a soak= the tool itself cannot size: refused at once
+        assert_clean(r, TOOL, allowed=(2,))
+        assert b"soak" in r.err
+        return
+    assert_clean(r, TOOL, allowed=(0,))
+    job = yaml.safe_load(r.out)
+    monitors = [a["test"]["monitors"] for a in job["actions"] if "test" in a][0]
+    got = ckl.monitor_results(monitors, serial.splitlines())
+    assert got["copykernel"].get("command_line") == "fail", got
 
 
 def test_bench_pattern_takes_figures_only():
@@ -179,11 +246,9 @@ def test_every_template_and_preset_validates(template, preset):
     assert where[template] in text
     monitors = [a["test"]["monitors"] for a in job["actions"] if "test" in a][0]
     names = [m["name"] for m in monitors]
-    assert ("copykernel" in names) == ("tests=none" not in cmdline)
+    assert names[0] == "copykernel" and monitors[0]["pattern"] == ckl.PATTERN
     assert ("copykernel-soak" in names) == ("soak=" in cmdline)
     assert ("copykernel-bench" in names) == ("bench=" in cmdline and "bench=none" not in cmdline)
-    if "copykernel" in names:
-        assert monitors[0]["pattern"] == ckl.PATTERN
 
 
 @needs_lava

@@ -102,6 +102,22 @@ def test_final_and_empty():
                          "so far; worst: none (no error so far)")
 
 
+def test_a_run_with_command_line_errors():
+    """Flag 8 (soak/checkpoint.h): the run that wrote it had command-line errors, so its
+    verdict was never PASS; the next boot's line and the JSON say so. Flag 16 is no flag."""
+    ck = bb.decode(wrapper(record(flags=1 | 8, elapsed=240 * 10**9, passes=5), seq=3))
+    assert ck.state == "finished" and ck.json()["cmdline_errors"] is True
+    assert ck.text().endswith("passing so far; worst: none (no error so far); its command "
+                              "line had errors, so its verdict was never PASS")
+    assert bb.decode(sample()).json()["cmdline_errors"] is False
+    try:
+        bb.decode(wrapper(record(flags=16)))
+    except bb.Damaged as e:
+        assert "out of range" in str(e)
+    else:
+        raise AssertionError("flag 16 decoded")
+
+
 def test_each_damage_named():
     good = sample()
     cases = [(b"XXXX" + good[4:], "no CKB1 magic"), (good[:43], "44-byte header"),
@@ -149,7 +165,7 @@ def records(draw):
     bs = draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 255), u64, u64,
                                  st.lists(u32, min_size=6, max_size=6), name), max_size=8))
     first = draw(st.none() | st.tuples(st.integers(0, 5), st.integers(0, 65535), u64, u64))
-    fields = dict(flags=draw(st.integers(0, 7)), seed=draw(u64), elapsed=draw(u64),
+    fields = dict(flags=draw(st.integers(0, 15)), seed=draw(u64), elapsed=draw(u64),
                   verified=draw(u64), per_pass=draw(u64), passes=draw(u32),
                   cpus=draw(st.integers(0, 65535)),
                   rule=draw(st.sampled_from([NONE, 0, 1, 2, 3, 4, 5])),
@@ -168,6 +184,7 @@ def test_what_is_built_decodes(built, run_id, seq, by):
     r = ck.rec
     assert (ck.run_id, ck.seq, ck.reported_by) == (run_id, seq, by)
     assert ck.state == ("finished" if f["flags"] & 1 else "unfinished")
+    assert ck.json()["cmdline_errors"] == bool(f["flags"] & 8)
     assert (r["passes"], r["elapsed_ns"], r["bytes_verified"], r["seed"]) == (
         f["passes"], f["elapsed"], f["verified"], f["seed"])
     assert tuple(r["counts"][k] for k in bb.KINDS) == f["counts"]

@@ -103,6 +103,15 @@ def reference_status(payload):
     return 0, obj
 
 
+def verdict_said(obj):
+    """Whether the tool must say the run's verdict on stderr (tools/ck-results.py's
+    docstring): its "result" when that is a string, else status 0..3 read as PASS, FAIL,
+    PANIC, ERROR (kernel/include/status.h); said unless it is PASS or unknown."""
+    if isinstance(obj.get("result"), str):
+        return obj["result"] != "PASS"
+    return type(obj.get("status")) is int and 1 <= obj["status"] <= 3
+
+
 def finite(v):
     if isinstance(v, float):
         return math.isfinite(v)
@@ -190,9 +199,11 @@ def test_efivars_valid_round_trip(s, n_stale, raw):
     assert json.loads(r.out) == obj
     if raw:
         assert r.out == text + b"\n"
+    said = ": run %08x: result=" % run in r.err_text
+    assert said == verdict_said(obj), r
     if n_stale:
         assert "stale" in r.err_text and "CopykernelResult%d" % count in r.err_text, r
-    else:
+    elif not said:
         assert r.err == b"", r
 
 
@@ -422,6 +433,25 @@ def test_real_ovmf_store_with_a_summary():
     r = run_ovmf(inject_into_real(real, body))
     assert r.status == 0, r
     assert json.loads(r.out) == json.loads(text)
+
+
+def test_the_verdict_is_said():
+    """A run with command-line errors and no failure: ERROR with its reason and first word;
+    a summary stored before "result" existed says it by its status 3."""
+    obj = {"status": 3, "status_name": "bad command line", "result": "ERROR",
+           "reason": "cmdline", "cmdline_errors": 2,
+           "cmdline_problems": ["'soak=15q': bad value (x); using the default 'off'", "b"]}
+    r = run_efivars(chunks_of(encode(obj, True), 0x1234abcd, 4000))
+    assert r.status == 0 and json.loads(r.out) == obj, r
+    assert r.err_text.endswith(": run 1234abcd: result=ERROR reason=cmdline: 2 command-line "
+                               "errors, the first: 'soak=15q': bad value (x); using the "
+                               "default 'off'\n"), r
+    old = {"status": 3, "status_name": "bad command line", "cmdline_errors": 1}
+    r = run_efivars(chunks_of(encode(old, True), 7, 4000))
+    assert r.err_text.endswith(": run 00000007: result=ERROR reason=cmdline: 1 command-line "
+                               "error\n"), r
+    r = run_efivars(chunks_of(encode({"status": 0, "result": "PASS"}, True), 7, 4000))
+    assert r.status == 0 and r.err == b"", r
 
 
 def test_struct_error_short_firmware_volume():

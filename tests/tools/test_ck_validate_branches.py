@@ -48,10 +48,13 @@ SUMMARY = json.loads(open(os.path.join(DATA, "records-v1.jsonl")).readline())
 assert "kind" not in SUMMARY
 
 # Real records: tests/data/records-v1.jsonl, and the stored runs for the branches it lacks.
+# A run whose command line had errors (verdict ERROR), as ck-results read it back.
+ERROR_SUMMARY = json.load(open(os.path.join(DATA, "cmdline-error", "result.json")))
+
 REAL = [json.loads(line) for line in open(os.path.join(DATA, "records-v1.jsonl"))] + \
     stored("soak-fleet/sky-512m-ce-flip/serial.log", "soak_event") + \
     stored("soak-fleet/qemu-512m-flip/serial.log", "soak_event") + \
-    stored("soak-fleet/qemu-512m/serial.log", "soak_summary")
+    stored("soak-fleet/qemu-512m/serial.log", "soak_summary") + [ERROR_SUMMARY]
 
 
 def without(rec, *keys):
@@ -63,7 +66,8 @@ FIGURES = ("per_cpu_mbps", "aggregate_mbps", "aggregate_min_mbps", "aggregate_ma
            "method")
 PREDICTED = ("move_speedup_predicted", "move_speedup_predicted_lo",
              "move_speedup_predicted_hi")
-RECORD_OF_CKPT = ("run_id", "reported_by", "started", "checkpoints", "final", "failing", "rule",
+RECORD_OF_CKPT = ("run_id", "reported_by", "started", "checkpoints", "final", "failing",
+                  "cmdline_errors", "rule",
                   "elapsed_ns", "passes", "cpus", "bytes_verified", "bytes_per_pass", "seed",
                   "counts", "not_stored", "first", "worst")
 
@@ -100,6 +104,12 @@ HAND = [
     dict(sample("soak-twin"), result="FAIL", reason="miscompare (1)", miscompares=1),
     # bench/copy_pages_answer.c: a form it could not measure is {"ratio_x1000": null}
     dict(sample("copy_pages_answer"), v3={"ratio_x1000": None}),
+    # init/results.c results_json(): a run that passed (no command-line error), one that
+    # panicked before its tests (kernel/include/status.h ck_status_result and _reason)
+    dict(ERROR_SUMMARY, status=0, status_name="all tests passed", result="PASS", reason=None,
+         cmdline_errors=0, cmdline_problems=[]),
+    dict(ERROR_SUMMARY, status=2, status_name="panic", result="PANIC", reason=None,
+         tests={"ran": False, "suites": 0, "pass": 0, "fail": 0, "skip": 0}),
     # tools/ck-results.py: a damaged checkpoint; soak/blackbox.c: an unfinished one
     dict(SUMMARY, soak_checkpoint={"state": "damaged", "why": "header checksum 0x1 != 0x2"}),
     dict(SUMMARY, soak_checkpoint=dict(SUMMARY["soak_checkpoint"], state="unfinished",
@@ -284,6 +294,15 @@ def other_type(t):
     return "x" if t == "null" else None
 
 
+def other_than(value):
+    """A value of the same type as @value (a const), but another."""
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value + 1
+    return "x"
+
+
 BRANCH_RULES = {"required", "not", "properties", "maxProperties", "propertyNames"}
 
 
@@ -303,6 +322,17 @@ def breakings(name, branch, obj):
     for key, s in branch.get("properties", {}).items():
         if "type" in s:
             yield "%s not %s" % (key, s["type"]), dict(obj, **{key: other_type(s["type"])})
+        if "const" in s:
+            yield "%s not %r" % (key, s["const"]), dict(obj, **{key: other_than(s["const"])})
+        if "enum" in s:
+            yield "%s outside %s" % (key, s["enum"]), dict(obj, **{key: "not " + s["enum"][0]})
+        if "minimum" in s:
+            yield "%s below %d" % (key, s["minimum"]), dict(obj, **{key: s["minimum"] - 1})
+        if "maxItems" in s:
+            yield "%s over %d items" % (key, s["maxItems"]), dict(obj, **{
+                key: ["x"] * (s["maxItems"] + 1)})
+        if "minItems" in s:
+            yield "%s under %d items" % (key, s["minItems"]), dict(obj, **{key: []})
     if "maxProperties" in branch:
         extra = dict(obj)
         for key in DEFS[name]["properties"]:

@@ -20,7 +20,7 @@ BUCKET = 72
 MAX_BUCKETS = 8
 NAME = 24
 NONE = 0xff
-FINAL, FAILING, NOT_STORED = 1, 2, 4
+FINAL, FAILING, NOT_STORED, CMDLINE = 1, 2, 4, 8
 # The soak's event kinds in the record's order, by their JSON keys (soak/report.c).
 KINDS = ("corrected", "deferred", "uncorrected", "miscompares", "stuck_cpus", "retired_pages")
 # ... and as the first event names them (soak/ledger.c's soak_ev_name).
@@ -80,7 +80,7 @@ def decode_record(r):
     if crc32(r[:-4]) != struct.unpack_from("<I", r, len(r) - 4)[0]:
         raise Damaged("soak checkpoint: bad CRC (a torn or corrupt write)")
     flags, rule, kind = r[5], r[47], r[80]
-    if (flags & ~7 or (rule != NONE and rule >= NR_RULES) or not zero(r[76:80]) or r[81] or
+    if (flags & ~15 or (rule != NONE and rule >= NR_RULES) or not zero(r[76:80]) or r[81] or
             not zero(r[84:88]) or (kind != NONE and kind >= len(KINDS)) or
             (kind == NONE and not zero(r[82:104]))):
         raise Damaged("soak checkpoint: a field out of range")
@@ -116,6 +116,8 @@ class Checkpoint:
         out += "%s, stuck CPUs %d, retired pages %d, %s so far; worst: %s" % (
             count_words(c), c["stuck_cpus"], c["retired_pages"],
             "failing" if r["flags"] & FAILING else "passing", worst(r["buckets"]))
+        if r["flags"] & CMDLINE:
+            out += "; its command line had errors, so its verdict was never PASS"
         return out
 
     def json(self):
@@ -125,7 +127,7 @@ class Checkpoint:
                 "reported_by": "%08x" % self.reported_by if self.reported_by else None,
                 "started": self.started or None, "checkpoints": self.seq,
                 "final": bool(r["flags"] & FINAL), "failing": bool(r["flags"] & FAILING),
-                "rule": r["rule"], "elapsed_ns": r["elapsed_ns"], "passes": r["passes"],
+                "cmdline_errors": bool(r["flags"] & CMDLINE), "rule": r["rule"], "elapsed_ns": r["elapsed_ns"], "passes": r["passes"],
                 "cpus": r["cpus"], "bytes_verified": r["bytes_verified"],
                 "bytes_per_pass": r["bytes_per_pass"], "seed": "%#x" % r["seed"],
                 "counts": r["counts"], "not_stored": r["not_stored"],

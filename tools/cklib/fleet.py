@@ -39,6 +39,9 @@ class Machine:
         self.stale = 0
         self.failed = []
         self.result = None
+        self.reason = None      # why the result is ERROR: "cmdline"
+        self.cmdline_errors = 0
+        self.summary = None     # ck-results.py's JSON summary, when one was given
         self.figures = {}
         self.flags = []
         self.hosted = False
@@ -82,6 +85,9 @@ def fleet_serial(m, lines, path):
             m.failed.append("%s.%s" % (outer, case) if outer else case)
         elif kind == "summary":
             m.result = v.result
+            m.reason = v.fields.get("reason")
+            if v.fields.get("cmdline_errors", "").isdigit():
+                m.cmdline_errors = int(v.fields["cmdline_errors"])
     m.serial += lines
     for r in records_of_lines(lines, path):
         fleet_record(m, r, path)
@@ -143,7 +149,13 @@ def fleet_summary(m, obj, path):
     tests = obj.get("tests") if isinstance(obj.get("tests"), dict) else {}
     if tests.get("fail") and not m.failed:
         m.failed.append("%s failed case(s) (summary JSON)" % tests["fail"])
-    if m.result is None:
+    m.summary = obj
+    if type(obj.get("cmdline_errors")) is int and obj["cmdline_errors"] > m.cmdline_errors:
+        m.cmdline_errors = obj["cmdline_errors"]
+    if m.result is None and isinstance(obj.get("result"), str):
+        m.result = obj["result"]
+        m.reason = obj.get("reason") if isinstance(obj.get("reason"), str) else None
+    elif m.result is None:
         m.result = "PASS" if obj["status"] == 0 else str(obj.get("status_name", obj["status"]))
 
 
@@ -232,7 +244,11 @@ def fleet_flag(machines):
             m.flags.append("failed: " + ", ".join(m.failed[:5]) +
                            (" and %d more" % (len(m.failed) - 5) if len(m.failed) > 5 else ""))
         elif m.result is not None and not seriallog.passed(m.result):
-            m.flags.append("run result %s" % m.result)
+            m.flags.append("run result %s%s" % (m.result, " reason=" + m.reason if m.reason
+                                                 else ""))
+        if m.cmdline_errors:
+            m.flags.append("command line: %d error%s (the run is not the one asked for)" % (
+                m.cmdline_errors, "" if m.cmdline_errors == 1 else "s"))
         if m.soak and m.soak["result"] != "PASS":
             m.flags.append("soak %s: %s" % (m.soak["result"], m.soak["reason"]))
 

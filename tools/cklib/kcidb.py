@@ -10,7 +10,9 @@ What maps to what (the user documentation's KCIDB section has the reader's accou
   - a test per KTAP result line (suites, cases, parameters), its path the dotted id the image
     prints for LAVA (suite.case.param, cklib.lavaids.slug per part), its status PASS, FAIL,
     SKIP (a SKIP directive), ERROR (a TIMEOUT or ERROR directive, or a subtest the log ends
-    inside of);
+    inside of): the run's tests as they ran, and, when its command line had errors, the
+    failing command_line test the image prints after them (ERROR); from a ck-results.py
+    summary without the serial log, command_line from its cmdline_errors and problems;
   - benchmark figures (quick, result and comparison records) as DONE tests with a number:
     bandwidths in B/s with the metric prefix (the records' MB/s are 10^6 bytes a second),
     ratios without a unit;
@@ -215,6 +217,19 @@ def mce_tests(log):
     return out
 
 
+def summary_cmdline(obj):
+    """The command line's ERROR test from ck-results.py's summary @obj (a machine whose serial
+    log, with its failing command_line KTAP test, is not among its files), or None."""
+    n = obj.get("cmdline_errors") if isinstance(obj, dict) else None
+    if type(n) is not int or n <= 0:
+        return None
+    problems = [p for p in obj.get("cmdline_problems") or [] if isinstance(p, str)]
+    return {"status": "ERROR",
+            "comment": "%d command-line error%s: not the run that was asked for" % (
+                n, "" if n == 1 else "s"),
+            "misc": {"problems": problems, "result": obj.get("result")}}
+
+
 def machine_tests(m, log, origin, build_id):
     """Every KCIDB test of machine @m, @log its serial log."""
     key = m.digest.hexdigest()[:ID_DIGITS]
@@ -236,6 +251,8 @@ def machine_tests(m, log, origin, build_id):
         if status in ("FAIL", "ERROR") and excerpt:
             fields["log_excerpt"] = "\n".join(excerpt)[-EXCERPT_MAX:]
         add(parts, "ktap", fields)
+    if "command_line" not in paths.seen and (fields := summary_cmdline(m.summary)):
+        add(["command_line"], "summary", fields)
     for parts, num, misc in bench_tests(m.records):
         add(parts, "bench", {"status": "DONE", "number": num, "misc": misc})
     for parts, fields in mce_tests(log):

@@ -39,8 +39,9 @@ def slug(name, size=64):
 
 def ktap_cases(lines):
     """{id: pass|fail|skip} for every case (depth 2) and parameter (depth 3) of a KTAP log,
-    with the ids the image prints: suite.case and suite.case.param (docs/user/results.md).
-    Raises ValueError on a result outside a subtest or a repeated id."""
+    with the ids the image prints: suite.case and suite.case.param (docs/user/results.md);
+    and a top-level test that is no suite (the run's own: command_line, ktest/lib/ktap.h)
+    by its name. Raises ValueError on a result outside a subtest or a repeated id."""
     names = {}          # indent -> name of the subtest open at that indent
     seen_params = {}    # param slug -> occurrences, within the current case
     out = {}
@@ -53,8 +54,6 @@ def ktap_cases(lines):
         if kind != "result":
             continue
         indent = v.indent
-        if indent == 0:
-            continue        # a suite's result: not a case
         if not v.ok:
             result = "fail"
         elif (v.directive or "").upper().startswith("SKIP"):
@@ -62,7 +61,11 @@ def ktap_cases(lines):
         else:
             result = "pass"
         name = v.name
-        if indent == 4:
+        if indent == 0:
+            if names.pop(4, None) is not None:
+                continue    # a suite's result: not a case
+            cid = slug(name)    # a test of the run itself
+        elif indent == 4:
             if 4 not in names:
                 raise ValueError(f"case {name!r} outside a suite")
             cid = f"{slug(names[4])}.{slug(name)}"
@@ -98,6 +101,31 @@ def soak_verdict(lines):
     soak's LAVA verdict, which is no KTAP case."""
     verdict = seriallog.read(lines).first("soak")
     return {"soak": verdict.lower()} if verdict else {}
+
+
+def monitor_results(monitors, lines):
+    """What LAVA's monitors of a job record over a serial log, as lava-dispatcher runs them:
+    in turn, each waits for its start, then records each pattern match until its end (a
+    line still arriving never matches: the patterns end at '>'). @monitors: the job's list
+    (name, start, end, pattern); {monitor name: {id: result}}."""
+    out, i = {}, 0
+    for mon in monitors:
+        got = out.setdefault(mon["name"], {})
+        while i < len(lines) and not re.search(mon["start"], lines[i]):
+            i += 1
+        i += 1
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if re.search(mon["end"], line):
+                break
+            m = re.search(mon["pattern"], line + "\r\r\n")
+            if m:
+                if m.group("test_case_id") in got:
+                    raise ValueError("id %s twice in monitor %s" % (
+                        m.group("test_case_id"), mon["name"]))
+                got[m.group("test_case_id")] = m.group("result")
+    return out
 
 
 def compare(ktap, lava):

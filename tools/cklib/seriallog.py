@@ -107,9 +107,10 @@ def ktap_item(line):
 # -- The run's summary line ---------------------------------------------------------------
 
 # "# copykernel-summary: result=WORD KEY=VALUE ..." (init/main.c, run_summary()): each
-# verdict WORD, and whether it is a clean run. A verdict the image learns is one row here;
-# a word not here is still read, as a run that is not clean.
-VERDICTS = {"PASS": True, "FAIL": False}
+# verdict WORD, and whether it is a clean run (ERROR, reason=cmdline: the command line had
+# errors; kernel/include/status.h). A verdict the image learns is one row here; a word not
+# here is still read, as a run that is not clean.
+VERDICTS = {"PASS": True, "FAIL": False, "ERROR": False}
 
 # result: the verdict word; fields: every KEY=VALUE of the line, result too.
 Summary = namedtuple("Summary", "result fields")
