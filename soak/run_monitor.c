@@ -125,7 +125,7 @@ static void name_stuck(unsigned int idx, u64 silent_us)
 	printk("soak: watchdog: the soak goes on without CPU %u; its memory is not counted as "
 	       "covered\n", cpu);
 	soak_ledger_stuck(&this_cpu_ptr(&soak_cpu)->ledger, soak_elapsed_ns(), (u16)cpu,
-			  got ? st.rip : 0);
+			  soak.plan.cpu_node[idx], got ? st.rip : 0);
 	mon.stuck[idx] = 1;
 	mon.nr_stuck++;
 }
