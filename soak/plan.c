@@ -181,14 +181,6 @@ bool soak_plan_slice(const struct soak_plan *p, unsigned int cpu, unsigned int i
 	return false;
 }
 
-bool soak_plan_holds(const struct soak_plan *p, u64 pa)
-{
-	for (unsigned int i = 0; i < p->nr_ranges; i++)
-		if (pa >= p->range[i].base && pa - p->range[i].base < p->range[i].size)
-			return true;
-	return false;
-}
-
 u64 soak_chunk_end(const struct soak_plan *p, const struct soak_slice *s, u64 at)
 {
 	u64 next = ALIGN_DOWN(at, p->chunk_bytes) + p->chunk_bytes;

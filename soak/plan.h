@@ -98,8 +98,6 @@ struct soak_slice {
 /* The @idx-th slice (0, 1, ...) of CPU @cpu, in address order per node; false past the last. */
 bool soak_plan_slice(const struct soak_plan *p, unsigned int cpu, unsigned int idx,
 		     struct soak_slice *s);
-/* Whether @pa lies in one of the plan's (trimmed) ranges. */
-bool soak_plan_holds(const struct soak_plan *p, u64 pa);
 /* Where the chunk that starts at @at inside @s ends: the next chunk boundary or the slice end. */
 u64 soak_chunk_end(const struct soak_plan *p, const struct soak_slice *s, u64 at);
 /* Note @i as one line of text ("node 2 (no CPUs) is worked by node 0, SLIT distance 20"). */
