@@ -305,16 +305,23 @@ void soak_totals_init(struct soak_totals *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* @e into @f when it is the earliest so far. */
+static void take_first(struct soak_first *f, const struct soak_event *e)
+{
+	if (!f->known || e->t_ns < f->t_ns)
+		*f = (struct soak_first){ true, e->cpu, e->t_ns, e->phys };
+}
+
 void soak_totals_add(struct soak_totals *t, const struct soak_ledger *l)
 {
 	for (unsigned int i = 0; i < l->nr; i++) {
 		const struct soak_event *e = &l->ev[i];
-		struct soak_first *f = &t->first[e->kind < NR_SOAK_EV ? e->kind : 0];
 
-		if (e->kind >= NR_SOAK_EV || !(e->flags & SOAK_EVF_PHYS) ||
-		    (f->known && f->t_ns <= e->t_ns))
+		if (e->kind >= NR_SOAK_EV || !(e->flags & SOAK_EVF_PHYS))
 			continue;
-		*f = (struct soak_first){ true, e->cpu, e->t_ns, e->phys };
+		take_first(&t->first[e->kind], e);
+		if (e->node < NUMA_MAX_NODES)
+			take_first(&t->node_first[e->node][e->kind], e);
 	}
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		t->count[k] += l->count[k];
@@ -385,4 +392,6 @@ void soak_judge_node(const struct soak_totals *t, unsigned int node, struct soak
 		return;
 	}
 	judge(t, (int)node, v);
+	v->of_node = true;
+	v->node = (u8)node;
 }

@@ -186,6 +186,7 @@ struct soak_totals {
 		u16 cpu;
 		u64 t_ns, phys;
 	} first[NR_SOAK_EV];
+	struct soak_first node_first[NUMA_MAX_NODES][NR_SOAK_EV];	/* the same, per node */
 };
 
 void soak_totals_init(struct soak_totals *t);
@@ -207,6 +208,9 @@ struct soak_verdict {
 	int rule;		/* the first failing rule, or -1 */
 	int bucket;		/* for a bucket rule: the bucket, else -1 */
 	u64 count, limit;	/* what it counted, and the most it allows */
+	/* A node's verdict (soak_judge_node): @node is the node; else the whole soak's. */
+	bool of_node;
+	u8 node;
 	/*
 	 * A failure the run found and the ledger cannot see (rule -1): a CPU that did not cover
 	 * its pages, a soak_fault= knob that did not do what it asked. NULL: none.

@@ -339,10 +339,14 @@ static void put_verdict(struct soak_text *o, const struct soak_totals *t,
 			(unsigned long long)v->limit);
 		put_bucket_label(o, &t->bucket[v->bucket], map);
 	} else if (r->scope == SOAK_SCOPE_RUN) {
+		const struct soak_first *f = r->kind >= NR_SOAK_EV ? NULL :
+					     v->of_node && v->node < NUMA_MAX_NODES ?
+					     &t->node_first[v->node][r->kind] : &t->first[r->kind];
+
 		tprintf(o, "%s (%llu)", r->name, (unsigned long long)v->count);
-		if (r->kind < NR_SOAK_EV && t->first[r->kind].known)
-			tprintf(o, ", the first at 0x%llx on CPU %u",
-				(unsigned long long)t->first[r->kind].phys, t->first[r->kind].cpu);
+		if (f && f->known)
+			tprintf(o, ", the first at 0x%llx on CPU %u", (unsigned long long)f->phys,
+				f->cpu);
 	} else {
 		tprintf(o, "%s", r->name);
 	}

@@ -198,7 +198,7 @@ static void poll_all_once_more(void)
 		if (soak_is_stuck(i))
 			continue;
 		if (!i)
-			soak_poll_now(soak_cpu_of(0));
+			soak_poll_now(this_cpu_ptr(&soak_cpu));
 		else if (on_cpu(soak.cpu_of[i], ap_poll, NULL, SMP_DEFAULT_TIMEOUT_MS))
 			pr_err("soak: CPU %u did not poll its banks a last time: an error it "
 			       "latched after its own last poll is not counted\n", soak.cpu_of[i]);

@@ -138,6 +138,31 @@ static void test_events_fail_their_own_node(void)
 	      strstr(text, NODE1_OK "not ok 1 soak\n"), "%s", text);
 }
 
+/* Each node's diagnostic names that node's earliest event; the summary the soak's. */
+static void test_a_node_names_its_own_first_event(void)
+{
+	static struct soak_event ea[4], eb[4];
+	struct soak_ledger a, b;
+	struct soak_verdict v, n0;
+
+	soak_ledger_init(&a, ea, 4, &map);
+	soak_ledger_init(&b, eb, 4, &map);
+	soak_ledger_poison(&a, 900, 0, 0x2000040, 6);
+	soak_ledger_poison(&b, 500, 2, 0x30000000, 6);
+	fold(&a, &b, &v);
+	soak_judge_node(&tot, 0, &n0);
+	soak_verdict_text(&tot, &v, &map, text, sizeof(text));
+	CHECK(!strcmp(text, "uncorrected error (recovered) (2), the first at 0x30000000 on CPU 2"),
+	      "%s", text);
+	soak_verdict_text(&tot, &n0, &map, text, sizeof(text));
+	CHECK(!strcmp(text, "uncorrected error (recovered) (1), the first at 0x2000040 on CPU 0"),
+	      "%s", text);
+	CHECK(strstr(ktap(&v, 0, NULL), "    # node0: uncorrected error (recovered) (1), the first "
+		     "at 0x2000040 on CPU 0\n    not ok 1 node0\n") &&
+	      strstr(text, "    # node1: uncorrected error (recovered) (1), the first at 0x30000000 "
+		     "on CPU 2\n    not ok 2 node1\n"), "%s", text);
+}
+
 /* A failure no node holds: corrected errors without an address, a coverage rule. */
 static void test_a_failure_of_no_node(void)
 {
@@ -321,6 +346,7 @@ int main(void)
 	setup();
 	return RUN_TESTS(test_two_buckets_of_six_pass_everywhere,
 			 test_a_failing_node_leaves_the_clean_one_passing,
-			 test_events_fail_their_own_node, test_a_failure_of_no_node,
+			 test_events_fail_their_own_node, test_a_node_names_its_own_first_event,
+			 test_a_failure_of_no_node,
 			 test_random_ledgers_agree_with_a_model, test_cpu_lines);
 }
