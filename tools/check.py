@@ -40,6 +40,7 @@ def load_ktap_check():
 KTAP_CHECK = load_ktap_check()
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from cklib import schema as ckschema  # noqa: E402
+from cklib import seriallog  # noqa: E402
 
 RECORDS = ckschema.Schema()
 # JSON records held to docs/schema/: streams and records seen per group.
@@ -55,7 +56,7 @@ def ktap_documents(lines):
     suites prints two, the suites' and then the soak's (soak/report.h), each starting with a
     version line at column 0. Each is the stream with the lines before its start blanked, so
     its problems keep their line numbers."""
-    starts = [i for i, line in enumerate(lines) if KTAP_CHECK.START_RE.match(line)]
+    starts = [i for i, line in enumerate(lines) if seriallog.START.match(line)]
     if len(starts) < 2:
         return [lines]
     return [[""] * s + lines[s:e] for s, e in zip(starts, starts[1:] + [len(lines)])]
