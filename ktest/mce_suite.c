@@ -3,6 +3,7 @@
  * mce_suite.c - state and helpers the mce suite's files share (mce_suite.h).
  */
 #include "copy/ops.h"
+#include "kernel/arch/bootmem.h"
 #include "kernel/mm/page.h"
 #include "ktest/mce_suite.h"
 #include "mce/mce.h"
@@ -15,6 +16,16 @@ bool on_poison_list(u64 pfn)
 		if (poison_log.pfn[i] == pfn)
 			return true;
 	return false;
+}
+
+u64 mce_sim_page(unsigned int i)
+{
+	static u64 base;
+
+	/* None left (0): page 0, which no soak plans (the boot allocator starts at 1 MiB). */
+	if (!base)
+		base = bootmem_alloc(MCE_SIM_PAGES * SZ_4K, SZ_4K);
+	return base + (u64)(i % MCE_SIM_PAGES) * SZ_4K;
 }
 
 bool mce_cannot_recover(struct ck_test *t)

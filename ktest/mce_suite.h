@@ -19,6 +19,14 @@ extern struct mce_verdict mce_suite_verdict;
 /* Whether @pfn is on the poison list. */
 bool on_poison_list(u64 pfn);
 /*
+ * The physical address of page @i (0 .. MCE_SIM_PAGES - 1) that the simulated banks name:
+ * pages the suite takes from the boot allocator once, so the poison the handler queues for
+ * a simulated error lands on memory the run keeps, never on free memory (which a soak after
+ * the suites would plan, find poisoned and never touch).
+ */
+#define MCE_SIM_PAGES	16
+u64 mce_sim_page(unsigned int i);
+/*
  * Skip @t (true) when this CPU cannot recover from poison in the kernel (no SER_P/SUCCOR),
  * or when the copy_mc_to_kernel in use is not machine-check safe (plain memcpy): poison met
  * there stops the machine, as in Linux.

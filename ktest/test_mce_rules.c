@@ -71,7 +71,7 @@ static struct mce_sim *sim_srar(struct ck_test *t)
 	mce_sim_set(s, MSR_IA32_MCG_CAP, 2 | MCG_SER_P);
 	mce_sim_set(s, MSR_IA32_MCG_STATUS, MCG_STATUS_RIPV | MCG_STATUS_EIPV | MCG_STATUS_MCIP);
 	mce_sim_set(s, mce_bank_msr(1, MCE_REG_STATUS), 0xbd80000000000134ULL);
-	mce_sim_set(s, mce_bank_msr(1, MCE_REG_ADDR), 0x12345040ULL);
+	mce_sim_set(s, mce_bank_msr(1, MCE_REG_ADDR), mce_sim_page(0) + 0x40);
 	mce_sim_set(s, mce_bank_msr(1, MCE_REG_MISC), 0x86);
 	return s;
 }
@@ -126,7 +126,7 @@ static void twenty_banks(struct ck_test *t, struct mce_sim *s, bool pcc)
 	mce_sim_set(s, MSR_IA32_MCG_CAP, 20 | MCG_SER_P);
 	for (unsigned int b = 2; b <= 10; b++) {
 		mce_sim_set(s, mce_bank_msr(b, MCE_REG_STATUS), srao);
-		mce_sim_set(s, mce_bank_msr(b, MCE_REG_ADDR), 0xfd000000ULL + b * SZ_4K);
+		mce_sim_set(s, mce_bank_msr(b, MCE_REG_ADDR), mce_sim_page(b));
 		mce_sim_set(s, mce_bank_msr(b, MCE_REG_MISC), 0x86);
 	}
 	if (pcc)
@@ -158,19 +158,19 @@ static void twenty_banks(struct ck_test *t, struct mce_sim *s, bool pcc)
 		       "the PCC error in bank 19 decides: \"%s\"", r->rule ? r->rule->name : "?");
 	} else {
 		report(t, r->recovered && !r->would_panic, "without it: recovered");
-		report(t, r->queued == 9 && on_poison_list(0xfd000 + 2) &&
-		       on_poison_list(0xfd000 + 10), "the 9 scrubbed pages are queued (%u)",
-		       r->queued);
+		report(t, r->queued == 9 && on_poison_list(mce_sim_page(2) >> 12) &&
+		       on_poison_list(mce_sim_page(10) >> 12),
+		       "the 9 scrubbed pages are queued (%u)", r->queued);
 	}
 	mce_report_new("    # ");
 }
 
 /*
  * A 20-bank part: an SRAR data load in bank 1, action-optional scrub errors in banks 2..10
- * (addresses in the MMIO hole, so no real frame is marked), and in the first run a PCC
- * error in bank 19. Every valid bank must be graded, the log says how many it could not
- * hold, the PCC decides and leaves every bank in place; without it every bank is cleared,
- * the copy recovers and every scrubbed page is queued.
+ * (on the suite's own pages, mce_sim_page: no free page is marked), and in the first run a PCC
+ * error in bank 19. Every valid bank must be graded, the log says how many it could not hold,
+ * the PCC decides and leaves every bank in place; without it every bank is cleared, the copy
+ * recovers and every scrubbed page is queued.
  */
 void every_bank_graded(struct ck_test *t)
 {
@@ -213,7 +213,8 @@ static u32 sim_vector(struct mce_sim *s, const struct mce_vector *v)
 	mce_sim_set(s, MSR_IA32_MCG_CAP, MAX(2U, bank + 1) | (v->ser ? MCG_SER_P : 0));
 	mce_sim_set(s, MSR_IA32_MCG_STATUS, v->mcg_status);
 	mce_sim_set(s, st, v->status);
-	mce_sim_set(s, mce_bank_msr(bank, MCE_REG_ADDR), 0x12345040ULL | (v->amd ? 6ULL << 56 : 0));
+	mce_sim_set(s, mce_bank_msr(bank, MCE_REG_ADDR),
+		    (mce_sim_page(1) + 0x40) | (v->amd ? 6ULL << 56 : 0));
 	mce_sim_set(s, mce_bank_msr(bank, MCE_REG_MISC), 0x86);
 	return st;
 }

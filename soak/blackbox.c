@@ -169,9 +169,14 @@ size_t bb_prev_text(const struct bb_prev *p, char *buf, size_t size)
 	ck_appendf(buf, size, &len, "previous run %08x", p->v.h.run_id);
 	if (p->v.h.reported_by)
 		ck_appendf(buf, size, &len, " (already reported by run %08x)", p->v.h.reported_by);
-	ck_appendf(buf, size, &len, " ended %s after %s; its last checkpoint (%u written): "
-		   "passes %u, bytes %llu, ", p->state == BB_PREV_FINISHED ?
-		   "with its soak summary" : "without a summary", took, p->v.h.seq, c->passes,
+	/* Unfinished: the time is the last checkpoint's; the soak may have run on after it. */
+	if (p->state == BB_PREV_FINISHED)
+		ck_appendf(buf, size, &len, " ended with its soak summary after %s; its last "
+			   "checkpoint (%u written): ", took, p->v.h.seq);
+	else
+		ck_appendf(buf, size, &len, " ended without a summary; its last checkpoint (%u "
+			   "written) was %s into the soak: ", p->v.h.seq, took);
+	ck_appendf(buf, size, &len, "passes %u, bytes %llu, ", c->passes,
 		   (unsigned long long)c->bytes_verified);
 	put_counts(buf, size, &len, c->count);
 	ck_appendf(buf, size, &len, ", stuck CPUs %u, retired pages %u, %s so far; worst: ",

@@ -90,10 +90,14 @@ struct bb_prev {
 void bb_prev_from(struct bb_prev *p, const struct boot_var *bv);
 /*
  * The line the next boot prints (without a prefix or a newline), as snprintf returns:
- *   previous run 1a2b3c4d ended without a summary after 3h02m05s; its last checkpoint (19
- *   written): passes 2, bytes 1610612736, CE 3, UE 1, deferred 0, miscompares 0, stuck CPUs 0,
- *   retired pages 1, failing so far; worst: DIMM P0_CH_A/DIMM_A0 (CE 3, UE 1, deferred 0,
- *   miscompares 0)
+ *   previous run 1a2b3c4d ended without a summary; its last checkpoint (19 written) was
+ *   3h02m05s into the soak: passes 2, bytes 1610612736, CE 3, UE 1, deferred 0, miscompares
+ *   0, stuck CPUs 0, retired pages 1, failing so far; worst: DIMM P0_CH_A/DIMM_A0 (CE 3, UE
+ *   1, deferred 0, miscompares 0)
+ * The time is the last checkpoint's: a run that did not finish may have soaked on after it
+ * (up to SOAK_CKPT_INTERVAL_NS). A finished run's line says "ended with its soak summary after
+ * T; its last checkpoint (N written): ...", T the soak's whole time (its final checkpoint is
+ * written before its summary line is printed).
  */
 size_t bb_prev_text(const struct bb_prev *p, char *buf, size_t size);
 /* @p as the member @key of a JSON record (tools/cklib/blackbox.py reads the same keys). */

@@ -298,10 +298,13 @@ size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size)
 
 	if (size)
 		buf[0] = '\0';
-	ck_appendf(buf, size, &len, "previous soak %s after %llu.%03llus: %u passes on %u CPUs, %llu "
-		   "bytes verified", c->flags & SOAK_CKPT_FINAL ? "ended with its summary" :
-		   "ended without a summary", (unsigned long long)(c->elapsed_ns / 1000000000),
-		   (unsigned long long)(c->elapsed_ns / 1000000 % 1000), c->passes, c->cpus,
+	/* Unfinished: the time is the last checkpoint's, not when the soak stopped. */
+	ck_appendf(buf, size, &len, "previous soak %s %llu.%03llus%s: %u passes on %u CPUs, %llu "
+		   "bytes verified", c->flags & SOAK_CKPT_FINAL ? "ended with its summary after" :
+		   "ended without a summary; its last checkpoint",
+		   (unsigned long long)(c->elapsed_ns / 1000000000),
+		   (unsigned long long)(c->elapsed_ns / 1000000 % 1000),
+		   c->flags & SOAK_CKPT_FINAL ? "" : " into it", c->passes, c->cpus,
 		   (unsigned long long)c->bytes_verified);
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		ck_appendf(buf, size, &len, ", %s %u", words[k], c->count[k]);

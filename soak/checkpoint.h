@@ -10,7 +10,7 @@
  *    0  4  "CKSK"                   48 24  counts, u32 each, saturating, in enum soak_ev_kind
  *    4  1  version (1)                     order: corrected, deferred, uncorrected,
  *    5  1  flags: 1 final (the             miscompares, stuck CPUs, retired pages
- *          summary line was written),  72  4  entries not stored, u32
+ *          verdict, before its lines), 72  4  entries not stored, u32
  *          2 failing so far, 4 entries 76  4  0
  *          not stored, 8 the run's     80 24  first event of note: kind u8 (0xff: none), 0,
  *          command line had errors
@@ -78,7 +78,8 @@ struct soak_ckpt {
 /*
  * The checkpoint of @t as judged by @v: the worst SOAK_CKPT_BUCKETS buckets (uncorrected,
  * deferred, miscompared and retired first, then corrected; ties in ledger order), @first (may
- * be NULL) as the event of note, @final when the summary line was written.
+ * be NULL) as the event of note, @final for the soak's verdict (written before the summary
+ * line says it, so a machine stopped on that line keeps it).
  */
 void soak_ckpt_from(struct soak_ckpt *c, const struct soak_totals *t,
 		    const struct soak_verdict *v, const struct soak_event *first,
@@ -94,7 +95,10 @@ const struct soak_event *soak_ckpt_note(const struct soak_event *best,
 size_t soak_ckpt_encode(const struct soak_ckpt *c, u8 *buf, size_t size);
 /* Returns 0, or -1 and @why. */
 int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char **why);
-/* The next boot's line: "previous soak ended without a summary after ...: ...". */
+/*
+ * The record in words: "previous soak ended with its summary after 3723.500s: ..." (final),
+ * "previous soak ended without a summary; its last checkpoint 3723.500s into it: ...".
+ */
 size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size);
 /*
  * Where a stored bucket's errors were, appended to @buf at *@len (ck_appendf): "DIMM name",

@@ -3,8 +3,9 @@
  * knob.h - the soak's test knobs (soak_fault=), parsed as a pure function for the option
  * table. They exist to prove the soak sees what it must; a bring-up run leaves them off.
  *   none      the default
- *   flip      another CPU flips one bit of a filled source before it is verified: the ledger
- *             must name a stored error with its address, bit, expected and actual words
+ *   flip      another CPU flips one bit of a filled source before it is verified, once in
+ *             each pass: the ledger must name a stored error with its address, bit, expected
+ *             and actual words, one per pass
  *   stuck:N   CPU N (1..1023: CPU 0 runs the monitor) spins with interrupts off: the
  *             watchdog must name it with its RIP, the soak finish on the others, and FAIL
  *   emulate   emulated poison (inject=emulate's mechanism) armed on one page of each of two

@@ -51,9 +51,7 @@ static void attribute(const struct soak_where_map *map, struct soak_event *e)
 	u16 idx[2];
 	unsigned int n = 0;
 
-	e->node = SOAK_NO_NODE;
-	e->where = SMBIOS_NO_MAP;
-	if (!(e->flags & SOAK_EVF_PHYS) || !map)
+	if (!map)
 		return;
 	for (unsigned int i = 0; map->plan && i < map->plan->nr_ranges; i++) {
 		const struct soak_range *r = &map->plan->range[i];
@@ -66,7 +64,8 @@ static void attribute(const struct soak_where_map *map, struct soak_event *e)
 		}
 	}
 	if (e->node == SOAK_NO_NODE && map->numa) {
-		int node = numa_node_of(map->numa, e->phys);
+		/* Without an SRAT one node holds everything (numa_init says so). */
+		int node = map->numa->from_srat ? numa_node_of(map->numa, e->phys) : 0;
 
 		if (node >= 0)
 			e->node = (u8)node;
@@ -152,9 +151,12 @@ static void record(struct soak_ledger *l, struct soak_event *e)
 {
 	struct soak_bucket key;
 
-	attribute(l->map, e);
+	if (e->flags & SOAK_EVF_PHYS)
+		attribute(l->map, e);
 	key_of(e, &key);
 	add_count64(&l->count[e->kind]);
+	if (e->node < NUMA_MAX_NODES)
+		add_count64(&l->node_count[e->node][e->kind]);
 	add_count(&bucket_of(l->bucket, &l->nr_buckets, &key)->count[e->kind]);
 	if (l->nr < l->cap) {
 		l->ev[l->nr] = *e;
@@ -177,6 +179,10 @@ void soak_ledger_snapshot(struct soak_ledger *to, const struct soak_ledger *from
 	to->map = from->map;
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		to->count[k] = __atomic_load_n(&from->count[k], __ATOMIC_RELAXED);
+	for (int n = 0; n < NUMA_MAX_NODES; n++)
+		for (int k = 0; k < NR_SOAK_EV; k++)
+			to->node_count[n][k] = __atomic_load_n(&from->node_count[n][k],
+							       __ATOMIC_RELAXED);
 	to->not_stored = __atomic_load_n(&from->not_stored, __ATOMIC_RELAXED);
 	/* The published entries, shared read-only: their writer never touches them again. */
 	to->ev = from->ev;
@@ -204,6 +210,8 @@ static void event_init(struct soak_event *e, u64 t_ns, u16 cpu, enum soak_ev_kin
 	e->cpu = cpu;
 	e->kind = (u8)kind;
 	e->copy_op = -1;
+	e->node = SOAK_NO_NODE;
+	e->where = SMBIOS_NO_MAP;
 }
 
 void soak_ledger_mca(struct soak_ledger *l, u64 t_ns, u16 cpu, enum soak_ev_kind kind,
@@ -269,12 +277,13 @@ void soak_ledger_miscompare(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 phys, 
 	record(l, &e);
 }
 
-void soak_ledger_stuck(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 rip)
+void soak_ledger_stuck(struct soak_ledger *l, u64 t_ns, u16 cpu, u8 node, u64 rip)
 {
 	struct soak_event e;
 
 	event_init(&e, t_ns, cpu, SOAK_EV_STUCK_CPU);
 	e.rip = rip;
+	e.node = node;
 	record(l, &e);
 }
 
@@ -296,19 +305,29 @@ void soak_totals_init(struct soak_totals *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* @e into @f when it is the earliest so far. */
+static void take_first(struct soak_first *f, const struct soak_event *e)
+{
+	if (!f->known || e->t_ns < f->t_ns)
+		*f = (struct soak_first){ true, e->cpu, e->t_ns, e->phys };
+}
+
 void soak_totals_add(struct soak_totals *t, const struct soak_ledger *l)
 {
 	for (unsigned int i = 0; i < l->nr; i++) {
 		const struct soak_event *e = &l->ev[i];
-		struct soak_first *f = &t->first[e->kind < NR_SOAK_EV ? e->kind : 0];
 
-		if (e->kind >= NR_SOAK_EV || !(e->flags & SOAK_EVF_PHYS) ||
-		    (f->known && f->t_ns <= e->t_ns))
+		if (e->kind >= NR_SOAK_EV || !(e->flags & SOAK_EVF_PHYS))
 			continue;
-		*f = (struct soak_first){ true, e->cpu, e->t_ns, e->phys };
+		take_first(&t->first[e->kind], e);
+		if (e->node < NUMA_MAX_NODES)
+			take_first(&t->node_first[e->node][e->kind], e);
 	}
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		t->count[k] += l->count[k];
+	for (int n = 0; n < NUMA_MAX_NODES; n++)
+		for (int k = 0; k < NR_SOAK_EV; k++)
+			t->node_count[n][k] += l->node_count[n][k];
 	t->not_stored += l->not_stored;
 	for (unsigned int i = 0; i < l->nr_buckets; i++) {
 		const struct soak_bucket *b = &l->bucket[i];
@@ -322,7 +341,14 @@ void soak_totals_add(struct soak_totals *t, const struct soak_ledger *l)
 	}
 }
 
-void soak_judge(const struct soak_totals *t, struct soak_verdict *v)
+/* Whether bucket @b counts for @node (-1: the whole soak). */
+static bool bucket_of_node(const struct soak_bucket *b, int node)
+{
+	return node < 0 || (b->type <= SOAK_BUCKET_RANGE && b->node == node);
+}
+
+/* soak_rules[] in order over the whole soak (@node -1) or over node @node's own. */
+static void judge(const struct soak_totals *t, int node, struct soak_verdict *v)
 {
 	u64 threshold = t->ce_threshold ? t->ce_threshold : SOAK_CE_THRESHOLD;
 
@@ -330,25 +356,42 @@ void soak_judge(const struct soak_totals *t, struct soak_verdict *v)
 	for (unsigned int r = 0; r < soak_nr_rules; r++) {
 		const struct soak_rule *rule = &soak_rules[r];
 		u64 limit = rule->threshold ? threshold : 0;
+		u64 n = node < 0 ? t->count[rule->kind] : t->node_count[node][rule->kind];
 
-		if (rule->scope == SOAK_SCOPE_RUN && t->count[rule->kind] > limit) {
-			*v = (struct soak_verdict){ .rule = (int)r, .bucket = -1,
-						    .count = t->count[rule->kind],
+		if (rule->scope == SOAK_SCOPE_RUN && n > limit) {
+			*v = (struct soak_verdict){ .rule = (int)r, .bucket = -1, .count = n,
 						    .limit = limit };
 			return;
 		}
-		if (rule->scope == SOAK_SCOPE_NOTHING_SOAKED && !t->bytes_verified) {
+		if (rule->scope == SOAK_SCOPE_NOTHING_SOAKED && node < 0 && !t->bytes_verified) {
 			*v = (struct soak_verdict){ .rule = (int)r, .bucket = -1 };
 			return;
 		}
 		if (rule->scope != SOAK_SCOPE_BUCKET)
 			continue;
 		for (unsigned int i = 0; i < t->nr_buckets; i++)
-			if (t->bucket[i].count[rule->kind] > limit) {
+			if (bucket_of_node(&t->bucket[i], node) &&
+			    t->bucket[i].count[rule->kind] > limit) {
 				*v = (struct soak_verdict){
 					.rule = (int)r, .bucket = (int)i,
 					.count = t->bucket[i].count[rule->kind], .limit = limit };
 				return;
 			}
 	}
+}
+
+void soak_judge(const struct soak_totals *t, struct soak_verdict *v)
+{
+	judge(t, -1, v);
+}
+
+void soak_judge_node(const struct soak_totals *t, unsigned int node, struct soak_verdict *v)
+{
+	if (node >= NUMA_MAX_NODES) {
+		*v = (struct soak_verdict){ .pass = true, .rule = -1, .bucket = -1 };
+		return;
+	}
+	judge(t, (int)node, v);
+	v->of_node = true;
+	v->node = (u8)node;
 }

@@ -23,6 +23,13 @@
  * node range) has more than the corrected-error threshold (SOAK_CE_THRESHOLD unless the
  * run says otherwise: mcelog's per-DIMM default, 10 in 24 hours, taken per soak); a soak
  * that verified nothing fails.
+ *
+ * A node's verdict (its KTAP case and LAVA line) is the same rules over what is that node's
+ * alone: the events whose address lies on it (a stuck CPU: the CPU's node), counted per
+ * node as they are recorded, and the buckets on it. So a node fails only when the soak
+ * does, and a node with nothing of its own passes whatever another node did. Events with
+ * no node (no address, an address no node holds) and the "other" bucket count only for
+ * the whole soak.
  */
 #ifndef CK_SOAK_LEDGER_H
 #define CK_SOAK_LEDGER_H
@@ -88,7 +95,7 @@ struct soak_event {
 	u64 status, addr, misc;
 	u64 phys;
 	u8 lsb;			/* granularity 2^lsb bytes, when SOAK_EVF_PHYS */
-	u8 node;		/* SOAK_NO_NODE when unknown */
+	u8 node;		/* of phys (a stuck CPU: its own); SOAK_NO_NODE when unknown */
 	u8 where;		/* enum smbios_where */
 	u8 nr_dimms;		/* devices holding phys (where ONE_DIMM / INTERLEAVED) */
 	u16 dimm[2];		/* the first two of them */
@@ -106,7 +113,8 @@ struct soak_event {
 /* Read-only facts every CPU's ledger attributes with (shared, never written). */
 struct soak_where_map {
 	const struct soak_plan *plan;		/* soak ranges and their nodes; may be NULL */
-	const struct numa_info *numa;		/* nodes outside the soak ranges; may be NULL */
+	/* nodes outside the soak ranges (without an SRAT: node 0 holds all); may be NULL */
+	const struct numa_info *numa;
 	const struct smbios_dimms *dimms;	/* NULL: no SMBIOS table at all */
 	/* RIP to "symbol+0xoff" for stuck CPUs in reports; may be NULL */
 	void (*symbol)(u64 rip, char *buf, size_t size);
@@ -126,6 +134,7 @@ struct soak_ledger {
 	struct soak_event *ev;
 	unsigned int cap, nr;
 	u64 count[NR_SOAK_EV];
+	u64 node_count[NUMA_MAX_NODES][NR_SOAK_EV];	/* of the events with a node */
 	u64 not_stored;
 	unsigned int nr_buckets;
 	struct soak_bucket bucket[SOAK_MAX_BUCKETS];
@@ -143,7 +152,8 @@ void soak_ledger_mca(struct soak_ledger *l, u64 t_ns, u16 cpu, enum soak_ev_kind
 void soak_ledger_poison(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 phys, unsigned int lsb);
 void soak_ledger_miscompare(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 phys, u64 expected,
 			    u64 actual, const struct soak_writer *w, bool reread, u64 reread_value);
-void soak_ledger_stuck(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 rip);
+/* CPU @cpu (on node @node) stuck at @rip. */
+void soak_ledger_stuck(struct soak_ledger *l, u64 t_ns, u16 cpu, u8 node, u64 rip);
 void soak_ledger_retire(struct soak_ledger *l, u64 t_ns, u16 cpu, u64 phys,
 			enum soak_ev_kind cause);
 
@@ -167,6 +177,7 @@ struct soak_totals {
 	u32 passes, cpus;
 	u32 ce_threshold;		/* 0: SOAK_CE_THRESHOLD */
 	u64 count[NR_SOAK_EV];
+	u64 node_count[NUMA_MAX_NODES][NR_SOAK_EV];
 	u64 not_stored;
 	unsigned int nr_buckets;
 	struct soak_bucket bucket[SOAK_MAX_BUCKETS];
@@ -176,6 +187,7 @@ struct soak_totals {
 		u16 cpu;
 		u64 t_ns, phys;
 	} first[NR_SOAK_EV];
+	struct soak_first node_first[NUMA_MAX_NODES][NR_SOAK_EV];	/* the same, per node */
 };
 
 void soak_totals_init(struct soak_totals *t);
@@ -197,6 +209,9 @@ struct soak_verdict {
 	int rule;		/* the first failing rule, or -1 */
 	int bucket;		/* for a bucket rule: the bucket, else -1 */
 	u64 count, limit;	/* what it counted, and the most it allows */
+	/* A node's verdict (soak_judge_node): @node is the node; else the whole soak's. */
+	bool of_node;
+	u8 node;
 	/*
 	 * A failure the run found and the ledger cannot see (rule -1): a CPU that did not cover
 	 * its pages, a soak_fault= knob that did not do what it asked. NULL: none.
@@ -204,6 +219,8 @@ struct soak_verdict {
 	const char *run_reason;
 };
 void soak_judge(const struct soak_totals *t, struct soak_verdict *v);
+/* The same rules over node @node's own events and buckets ("nothing soaked" is the run's). */
+void soak_judge_node(const struct soak_totals *t, unsigned int node, struct soak_verdict *v);
 
 const char *soak_ev_name(enum soak_ev_kind k);
 const char *soak_reread_name(enum soak_reread r);

@@ -3,6 +3,7 @@
  * report.c - the soak's ledger as text lines and JSON records (report.h); the records go
  * through the project's JSON-lines writer (kernel/lib/json.h).
  */
+#include "kernel/include/page_types.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/json.h"
 #include "kernel/lib/string.h"
@@ -338,10 +339,14 @@ static void put_verdict(struct soak_text *o, const struct soak_totals *t,
 			(unsigned long long)v->limit);
 		put_bucket_label(o, &t->bucket[v->bucket], map);
 	} else if (r->scope == SOAK_SCOPE_RUN) {
+		const struct soak_first *f = r->kind >= NR_SOAK_EV ? NULL :
+					     v->of_node && v->node < NUMA_MAX_NODES ?
+					     &t->node_first[v->node][r->kind] : &t->first[r->kind];
+
 		tprintf(o, "%s (%llu)", r->name, (unsigned long long)v->count);
-		if (r->kind < NR_SOAK_EV && t->first[r->kind].known)
-			tprintf(o, ", the first at 0x%llx on CPU %u",
-				(unsigned long long)t->first[r->kind].phys, t->first[r->kind].cpu);
+		if (f && f->known)
+			tprintf(o, ", the first at 0x%llx on CPU %u", (unsigned long long)f->phys,
+				f->cpu);
 	} else {
 		tprintf(o, "%s", r->name);
 	}
@@ -435,6 +440,97 @@ size_t soak_summary_json(const struct soak_totals *t, const struct soak_verdict 
 	for (unsigned int i = 0; i < t->nr_buckets; i++)
 		put_json_bucket(&w, &t->bucket[i], map);
 	json_arr_end(&w);
+	json_end(&w);
+	return w.len;
+}
+
+size_t soak_ktap_text(const struct soak_totals *t, const struct soak_verdict *v,
+		      const struct soak_where_map *map, unsigned int nr_nodes, u32 run_nodes,
+		      const char *run_why, char *buf, size_t size)
+{
+	struct soak_text o;
+	char why[256];
+	bool any = false;
+
+	text_init(&o, buf, size);
+	tprintf(&o, "KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: soak\n    1..%u\n",
+		nr_nodes);
+	for (unsigned int n = 0; n < nr_nodes; n++) {
+		struct soak_verdict nv;
+		bool ok;
+
+		soak_judge_node(t, n, &nv);
+		ok = nv.pass && !(n < 32 && (run_nodes >> n & 1));
+		if (!nv.pass) {
+			soak_verdict_text(t, &nv, map, why, sizeof(why));
+			tprintf(&o, "    # node%u: %s\n", n, why);
+		} else if (!ok) {
+			tprintf(&o, "    # node%u: %s\n", n, run_why ? run_why : "a run rule failed");
+		}
+		any |= !ok;
+		tprintf(&o, "    %sok %u node%u\n    # ck-lava <soak.node%u %s>\n", ok ? "" : "not ",
+			n + 1, n, n, ok ? "pass" : "fail");
+	}
+	if (!v->pass && !any) {
+		soak_verdict_text(t, v, map, why, sizeof(why));
+		tprintf(&o, "    # the soak fails on no one node: %s\n", why);
+	}
+	tprintf(&o, "%sok 1 soak\n", v->pass ? "" : "not ");
+	return o.len;
+}
+
+size_t soak_cpu_text(const struct soak_cpu_figures *f, char *buf, size_t size)
+{
+	struct soak_text o;
+	u64 kib = f->pages * (PAGE_SIZE / 1024);
+
+	text_init(&o, buf, size);
+	tprintf(&o, "soak: CPU %u (node %u): ", f->cpu, f->node);
+	if (f->stuck) {
+		tprintf(&o, "stuck (the watchdog's), %u whole pass%s before", f->passes,
+			f->passes == 1 ? "" : "es");
+		return o.len;
+	}
+	tprintf(&o, "%u whole pass%s over %llu pages (%llu.%llu MiB)", f->passes,
+		f->passes == 1 ? "" : "es", (unsigned long long)f->pages,
+		(unsigned long long)(kib / 1024), (unsigned long long)(kib % 1024 * 10 / 1024));
+	if (f->passes) {
+		tprintf(&o, ", the first in ");
+		put_seconds(&o, f->first_ns, 3);
+		tprintf(&o, " (fastest ");
+		put_seconds(&o, f->min_ns, 3);
+		tprintf(&o, ", slowest ");
+		put_seconds(&o, f->max_ns, 3);
+		tprintf(&o, ")");
+	}
+	tprintf(&o, "; done ");
+	put_seconds(&o, f->done_ns, 3);
+	tprintf(&o, " into the soak");
+	return o.len;
+}
+
+static void json_ns(struct json_writer *w, const char *key, bool known, u64 ns)
+{
+	if (known)
+		json_u64(w, key, ns);
+	else
+		json_null(w, key);
+}
+
+size_t soak_cpu_json(const struct soak_cpu_figures *f, char *buf, size_t size)
+{
+	struct json_writer w;
+
+	json_record(&w, buf, size, "soak_cpu");
+	json_u64(&w, "cpu", f->cpu);
+	json_u64(&w, "node", f->node);
+	json_bool(&w, "stuck", f->stuck);
+	json_u64(&w, "passes", f->passes);
+	json_u64(&w, "pages", f->pages);
+	json_ns(&w, "first_pass_ns", f->passes, f->first_ns);
+	json_ns(&w, "min_pass_ns", f->passes, f->min_ns);
+	json_ns(&w, "max_pass_ns", f->passes, f->max_ns);
+	json_ns(&w, "done_ns", !f->stuck, f->done_ns);
 	json_end(&w);
 	return w.len;
 }

@@ -32,6 +32,44 @@ size_t soak_verdict_text(const struct soak_totals *t, const struct soak_verdict 
 			 const struct soak_where_map *map, char *buf, size_t size);
 size_t soak_summary_text(const struct soak_totals *t, const struct soak_verdict *v,
 			 const struct soak_where_map *map, char *buf, size_t size);
+/* One CPU's passes, as its line and its "soak_cpu" record say them. */
+struct soak_cpu_figures {
+	u16 cpu;
+	u8 node;		/* of its CPU */
+	bool stuck;
+	u32 passes;		/* whole passes */
+	u64 pages;		/* of its slices: what a whole pass touches */
+	u64 first_ns, min_ns, max_ns;	/* how long its whole passes took (passes > 0) */
+	u64 done_ns;		/* when its passes ended, into the soak (not stuck) */
+};
+/*
+ *   soak: CPU 1 (node 0): 2 whole passes over 63533 pages (248.1 MiB), the first in
+ *       12.345s (fastest 12.001s, slowest 12.345s); done 24.400s into the soak
+ */
+size_t soak_cpu_text(const struct soak_cpu_figures *f, char *buf, size_t size);
+size_t soak_cpu_json(const struct soak_cpu_figures *f, char *buf, size_t size);
+
+/*
+ * The soak's KTAP document: a case per node (0 .. @nr_nodes - 1) and its LAVA line, then the
+ * soak's own result, which is @v's (the summary's). A node fails on its own verdict
+ * (soak_judge_node) or when a run rule failed for it (bit n of @run_nodes: a CPU that did not
+ * cover that node's memory; @run_why says which rule); each failing node, and a failure
+ * that is no node's, is said in a diagnostic line before its result:
+ *   KTAP version 1
+ *   1..1
+ *       KTAP version 1
+ *       # Subtest: soak
+ *       1..2
+ *       ok 1 node0
+ *       # ck-lava <soak.node0 pass>
+ *       # node1: miscompare (1)
+ *       not ok 2 node1
+ *       # ck-lava <soak.node1 fail>
+ *   not ok 1 soak
+ */
+size_t soak_ktap_text(const struct soak_totals *t, const struct soak_verdict *v,
+		      const struct soak_where_map *map, unsigned int nr_nodes, u32 run_nodes,
+		      const char *run_why, char *buf, size_t size);
 size_t soak_summary_json(const struct soak_totals *t, const struct soak_verdict *v,
 			 const struct soak_where_map *map, char *buf, size_t size);
 

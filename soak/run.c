@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * run.c - the soak in the image (soak.h): take the free memory, plan who soaks what, start
- * every online CPU on its slices (the boot CPU too, between its monitor duties), then fold
- * the CPUs' ledgers, judge them and print the results.
+ * every online CPU on its slices (the boot CPU too, between its monitor duties), poll every
+ * CPU's banks once more when the last one is done, then fold the CPUs' ledgers, judge them
+ * and print the results.
  */
 #include "copy/pages.h"
 #include "kernel/arch/bootmem.h"
@@ -10,6 +11,7 @@
 #include "kernel/include/x86.h"
 #include "kernel/lib/ksyms.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/page.h"
 #include "kernel/platform/numa.h"
 #include "kernel/platform/smp.h"
 #include "mce/mce.h"
@@ -117,6 +119,35 @@ static void print_plan(void)
 	}
 }
 
+/*
+ * Pages of the plan already on the poison list (PG_HWPOISON) as the soak begins: never
+ * touched (a poisoned page must not be), so their CPU falls short and the soak fails; said
+ * now, by page, from the frames themselves (the list's log may have been cleared by a test).
+ */
+static void note_poisoned(void)
+{
+	const struct soak_plan *p = &soak.plan;
+
+	for (unsigned int i = 0; i < p->nr_ranges; i++)
+		for (u64 pa = p->range[i].base; pa < p->range[i].base + p->range[i].size;
+		     pa += PAGE_SIZE) {
+			struct page *pg = pfn_to_page(pa >> PAGE_SHIFT);
+
+			if (!pg || !page_hwpoison(pg))
+				continue;
+			if (soak.nr_out_before < SOAK_OUT_KEPT) {
+				soak.out_before[soak.nr_out_before] = pa;
+				printk("soak: page 0x%llx is on the poison list from before the soak: "
+				       "it is never touched, so its CPU falls short of its pages and "
+				       "the soak fails\n", (unsigned long long)pa);
+			}
+			soak.nr_out_before++;
+		}
+	if (soak.nr_out_before > SOAK_OUT_KEPT)
+		printk("soak: and %llu more pages of the plan on the poison list\n",
+		       (unsigned long long)(soak.nr_out_before - SOAK_OUT_KEPT));
+}
+
 /* A knob this soak cannot do fails it: a test that asked for a fault must not pass without. */
 static bool knob_doable(void)
 {
@@ -150,6 +181,30 @@ static void ap_work(void *arg)
 	soak_work((unsigned int)(uintptr_t)arg, NULL);
 }
 
+static void ap_poll(void *arg)
+{
+	(void)arg;
+	soak_poll_now(this_cpu_ptr(&soak_cpu));
+}
+
+/*
+ * Every CPU's banks once more after the last CPU's last piece: an error latched on a CPU
+ * after its own last poll, while the others still soaked, is the soak's too. Counted once:
+ * a poll clears what it logs.
+ */
+static void poll_all_once_more(void)
+{
+	for (unsigned int i = 0; i < soak.nr_cpus; i++) {
+		if (soak_is_stuck(i))
+			continue;
+		if (!i)
+			soak_poll_now(this_cpu_ptr(&soak_cpu));
+		else if (on_cpu(soak.cpu_of[i], ap_poll, NULL, SMP_DEFAULT_TIMEOUT_MS))
+			pr_err("soak: CPU %u did not poll its banks a last time: an error it "
+			       "latched after its own last poll is not counted\n", soak.cpu_of[i]);
+	}
+}
+
 /* The boot CPU between its pieces and after them: watch the others, then the black box. */
 static void boot_tick(void)
 {
@@ -180,6 +235,7 @@ static void run_cpus(void)
 	for (unsigned int i = 1; i < soak.nr_cpus; i++)
 		if (!soak_is_stuck(i))
 			on_cpu_wait(soak.cpu_of[i], SMP_DEFAULT_TIMEOUT_MS);
+	poll_all_once_more();
 }
 
 bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms)
@@ -195,6 +251,7 @@ bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms)
 	/* The non-temporal copy joins the rotation where the CPUs have it (AVX2). */
 	soak.copy_mask = SOAK_COPY_ALL & ~(o->nt_copy ? 0 : 1u << SOAK_COPY_NT);
 	print_plan();
+	note_poisoned();
 	/* copy_mc_highpages as the v3 patch with a preemptible kernel: one batched copy. */
 	page_api_cfg.preemptible = true;
 	run_cpus();

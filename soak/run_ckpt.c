@@ -3,7 +3,8 @@
  * run_ckpt.c - the soak's side of its black box (run_int.h): the sink the run registers
  * (soak_set_checkpoint_sink), every CPU's ledger folded into totals, the boot CPU's
  * checkpoints while the soak runs as soak_ckpt_due() paces them (the first, one per new kind
- * of event, then every SOAK_CKPT_INTERVAL_NS), and the final one after the summary line.
+ * of event, then every SOAK_CKPT_INTERVAL_NS), and the final one, with the verdict, before
+ * the lines that print it (run_report.c).
  *
  * While the other CPUs soak, their ledgers are read as soak/ledger.h allows a reader
  * that is not their writer: counts and buckets by soak_ledger_snapshot(), the event of note

@@ -5,9 +5,12 @@
  * once.
  *
  *   flip     the first soaking CPU after the boot CPU (the boot CPU itself when it soaks
- *            alone), once it has written its first piece, asks the boot CPU to flip one bit
- *            of a word there and waits (bounded) until it has: the verify that follows must
- *            find a stored error at that word;
+ *            alone), once it has written its first copied piece of each pass, asks the boot
+ *            CPU to flip one bit of a word there and waits (bounded) until it has: the
+ *            verify that follows must find a stored error at that word and nothing else in
+ *            the piece (in every pass, so also in those whose data changes word by word,
+ *            where the verify that goes on past a miscompare must resume at the right word);
+ *            a bit asked for and not flipped fails the soak;
  *   stuck:N  CPU N, at its first piece, turns interrupts off and spins: the watchdog must
  *            find it silent, name it with its RIP (soak_fault_spin) and finish without it;
  *   emulate  the first soaking CPU of the first node and the first of another node, each
@@ -36,16 +39,21 @@
 #include "mce/mce_regs.h"
 #include "soak/run_int.h"
 
-#define FLIP_WAIT_US	5000000ULL
+#define FLIP_WAIT_US	20000000ULL
 #define FLIP_BIT	13
 
-enum { FLIP_IDLE, FLIP_ASKED, FLIP_DONE, FLIP_OVER };
+enum { FLIP_IDLE, FLIP_ASKED, FLIP_FLIPPING, FLIP_DONE };
 
-/* The one request: written by the asking CPU, then by the boot CPU, in turn (@state). */
+/*
+ * The request of the pass under way: written by the asking CPU, then by the boot CPU, in
+ * turn (@state; each side takes its turn with one compare-and-swap).
+ */
 static struct {
 	volatile u32 state;
 	u64 pa;
 	unsigned int by;
+	u32 next_pass;		/* the first pass not yet asked for */
+	u32 asked, flipped;	/* passes asked for, and bits flipped */
 } flip;
 
 static unsigned int flip_asker(void)
@@ -53,36 +61,46 @@ static unsigned int flip_asker(void)
 	return soak.nr_cpus > 1 ? 1 : 0;
 }
 
+static bool flip_take(u32 from, u32 to)
+{
+	return __atomic_compare_exchange_n(&flip.state, &from, to, false, __ATOMIC_ACQ_REL,
+					   __ATOMIC_ACQUIRE);
+}
+
 static void flip_now(void)
 {
-	volatile u64 *w = (volatile u64 *)(uintptr_t)flip.pa;
-	u64 before = *w;
+	volatile u64 *w;
+	u64 before;
 
+	if (!flip_take(FLIP_ASKED, FLIP_FLIPPING))
+		return;		/* the asker gave up waiting */
+	w = (volatile u64 *)(uintptr_t)flip.pa;
+	before = *w;
 	*w = before ^ (1ULL << FLIP_BIT);
 	__asm__ volatile("mfence; clflush (%0); mfence" : : "r"(w) : "memory");
 	printk("soak: soak_fault=flip: CPU %u flipped bit %u of the word at 0x%llx (0x%llx -> "
-	       "0x%llx), written by CPU %u, before its verify\n", smp_processor_id(), FLIP_BIT,
-	       (unsigned long long)flip.pa, (unsigned long long)before,
-	       (unsigned long long)(before ^ (1ULL << FLIP_BIT)), flip.by);
+	       "0x%llx), written by CPU %u in pass %u, before its verify\n", smp_processor_id(),
+	       FLIP_BIT, (unsigned long long)flip.pa, (unsigned long long)before,
+	       (unsigned long long)(before ^ (1ULL << FLIP_BIT)), flip.by, flip.next_pass);
+	flip.flipped++;
 	__atomic_store_n(&flip.state, FLIP_DONE, __ATOMIC_RELEASE);
 }
 
 static void emu_piece_written(unsigned int idx, u64 pa, u64 len);
 static void mce_piece_written(unsigned int idx, u64 pa, u64 len);
 
-void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len)
+/* flip: the asker's first written piece of each pass gets one bit flipped by the boot CPU. */
+static void flip_piece_written(unsigned int idx, u64 pa, u64 len)
 {
+	u32 pass = soak_cpu_of(idx)->passes;	/* whole passes done: the pass under way */
 	u64 end;
 
-	if (soak.opts.fault.kind == SOAK_KNOB_EMULATE)
-		emu_piece_written(idx, pa, len);
-	if (soak.opts.fault.kind == SOAK_KNOB_MCE)
-		mce_piece_written(idx, pa, len);
-	if (soak.opts.fault.kind != SOAK_KNOB_FLIP || idx != flip_asker() ||
-	    flip.state != FLIP_IDLE)
+	if (idx != flip_asker() || pass < flip.next_pass)
 		return;
+	flip.next_pass = pass;
 	flip.pa = pa + (len / 2 & ~7ULL);	/* a word in the middle of the run */
 	flip.by = soak.cpu_of[idx];
+	flip.asked++;
 	__atomic_store_n(&flip.state, FLIP_ASKED, __ATOMIC_RELEASE);
 	if (idx == 0) {
 		printk("soak: soak_fault=flip: the boot CPU soaks alone, so it flips the bit itself\n");
@@ -91,13 +109,25 @@ void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len)
 	end = smp_now_us() + FLIP_WAIT_US;
 	while (__atomic_load_n(&flip.state, __ATOMIC_ACQUIRE) != FLIP_DONE) {
 		this_cpu_ptr(&soak_cpu)->beat++;
-		if (smp_now_us() > end) {
-			printk("soak: soak_fault=flip: the boot CPU did not flip the bit within 5 s\n");
+		if (smp_now_us() > end && flip_take(FLIP_ASKED, FLIP_IDLE)) {
+			printk("soak: soak_fault=flip: the boot CPU did not flip the bit within "
+			       "20 s\n");
 			break;
 		}
 		cpu_relax();
 	}
-	flip.state = FLIP_OVER;
+	flip.next_pass = pass + 1;
+	__atomic_store_n(&flip.state, FLIP_IDLE, __ATOMIC_RELEASE);
+}
+
+void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len)
+{
+	if (soak.opts.fault.kind == SOAK_KNOB_EMULATE)
+		emu_piece_written(idx, pa, len);
+	if (soak.opts.fault.kind == SOAK_KNOB_MCE)
+		mce_piece_written(idx, pa, len);
+	if (soak.opts.fault.kind == SOAK_KNOB_FLIP)
+		flip_piece_written(idx, pa, len);
 }
 
 void soak_fault_serve(void)
@@ -229,6 +259,11 @@ bool soak_fault_end(void)
 
 	if (soak.opts.fault.kind == SOAK_KNOB_MCE)
 		return mce_end();
+	if (soak.opts.fault.kind == SOAK_KNOB_FLIP) {
+		printk("soak: soak_fault=flip: %u bit%s flipped in %u pass%s asked\n", flip.flipped,
+		       flip.flipped == 1 ? "" : "s", flip.asked, flip.asked == 1 ? "" : "es");
+		return flip.asked && flip.flipped == flip.asked;
+	}
 	if (soak.opts.fault.kind != SOAK_KNOB_EMULATE)
 		return true;
 	for (int s = 0; s < EMU_CPUS; s++) {

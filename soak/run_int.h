@@ -18,6 +18,7 @@
 #include "soak/watch.h"
 
 #define SOAK_LEDGER_CAP		16	/* stored events per CPU (the rest are counted) */
+#define SOAK_OUT_KEPT		64	/* pages out before the soak began, kept by address */
 
 /* Shared by every soaking CPU, written only before they start. */
 struct soak_shared {
@@ -30,6 +31,9 @@ struct soak_shared {
 	u32 copy_mask;			/* the copy primitives this CPU model runs */
 	unsigned int nr_cpus;		/* soaking CPUs: soak index -> CPU number */
 	u16 cpu_of[SOAK_MAX_CPUS];
+	/* Pages of the plan already out (PG_HWPOISON) when the soak began: the first ones. */
+	u64 nr_out_before;
+	u64 out_before[SOAK_OUT_KEPT];
 };
 extern struct soak_shared soak;
 
@@ -42,6 +46,9 @@ struct soak_cpu {
 	u64 pass_pages;			/* pages touched in the pass under way */
 	u64 first_pages;		/* ... in its first whole pass */
 	u64 min_pages, max_pages;	/* over its whole passes */
+	u64 pass_t0_ns;			/* when the pass under way began (soak_elapsed_ns) */
+	u64 first_ns, min_ns, max_ns;	/* how long its whole passes took */
+	u64 done_ns;			/* when its passes ended */
 	volatile u64 bytes_verified;
 	u64 next_poll_us;		/* when its banks are polled next */
 	struct soak_ledger ledger;

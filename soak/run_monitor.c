@@ -9,7 +9,9 @@
  *     seconds is sent an NMI; the NMI path (kernel/arch/traps.c) captures where it was, and
  *     the monitor names the CPU with its RIP (as symbol+offset) and stack words. The soak
  *     goes on without it; its memory is not counted as covered;
- *   - the soak_fault= knobs' requests (run_fault.c).
+ *   - the soak_fault= knobs' requests (run_fault.c);
+ *   - a line when each CPU's passes end ("soak: CPU 1 done 12.345s into the soak, 1 whole
+ *     pass"), as soon as the monitor sees it.
  * (run.c's boot CPU tick adds the black box's checkpoints, run_ckpt.c, after these.)
  *
  * The monitor's findings (stuck CPUs) go into the boot CPU's ledger: it is the only CPU that
@@ -28,6 +30,7 @@ static struct {
 	u64 next_progress_us, last_us, last_bytes[NUMA_MAX_NODES];
 	unsigned int nr_stuck;
 	u8 stuck[SOAK_MAX_CPUS];
+	u8 said_done[SOAK_MAX_CPUS];
 } mon;
 
 bool soak_is_stuck(unsigned int idx)
@@ -125,9 +128,23 @@ static void name_stuck(unsigned int idx, u64 silent_us)
 	printk("soak: watchdog: the soak goes on without CPU %u; its memory is not counted as "
 	       "covered\n", cpu);
 	soak_ledger_stuck(&this_cpu_ptr(&soak_cpu)->ledger, soak_elapsed_ns(), (u16)cpu,
-			  got ? st.rip : 0);
+			  soak.plan.cpu_node[idx], got ? st.rip : 0);
 	mon.stuck[idx] = 1;
 	mon.nr_stuck++;
+}
+
+/* CPU @idx's passes ended (its last poll made): said once, when the monitor sees it. */
+static void say_done(unsigned int idx)
+{
+	struct soak_cpu *sc = soak_cpu_of(idx);
+
+	if (mon.said_done[idx] || !__atomic_load_n(&sc->done, __ATOMIC_ACQUIRE))
+		return;
+	mon.said_done[idx] = 1;
+	printk("soak: CPU %u done %llu.%03llus into the soak, %u whole pass%s\n", soak.cpu_of[idx],
+	       (unsigned long long)(sc->done_ns / 1000000000ULL),
+	       (unsigned long long)(sc->done_ns / 1000000 % 1000), sc->passes,
+	       sc->passes == 1 ? "" : "es");
 }
 
 void soak_monitor_tick(void)
@@ -141,6 +158,7 @@ void soak_monitor_tick(void)
 		if (soak_watch_judge(&mon.watch[i], sc->beat,
 				     __atomic_load_n(&sc->done, __ATOMIC_ACQUIRE), now, limit))
 			name_stuck(i, mon.watch[i].silent_us);
+		say_done(i);
 	}
 	if (now >= mon.next_progress_us) {
 		progress(now);
@@ -151,6 +169,7 @@ void soak_monitor_tick(void)
 /* After the boot CPU's own passes: @tick until every other CPU is done or stuck. */
 void soak_monitor_finish(void (*tick)(void))
 {
+	say_done(0);
 	for (;;) {
 		bool all = true;
 
@@ -163,4 +182,6 @@ void soak_monitor_finish(void (*tick)(void))
 		for (int k = 0; k < 1000; k++)
 			cpu_relax();
 	}
+	for (unsigned int i = 1; i < soak.nr_cpus; i++)
+		say_done(i);
 }

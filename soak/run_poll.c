@@ -2,9 +2,10 @@
 /*
  * run_poll.c - corrected errors during the soak (run_int.h): every soaking CPU polls its
  * machine-check banks (mce/poll.h) at least every soak_poll= milliseconds, between its
- * pieces and once more when its passes end, and turns each finding into an entry of its own
- * ledger: corrected errors and AMD threshold overflows as corrected, AMD deferred errors and
- * UCNA (uncorrected, not consumed: no #MC) as deferred.
+ * pieces, once more when its passes end and again when every CPU's have (run.c), and turns
+ * each finding into an entry of its own ledger: corrected errors and AMD threshold overflows
+ * as corrected, AMD deferred errors and UCNA (uncorrected, not consumed: no #MC) as
+ * deferred.
  */
 #include "mce/mce.h"
 #include "mce/poll.h"

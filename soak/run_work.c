@@ -261,12 +261,18 @@ static bool time_up(void)
 
 static void pass_done(struct soak_cpu *sc)
 {
-	if (!sc->passes)
+	u64 took = soak_elapsed_ns() - sc->pass_t0_ns;
+
+	if (!sc->passes) {
 		sc->first_pages = sc->min_pages = sc->max_pages = sc->pass_pages;
+		sc->first_ns = sc->min_ns = sc->max_ns = took;
+	}
 	if (sc->pass_pages < sc->min_pages)
 		sc->min_pages = sc->pass_pages;
 	if (sc->pass_pages > sc->max_pages)
 		sc->max_pages = sc->pass_pages;
+	sc->min_ns = MIN(sc->min_ns, took);
+	sc->max_ns = MAX(sc->max_ns, took);
 	sc->passes++;
 }
 
@@ -279,6 +285,7 @@ void soak_work(unsigned int idx, void (*tick)(void))
 		struct soak_piece pc;
 
 		sc->pass_pages = 0;
+		sc->pass_t0_ns = soak_elapsed_ns();
 		soak_cursor_init(&c);
 		while (soak_step_next(&soak.plan, idx, pass, &c, &pc)) {
 			if (time_up())
@@ -294,5 +301,6 @@ void soak_work(unsigned int idx, void (*tick)(void))
 	}
 out:
 	soak_poll_now(sc);
+	sc->done_ns = soak_elapsed_ns();
 	__atomic_store_n(&sc->done, true, __ATOMIC_RELEASE);
 }

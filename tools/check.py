@@ -40,6 +40,7 @@ def load_ktap_check():
 KTAP_CHECK = load_ktap_check()
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from cklib import schema as ckschema  # noqa: E402
+from cklib import seriallog  # noqa: E402
 
 RECORDS = ckschema.Schema()
 # JSON records held to docs/schema/: streams and records seen per group.
@@ -50,9 +51,21 @@ ktap_streams = {"host": 0, "qemu": 0}
 ktap_strict_problems = []
 
 
+def ktap_documents(lines):
+    """The KTAP documents of one stream, each to be checked whole: a run that soaks after its
+    suites prints two, the suites' and then the soak's (soak/report.h), each starting with a
+    version line at column 0. Each is the stream with the lines before its start blanked, so
+    its problems keep their line numbers."""
+    starts = [i for i, line in enumerate(lines) if seriallog.START.match(line)]
+    if len(starts) < 2:
+        return [lines]
+    return [[""] * s + lines[s:e] for s, e in zip(starts, starts[1:] + [len(lines)])]
+
+
 def ktap_errors(text, name):
-    """tools/ktap-check.py's errors for one stream (names, nesting, plans, directives); the
-    problems only --strict reports go to ktap_strict_problems.
+    """tools/ktap-check.py's errors for one stream (names, nesting, plans, directives), each
+    KTAP document in it checked; the problems only --strict reports go to
+    ktap_strict_problems.
 
     A run that panicked stops mid-document by design: there, only the lines it printed
     before the panic report are judged, not the report, nor the results and plans it never
@@ -68,11 +81,13 @@ def ktap_errors(text, name):
         lines = lines[:end]
     found = {}
     for strict in (False, True):
-        checker = KTAP_CHECK.check(lines, strict=strict)
-        found[strict] = ["ktap-check: %s:%s: %s" % (name, line, msg)
-                         for line, is_error, msg in checker.problems if is_error and
-                         not (cut and re.search(r"end of the input|reached the end|ended after",
-                                                msg))]
+        found[strict] = []
+        for doc in ktap_documents(lines):
+            checker = KTAP_CHECK.check(doc, strict=strict)
+            found[strict] += ["ktap-check: %s:%s: %s" % (name, line, msg)
+                              for line, is_error, msg in checker.problems if is_error and
+                              not (cut and re.search(r"end of the input|reached the end|"
+                                                     r"ended after", msg))]
     strict_only = [e + (": %r" % lines[int(e.split(":")[2]) - 1][:90]
                         if e.split(":")[2].isdigit() else "")
                    for e in found[True] if e not in found[False]]

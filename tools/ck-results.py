@@ -23,7 +23,8 @@ soak wrote (soak/blackbox.h, decoded by tools/cklib/blackbox.py). When one is th
 summary printed gains "soak_checkpoint" (its decoded fields and the line the image's next
 boot prints), and a soak that ended without its summary (a reset, a hang, a panic in hour
 three) is said on stderr: "ck-results: SOURCE: the soak ended without a summary: previous run
-1a2b3c4d ended without a summary after 3h02m05s; its last checkpoint (19 written): ...". A
+1a2b3c4d ended without a summary; its last checkpoint (19 written) was 3h02m05s into the soak:
+...". A
 damaged checkpoint is named on stderr and does not hide the summary.
 
 In an OVMF vars file a variable can be present more than once. As EDK2's variable driver

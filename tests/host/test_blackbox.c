@@ -311,17 +311,18 @@ static void test_next_boot_says(void)
 	bb_prev_from(&p, &bv);
 	bb_prev_text(&p, text, sizeof(text));
 	CHECK(p.state == BB_PREV_UNFINISHED, "state %d", p.state);
-	CHECK(!strcmp(text, "previous run 1a2b3c4d ended without a summary after 3h02m05s; its "
-		      "last checkpoint (19 written): passes 2, bytes 1610612736, CE 3, UE 1, "
-		      "deferred 0, miscompares 0, stuck CPUs 0, retired pages 1, failing so far; "
-		      "worst: DIMM P0_CH_A/DIMM_A0 (CE 2, UE 1, deferred 0, miscompares 0)"),
+	CHECK(!strcmp(text, "previous run 1a2b3c4d ended without a summary; its last checkpoint "
+		      "(19 written) was 3h02m05s into the soak: passes 2, bytes 1610612736, CE 3, "
+		      "UE 1, deferred 0, miscompares 0, stuck CPUs 0, retired pages 1, failing so "
+		      "far; worst: DIMM P0_CH_A/DIMM_A0 (CE 2, UE 1, deferred 0, miscompares 0)"),
 	      "%s", text);
 	n = sample(0x55667788);
 	memcpy(bv.data, var, n);
 	bb_prev_from(&p, &bv);
 	bb_prev_text(&p, text, sizeof(text));
 	CHECK(strstr(text, "previous run 1a2b3c4d (already reported by run 55667788) ended "
-		     "without a summary after") == text, "%s", text);
+		     "without a summary; its last checkpoint (19 written) was 3h02m05s into the "
+		     "soak: ") == text, "%s", text);
 	bv.data[50] ^= 1;
 	bb_prev_from(&p, &bv);
 	bb_prev_text(&p, text, sizeof(text));

@@ -176,7 +176,8 @@ static void test_next_boot_line(void)
 	soak_ckpt_from(&c, &t, &v, &first, &map, false);
 	c.nr_buckets = 2;
 	soak_ckpt_text(&c, line, sizeof(line));
-	CHECK(!strcmp(line, "previous soak ended without a summary after 3723.500s: 12 passes on "
+	CHECK(!strcmp(line, "previous soak ended without a summary; its last checkpoint 3723.500s "
+		      "into it: 12 passes on "
 		      "4 CPUs, 5242880 bytes verified, corrected 37, deferred 0, uncorrected 1, "
 		      "miscompares 0, stuck CPUs 0, retired pages 0 (34 ledger entries not "
 		      "stored); failing: uncorrected error (recovered); first: corrected on CPU 0 "

@@ -35,6 +35,7 @@ static struct smbios_dimms dimms, nomap;
 static struct soak_where_map map = { &plan, NULL, &dimms, NULL };
 static struct soak_event store[64];
 static char line[4096];
+static struct soak_totals tt;
 
 static void setup(void)
 {
@@ -290,7 +291,7 @@ static void test_stuck_retired_poison(void)
 
 	m.symbol = sym;
 	soak_ledger_init(&l, store, 64, &m);
-	soak_ledger_stuck(&l, 3000000000ULL, 5, 0x1e00012a);
+	soak_ledger_stuck(&l, 3000000000ULL, 5, 1, 0x1e00012a);
 	soak_ledger_poison(&l, 3000000001ULL, 1, 0x300000c7, 6);
 	soak_ledger_retire(&l, 3000000002ULL, 1, 0x300000c7, SOAK_EV_UC_RECOVERED);
 	soak_event_text(&store[0], &m, line, sizeof(line));
@@ -413,7 +414,7 @@ static void test_verdict_rules(void)
 		      "11 > 10 in DIMM P0_CHANNEL_A/DIMM_A0 (node 0)"), "%s", line);
 	judge(&a, &b, 11, 4096, &v, &t);
 	CHECK(v.pass, "threshold 11 still failed: %s", line);
-	soak_ledger_stuck(&b, 0, 3, 0x1000);
+	soak_ledger_stuck(&b, 0, 3, 1, 0x1000);
 	judge(&a, &b, 11, 4096, &v, &t);
 	CHECK(!v.pass && !strcmp(line, "stuck CPU (1)"), "%s", line);
 	soak_ledger_miscompare(&a, 0, 0, 0x2000000, 1, 3, &(struct soak_writer){ 0, 0, -1 },
@@ -461,7 +462,7 @@ static void test_verdict_names_the_first_address(void)
 	soak_ledger_poison(&a, 900, 0, 0x2000040, 6);
 	soak_ledger_poison(&b, 500, 1, 0x30000000, 6);
 	soak_ledger_poison(&b, 700, 1, 0x30001000, 6);
-	soak_ledger_stuck(&a, 100, 0, 0x1000);		/* earlier, but another kind, no address */
+	soak_ledger_stuck(&a, 100, 0, 0, 0x1000);		/* earlier, but another kind, no address */
 	judge(&a, &b, 0, 4096, &v, &t);
 	CHECK(!v.pass && !strcmp(line, "uncorrected error (recovered) (3), the first at "
 				 "0x30000000 on CPU 1"), "%s", line);
@@ -526,6 +527,88 @@ static void test_json_escapes_names(void)
 	      "the checker itself");
 }
 
+/*
+ * An address exactly at a soak range's end is past it: 1 GiB, where range 1 (node 1) ends
+ * and nothing follows, is outside the soak ranges; its last line is inside.
+ */
+static void test_a_range_end_is_outside_it(void)
+{
+	struct soak_ledger l;
+
+	soak_ledger_init(&l, store, 64, &map);
+	mca(&l, 1, 0, SOAK_EV_CORRECTED, 1, ST_CE, 1024 * MiB, MISC_64);
+	mca(&l, 2, 0, SOAK_EV_CORRECTED, 2, ST_CE, 1024 * MiB - 64, MISC_64);
+	mca(&l, 3, 0, SOAK_EV_CORRECTED, 3, ST_CE, 16 * MiB - 64, MISC_64);
+	CHECK(!(store[0].flags & SOAK_EVF_SOAKED) && store[0].range_size == 0,
+	      "0x40000000 put in the range 0x%llx+0x%llx", (unsigned long long)store[0].range_base,
+	      (unsigned long long)store[0].range_size);
+	CHECK((store[1].flags & SOAK_EVF_SOAKED) && store[1].range_base == 512 * MiB &&
+	      store[1].node == 1, "the last line of range 1 is not in it");
+	CHECK(!(store[2].flags & SOAK_EVF_SOAKED), "below range 0 put in it");
+	soak_event_text(&store[0], &map, line, sizeof(line));
+	CHECK(strstr(line, "physical 0x40000000 (64 bytes), unknown node, outside the soak "
+		     "ranges"), "%s", line);
+}
+
+/* Two nodes as an SRAT gives them: node 0 [0, 512 MiB), node 1 [512 MiB, 1280 MiB). */
+static const struct numa_info two_nodes = {
+	.nr_nodes = 2, .nr_ranges = 2, .from_srat = true,
+	.range = { { 0, 512 * MiB, 0, false, false }, { 512 * MiB, 1280 * MiB, 1, false, false } },
+};
+
+/*
+ * Addresses outside the soak ranges on two nodes (below range 0, above range 1): each its
+ * own bucket, labelled with its own node; the same place twice shares one.
+ */
+static void test_outside_buckets_keep_their_node(void)
+{
+	struct soak_where_map m = { &plan, &two_nodes, NULL, NULL };
+	struct soak_ledger l;
+	char a[256], b[256];
+
+	soak_ledger_init(&l, store, 64, &m);
+	mca(&l, 1, 0, SOAK_EV_CORRECTED, 1, ST_CE, 0x100040, MISC_64);
+	mca(&l, 2, 2, SOAK_EV_CORRECTED, 1, ST_CE, 1100 * MiB, MISC_64);
+	mca(&l, 3, 1, SOAK_EV_CORRECTED, 2, ST_CE, 0x200080, MISC_64);
+	CHECK(store[0].node == 0 && store[1].node == 1 && store[2].node == 0,
+	      "nodes %u %u %u", store[0].node, store[1].node, store[2].node);
+	CHECK(l.nr_buckets == 2, "%u buckets, want one per node", l.nr_buckets);
+	soak_totals_init(&tt);
+	soak_totals_add(&tt, &l);
+	soak_bucket_text(&tt, 0, &m, a, sizeof(a));
+	soak_bucket_text(&tt, 1, &m, b, sizeof(b));
+	CHECK(!strcmp(a, "# soak-ledger: node 0 outside the soak ranges (no DIMM map from "
+		      "firmware): corrected 2, deferred 0, uncorrected 0, miscompares 0, stuck "
+		      "CPUs 0, retired pages 0"), "%s", a);
+	CHECK(tt.nr_buckets == 2 &&
+	      !strcmp(b, "# soak-ledger: node 1 outside the soak ranges (no DIMM map from "
+		      "firmware): corrected 1, deferred 0, uncorrected 0, miscompares 0, stuck "
+		      "CPUs 0, retired pages 0"), "%s", b);
+	CHECK(tt.node_count[0][SOAK_EV_CORRECTED] == 2 && tt.node_count[1][SOAK_EV_CORRECTED] == 1,
+	      "per node: %llu %llu", (unsigned long long)tt.node_count[0][SOAK_EV_CORRECTED],
+	      (unsigned long long)tt.node_count[1][SOAK_EV_CORRECTED]);
+}
+
+/* Without an SRAT one node holds everything: outside the soak ranges is node 0, not unknown. */
+static void test_no_srat_is_one_node(void)
+{
+	static const struct numa_info one = { .nr_nodes = 1 };
+	static const struct numa_info srat_gap = { .nr_nodes = 1, .from_srat = true };
+	struct soak_where_map m = { &plan, &one, NULL, NULL };
+	struct soak_ledger l;
+
+	soak_ledger_init(&l, store, 64, &m);
+	mca(&l, 1, 0, SOAK_EV_CORRECTED, 1, ST_CE, 0x800040, MISC_64);
+	soak_event_text(&store[0], &m, line, sizeof(line));
+	CHECK(store[0].node == 0 && strstr(line, "node 0, outside the soak ranges"), "%s", line);
+	m.numa = &srat_gap;
+	soak_ledger_init(&l, store, 64, &m);
+	mca(&l, 1, 0, SOAK_EV_CORRECTED, 1, ST_CE, 0x800040, MISC_64);
+	soak_event_text(&store[0], &m, line, sizeof(line));
+	CHECK(store[0].node == SOAK_NO_NODE && strstr(line, "unknown node"),
+	      "an SRAT that holds no such address: %s", line);
+}
+
 int main(void)
 {
 	setup();
@@ -535,5 +618,6 @@ int main(void)
 			 test_full_store_counts_everything, test_buckets_overflow_into_other,
 			 test_verdict_rules, test_verdict_names_the_first_address,
 			 test_run_reason_fails_the_summary,
-			 test_json_escapes_names);
+			 test_json_escapes_names, test_a_range_end_is_outside_it,
+			 test_outside_buckets_keep_their_node, test_no_srat_is_one_node);
 }

@@ -7,7 +7,8 @@
  * - a random-inverted pass is, word for word, the complement of the random pass before it
  *   for the same chunk, and of nothing else;
  * - walking ones have exactly one bit set per word and it moves up one bit per word, walking
- *   zeros exactly one bit clear; both start at a different bit in the next cycle;
+ *   zeros exactly one bit clear; both start at a different bit in the next cycle, and chunks
+ *   do not all start at the same bit;
  * - random data differs between chunks, passes and run seeds (no two of 4096 chunk/pass pairs
  *   share a first word), and the same key gives the same data;
  * - the rows cycle after pass 0, which comes once; the copy primitive rotates through every
@@ -110,6 +111,35 @@ static void test_walking_bits(void)
 	      first_bit[0]);
 }
 
+/*
+ * Walking ones and zeros depend on the chunk: in each walking pass, the chunks of 64
+ * consecutive keys do not all hold the same data (word 0's walking bit is not at one place
+ * for all of them), so neighbouring chunks are not written alike.
+ */
+static void test_walking_depends_on_the_chunk(void)
+{
+	unsigned int passes = 0;
+
+	for (u32 pass = 1; pass < 40; pass++) {
+		enum soak_pat p = soak_pass_row(pass, NULL)->pat;
+		u64 seen = 0;
+
+		if (p != SOAK_PAT_WALK_ONES && p != SOAK_PAT_WALK_ZEROS)
+			continue;
+		for (u64 key = 0x2000; key < 0x2040; key++) {
+			u64 w;
+
+			fill(5, pass, key, buf_a);
+			w = p == SOAK_PAT_WALK_ZEROS ? ~buf_a[0] : buf_a[0];
+			seen |= w;
+		}
+		CHECK(__builtin_popcountll(seen) > 1, "pass %u: 64 chunks start walking at one bit "
+		      "(0x%llx)", pass, (unsigned long long)seen);
+		passes++;
+	}
+	CHECK(passes >= 2, "only %u walking passes in the first 40", passes);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -204,6 +234,7 @@ static void test_copy_op_rotation(void)
 int main(void)
 {
 	return RUN_TESTS(test_pass_zero_expects_zeros, test_inversion_complements_the_pass_before,
+			 test_walking_depends_on_the_chunk,
 			 test_walking_bits, test_random_is_keyed, test_schedule_cycles,
 			 test_copy_op_rotation);
 }

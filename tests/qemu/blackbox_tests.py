@@ -29,10 +29,10 @@ VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
 CKPT_LINE = "# blackbox: soak checkpoint 1 of run "
 COPY_BEGUN = "# Subtest: copy"
 # What the next boot says of the crafted checkpoint, after "previous run RUNID".
-CRAFTED = (" ended without a summary after 3h02m05s; its last checkpoint (1 written): passes "
-           "2, bytes 1610612736, CE 3, UE 1, deferred 0, miscompares 0, stuck CPUs 0, retired "
-           "pages 1, failing so far; worst: DIMM P0_CH_A/DIMM_A0 (CE 2, UE 1, deferred 0, "
-           "miscompares 0)")
+CRAFTED = (" ended without a summary; its last checkpoint (1 written) was 3h02m05s into the "
+           "soak: passes 2, bytes 1610612736, CE 3, UE 1, deferred 0, miscompares 0, stuck CPUs "
+           "0, retired pages 1, failing so far; worst: DIMM P0_CH_A/DIMM_A0 (CE 2, UE 1, "
+           "deferred 0, miscompares 0)")
 
 
 def ck_results(*args):
@@ -96,7 +96,8 @@ def t_blackbox_reset_mid_run(b):
         b.run("exit=qemu tests=cpu", runner_args=["--vars", vars_fd])
         b.status_is(PASS)
         b.has(r"^blackbox: previous run %s \(already reported by run %s\) ended without a "
-              r"summary after 3h02m05s;" % (run, obj.get("run_id")))
+              r"summary; its last checkpoint \(1 written\) was 3h02m05s into the soak:"
+              % (run, obj.get("run_id")))
         b.lacks(r"marked as reported", "a checkpoint reported before is marked again")
 
 
@@ -124,10 +125,10 @@ def t_blackbox_soak_reset(b):
         run, took, per_pass = m.group(1), m.group(2), int(plan.group(1))
         b.run("exit=qemu tests=cpu", runner_args=["--vars", vars_fd])
         b.status_is(PASS)
-        said = (r" ended without a summary after %s; its last checkpoint \(1 written\): passes "
-                r"0, bytes (\d+), CE 0, UE 0, deferred 0, miscompares 0, stuck CPUs 0, retired "
-                r"pages 0, passing so far; worst: none \(no error so far\); its command line had "
-                r"errors, so its verdict was never PASS$" % re.escape(took))
+        said = (r" ended without a summary; its last checkpoint \(1 written\) was %s into the "
+                r"soak: passes 0, bytes (\d+), CE 0, UE 0, deferred 0, miscompares 0, stuck CPUs "
+                r"0, retired pages 0, passing so far; worst: none \(no error so far\); its command "
+                r"line had errors, so its verdict was never PASS$" % re.escape(took))
         line = b.has(r"^blackbox: previous run %s%s" % (run, said))
         b.has(r"^blackbox: run %s's checkpoint is in this run's summary: marked as reported$"
               % run)
@@ -157,6 +158,44 @@ def t_blackbox_soak_reset(b):
                  "ck-results' soak_checkpoint text: %r" % text)
         b.expect(("the soak ended without a summary: " + text) in p.stderr,
                  "ck-results' stderr: %r" % p.stderr)
+
+
+def t_blackbox_reset_on_summary(b):
+    """A soak reset the moment its report is out: the store holds its final checkpoint."""
+    # Whoever stops a machine on seeing the soak's verdict (a lab's job, a person) must find
+    # the black box saying the soak ended with its summary: the final checkpoint is written
+    # before the summary line and the lines after it, so a reset sent once the last of them
+    # (its LAVA line) has arrived cannot come between. (Not on the summary line itself: the
+    # reset would cut the JSON record that follows it.)
+    with tempfile.TemporaryDirectory(prefix="ck-vars-") as tmp:
+        vars_fd = os.path.join(tmp, "vars.fd")
+        shutil.copy(VARS, vars_fd)
+        b.run("exit=qemu tests=none soak=passes:1", mem="256M",
+              runner_args=["--smp", "2", "--vars", vars_fd, "--reset-on", "# ck-lava <soak "])
+        b.status_is(RESET)
+        b.expect("ck-run: sent system_reset" in b.runner_err,
+                 "ck-run did not send system_reset: %r" % b.runner_err[-300:])
+        s = b.has(r"^# copykernel-soak: result=PASS duration=(\d+)\.(\d{3})s ")
+        f = b.has(r"^# blackbox: soak checkpoint (\d+) of run ([0-9a-f]{8}) stored in "
+                  r"CopykernelSoak \(([0-9hms.]+) into the soak, final\)$")
+        if not s or not f:
+            return
+        b.expect(b.log.index(f.group(0)) < b.log.index(s.group(0)),
+                 "the final checkpoint is stored after the summary line")
+        # The run's own summary may not be stored (the reset can come first): the checkpoint.
+        p = ck_results("--ovmf-vars", vars_fd, "--checkpoint")
+        if not b.expect(p.returncode == 0, "ck-results: %d %s" % (p.returncode, p.stderr)):
+            return
+        ck = json.loads(p.stdout)
+        b.expect(ck.get("state") == "finished" and ck.get("final") is True and
+                 ck.get("run_id") == f.group(2) and ck.get("checkpoints") == int(f.group(1)) and
+                 ck.get("passes") == 1 and ck.get("elapsed_ns") // 10**6 ==
+                 int(s.group(1)) * 1000 + int(s.group(2)),
+                 "the store's checkpoint: %r" % ck)
+        b.expect(ck.get("text", "").startswith(
+            "previous run %s ended with its soak summary after %s; " % (f.group(2), f.group(3))),
+            "its text: %r" % ck.get("text"))
+        b.expect("without a summary" not in p.stderr, "ck-results: %r" % p.stderr)
 
 
 def t_blackbox_dimm_map(b):

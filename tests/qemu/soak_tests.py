@@ -14,9 +14,13 @@ node and so one KTAP case; the image's own count of soak pages must then be what
 touched.
 """
 import json
+import os
 import re
+import subprocess
+import sys
+import tempfile
 
-from qemu_boot import INTEL, PASS
+from qemu_boot import INTEL, PASS, ROOT
 
 MiB = 1 << 20
 
@@ -59,22 +63,34 @@ def check_pass_over_all(b, mem_mib, cpus):
                  r["bytes_verified"] == int(s.group(1)), "summary record: %s" % r)
 
 
-def check_flip_record(b):
-    """soak_fault=flip: the one miscompare record names the word the image says it flipped,
-    the bit, a stored error, found by CPU 1 that wrote it."""
-    f = b.has(r"^soak: soak_fault=flip: CPU 0 flipped bit (\d+) of the word at (0x[0-9a-f]+) "
-              r"\((0x[0-9a-f]+) -> (0x[0-9a-f]+)\), written by CPU 1, before its verify$")
+def check_flip_record(b, passes):
+    """soak_fault=flip: in each of the @passes passes CPU 0 flipped one bit of a word CPU 1
+    wrote; one miscompare record for each, naming that word, its bit and both values, a stored
+    error found by CPU 1, and no other (the verify goes on past each at the right word, in the
+    passes whose data changes word by word too)."""
+    flips = re.findall(r"^soak: soak_fault=flip: CPU 0 flipped bit (\d+) of the word at "
+                       r"(0x[0-9a-f]+) \((0x[0-9a-f]+) -> (0x[0-9a-f]+)\), written by CPU 1 in "
+                       r"pass (\d+), before its verify$", b.log, re.M)
+    b.expect(sorted(int(f[4]) for f in flips) == list(range(int(passes))),
+             "one flip in each of %s passes: %s" % (passes, flips))
     ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
           r.get("event") == "miscompare"]
-    if f and b.expect(len(ev) == 1, "one miscompare record: %s" % ev):
-        e = ev[0]
-        bit, pa = int(f.group(1)), int(f.group(2), 16)
-        b.expect(int(e["phys"], 16) == pa and int(e["expected"], 16) == int(f.group(3), 16) and
-                 int(e["actual"], 16) == int(f.group(4), 16) and
-                 int(e["expected"], 16) ^ int(e["actual"], 16) == 1 << bit,
+    b.expect(len(ev) == len(flips), "%d miscompare records for %d flips: %s" %
+             (len(ev), len(flips), [(e.get("phys"), e.get("pattern")) for e in ev][:8]))
+    for bit, pa, before, after, _ in flips:
+        mine = [e for e in ev if int(e["phys"], 16) == int(pa, 16)]
+        if not b.expect(len(mine) == 1, "no single record of the word at %s" % pa):
+            continue
+        e = mine[0]
+        b.expect(int(e["expected"], 16) == int(before, 16) and
+                 int(e["actual"], 16) == int(after, 16) and
+                 int(e["expected"], 16) ^ int(e["actual"], 16) == 1 << int(bit),
                  "the record names the flipped word: %s" % e)
         b.expect(str(e.get("reread")).startswith("stored error"), "a stored error: %s" % e)
         b.expect(e.get("cpu") == 1, "found by the CPU that wrote it: %s" % e)
+    # A flip where the words differ from one another, so resuming at a wrong word would show.
+    b.expect(any(int(f[2], 16) not in (0, (1 << 64) - 1) for f in flips),
+             "every flip landed in all-zero or all-one data: %s" % flips)
 
 
 def check_stuck_records(b):
@@ -92,16 +108,63 @@ def check_stuck_records(b):
 
 # VAL EN MISCV ADDRV, UC clear: a corrected memory error QEMU's `mce` writes into a bank without
 # raising anything (REFERENCE.md 9); MISC 0x86: LSB 6 (a 64-byte line), physical address mode.
-def check_corrected_record(b, bank, status, addr):
+def check_corrected_record(b, bank, status, addr, outside=None):
     """One corrected record: the @bank, @status and @addr its row wrote through the monitor,
-    at 64-byte granularity (MISC 0x86)."""
+    at 64-byte granularity (MISC 0x86); with @outside, a second one at that address, outside
+    the soak ranges, on node 0: without an SRAT one node holds everything."""
     ev = [r for r in soak_records(b) if r.get("kind") == "soak_event" and
           r.get("event") == "corrected"]
-    if b.expect(len(ev) == 1, "one corrected record: %s" % ev):
-        e = ev[0]
+    inside = [e for e in ev if int(e["phys"], 16) == int(addr, 16)]
+    if b.expect(len(inside) == 1 and len(ev) == 1 + (outside is not None),
+                "corrected records: %s" % ev):
+        e = inside[0]
         b.expect(e.get("bank") == int(bank) and int(e["status"], 16) == int(status, 16) and
-                 int(e["phys"], 16) == int(addr, 16) and e.get("granularity") == 64,
+                 e.get("granularity") == 64 and e.get("range") is not None,
                  "the record is what was written: %s" % e)
+    if outside is None:
+        return
+    out = [e for e in ev if int(e["phys"], 16) == int(outside, 16)]
+    if b.expect(len(out) == 1, "no record at %s" % outside):
+        b.expect(out[0].get("node") == 0 and out[0].get("range") is None,
+                 "outside the soak ranges, node 0 (no SRAT): %s" % out[0])
+        b.has(r"^# soak-event: .* physical %s \(64 bytes\), node 0, outside the soak "
+              r"ranges, " % outside)
+
+
+def check_cpu_records(b, cpus, passes=1):
+    """Each of the @cpus CPUs says its whole passes, the pages of its share and how long its
+    first pass took, as a line and a soak_cpu record; the shares make the plan, differ by one
+    page at most (one node), and the first whole pass over everything is the slowest CPU's."""
+    cpus, passes = int(cpus), int(passes)
+    recs = [r for r in soak_records(b) if r.get("kind") == "soak_cpu"]
+    plan = b.has(r"^soak: free memory to soak: \d+ pages .*; covered by the plan: (\d+) pages "
+                 r"\((\d+) bytes\)$")
+    if not b.expect(len(recs) == cpus, "%d soak_cpu records, want %d" % (len(recs), cpus)):
+        return
+    b.expect(sorted(r["cpu"] for r in recs) == list(range(cpus)), "CPUs %s" % recs)
+    for r in recs:
+        b.expect(r["passes"] == passes and not r["stuck"] and r["first_pass_ns"] and
+                 r["min_pass_ns"] <= r["first_pass_ns"] <= r["max_pass_ns"] and
+                 r["done_ns"] >= r["first_pass_ns"], "CPU %d: %s" % (r["cpu"], r))
+        b.has(r"^soak: CPU %d \(node 0\): %d whole pass(es)? over %d pages \([\d.]+ MiB\), "
+              r"the first in [\d.]+s" % (r["cpu"], passes, r["pages"]))
+    pages = [r["pages"] for r in recs]
+    if plan:
+        b.expect(sum(pages) == int(plan.group(1)) and max(pages) - min(pages) <= 1,
+                 "shares %s of %s pages" % (pages, plan.group(1)))
+        slowest = max(r["first_pass_ns"] for r in recs)
+        b.has(r"^soak: the first whole pass over all %s bytes took %d\.%03ds \(CPU \d+'s, "
+              r"the slowest\)$" % (plan.group(2), slowest // 10**9, slowest // 10**6 % 1000))
+
+
+def check_after_suites(b, mem_mib, cpus):
+    """tests=all then soak=passes:1: the suites left no page of the soak's memory on the poison
+    list, every CPU touched its whole share, PASS (issue 31, defect 1)."""
+    b.lacks(r"^soak: page 0x[0-9a-f]+ is on the poison list from before the soak",
+            "the suites left poison on free memory")
+    b.lacks(r"^soak: coverage: CPU \d+ (touched|did not)", "a CPU fell short")
+    check_pass_over_all(b, mem_mib, cpus)
+    check_cpu_records(b, cpus)
 
 
 CE_NODES = ("-object memory-backend-ram,id=m0,size=256M -object memory-backend-ram,id=m1,"
@@ -111,6 +174,9 @@ NODE_BYTES = 256 * MiB
 # VAL EN MISCV ADDRV (UC clear: corrected) with a memory-controller code; MISC 0x86 is LSB 6
 # (64-byte granularity), physical address mode.
 CE_VAL = 0x9c00000000000000
+# Outside the soak ranges: RAM below 1 MiB (node 0), the firmware's ACPI NVS at the top of
+# node 1 (QEMU's OVMF keeps the last 576 KiB of low RAM so).
+OUT_NODE0, OUT_NODE1 = 0x1040, 2 * NODE_BYTES - 0x10000 + 0x40
 
 
 def t_soak_corrected_two_nodes(b):
@@ -119,7 +185,10 @@ def t_soak_corrected_two_nodes(b):
     # (cpu, bank, code, address): CPU 0 reports an address on node 1, CPU 2 two on node 0 in
     # one bank. They go in at the first progress line, a second in, after each CPU's first
     # poll; soak_poll= is longer than the soak, so the next poll is when each CPU's pass ends.
-    shots = [(0, 2, 0x9f, NODE_BYTES + 0x40), (2, 3, 0x9f, 0x200080), (2, 3, 0xa0, 0x201000)]
+    # Two more outside the soak ranges, one on each node (RAM below 1 MiB, and the firmware's
+    # ACPI NVS at node 1's top): each in its own bucket, labelled with its own node.
+    shots = [(0, 2, 0x9f, NODE_BYTES + 0x40), (2, 3, 0x9f, 0x200080), (2, 3, 0xa0, 0x201000),
+             (1, 4, 0x9f, OUT_NODE0), (3, 4, 0x9f, OUT_NODE1)]
     args = ["--smp", "4"]
     for cpu, bank, code, addr in shots:
         args += ["--hmp-when", r"^soak: progress: ",
@@ -153,6 +222,79 @@ def t_soak_corrected_two_nodes(b):
     if b.expect(len(summ) == 1, "one soak_summary record"):
         b.expect(summ[0]["counts"]["corrected"] == len(want),
                  "the summary counts %s corrected" % summ[0]["counts"]["corrected"])
+        # (The 8 MiB the soak keeps back are outside its ranges too: 0x201000 is there.)
+        want = {}
+        for e in ev:
+            if e.get("range") is None:
+                want[e.get("node")] = want.get(e.get("node"), 0) + 1
+        outside = {x.get("node"): x.get("corrected") for x in summ[0]["ledger"]
+                   if x.get("where", "").endswith("outside the soak ranges (no DIMM map "
+                                                  "from firmware)")}
+        b.expect(sorted(want) == [0, 1] and outside == want,
+                 "one bucket outside the soak ranges per node, %s: %s" % (want,
+                                                                          summ[0]["ledger"]))
+        for node, n in want.items():
+            b.has(r"^# soak-ledger: node %d outside the soak ranges \(no DIMM map from "
+                  r"firmware\): corrected %d, " % (node, n))
+
+
+# Two nodes of unequal size, a DIMM map with two DIMMs on node 1 (tools/mk-smbios-dimms.py):
+# node 0 (CPU 0) 448 MiB, node 1 (CPU 1) 64 MiB in DIMM_B0 and DIMM_B1 of 32 MiB each.
+UNEQUAL_NODES = ("-object memory-backend-ram,id=m0,size=448M -object memory-backend-ram,id=m1,"
+                 "size=64M -numa node,nodeid=0,cpus=0,memdev=m0 "
+                 "-numa node,nodeid=1,cpus=1,memdev=m1")
+B0, B1 = 448 * MiB + 0x100040, 480 * MiB + 0x100040
+
+
+def t_soak_node_buckets_late_ce(b):
+    """12 CEs on node 1, 6 in each of its DIMMs, the last after CPU 1's own last poll: PASS."""
+    # (cpu, bank, address): CPU 0 reports six in DIMM_B0 and CPU 1 five in DIMM_B1 as the
+    # soak starts, each in a bank of its own (no OVER); the twelfth goes into CPU 1's bank 7
+    # once CPU 1 has said its passes are done (after its own last poll) while CPU 0, with
+    # seven times the memory, still soaks. Two buckets of 6: below the threshold of 10 each,
+    # so every line says PASS, node 1's KTAP case too, though node 1 holds all twelve.
+    early = [(0, bank, B0) for bank in range(2, 8)] + [(1, bank, B1) for bank in range(2, 7)]
+    late = (1, 7, B1)
+    with tempfile.TemporaryDirectory(prefix="ck-smbios-") as tmp:
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mk-smbios-dimms.py"),
+                            "--map", "0:448M=DIMM_A0", "--map", "448M:32M=DIMM_B0",
+                            "--map", "480M:32M=DIMM_B1", "--out-dir", tmp],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if not b.expect(p.returncode == 0, "mk-smbios-dimms: " + p.stderr.strip()):
+            return
+        args = ["--smp", "2"]
+        for cpu, bank, addr in early:
+            args += ["--hmp-when", r"^soak: node 1: \d+ pages",
+                     "mce %d %d 0x%x 0 0x%x 0x86" % (cpu, bank, CE_VAL | 0x9f, addr)]
+        args += ["--hmp-when", r"^soak: CPU 1 done ",
+                 "mce %d %d 0x%x 0 0x%x 0x86" % (late[0], late[1], CE_VAL | 0x9f, late[2])]
+        b.run("exit=qemu tests=none soak=passes:1", cpu=INTEL, mem="512M",
+              extra=[UNEQUAL_NODES] + ["-smbios file=" + os.path.join(tmp, f)
+                                       for f in sorted(os.listdir(tmp))],
+              runner_args=args)
+    b.status_is(PASS)
+    b.has(r"^    KTAP version 1\n    # Subtest: soak\n    1\.\.2\n    ok 1 node0\n"
+          r"    # ck-lava <soak\.node0 pass>\n    ok 2 node1\n    # ck-lava <soak\.node1 pass>\n"
+          r"ok 1 soak$")
+    b.has(r"^# copykernel-soak: result=PASS .* corrected=12 deferred=0 uncorrected=0 "
+          r"miscompares=0 stuck_cpus=0 retired_pages=0 not_stored=0$")
+    b.has(r"^# ck-lava <soak pass>$")
+    for dimm in ("DIMM_B0", "DIMM_B1"):
+        b.has(r"^# soak-ledger: DIMM \S*%s \(node 1\): corrected 6, " % dimm)
+    ev = [r for r in soak_records(b) if r.get("kind") == "soak_event"]
+    b.expect(all(e.get("event") == "corrected" and e.get("node") == 1 for e in ev),
+             "every record a corrected error on node 1: %s" % ev)
+    cpu1 = [r for r in soak_records(b) if r.get("kind") == "soak_cpu" and r.get("cpu") == 1]
+    last = [e for e in ev if (e.get("cpu"), e.get("bank")) == late[:2]]
+    if b.expect(len(last) == 1 and len(cpu1) == 1,
+                "the CE written after CPU 1 was done is in the ledger once: %s" % last):
+        b.expect(int(last[0]["phys"], 16) == late[2] & ~63 and
+                 last[0]["t_ns"] > cpu1[0]["done_ns"],
+                 "found after CPU 1's passes ended (%d ns): %s" % (cpu1[0]["done_ns"], last[0]))
+    summ = [r for r in soak_records(b) if r.get("kind") == "soak_summary"]
+    if b.expect(len(summ) == 1, "one soak_summary record"):
+        b.expect(summ[0]["result"] == "PASS" and summ[0]["counts"]["corrected"] == 12,
+                 "the summary record: %s" % summ[0])
 
 
 # Two nodes, the second without CPUs (how CXL memory appears, REFERENCE.md 2), no SLIT.

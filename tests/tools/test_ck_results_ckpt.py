@@ -66,10 +66,10 @@ def sample(**kw):
     return wrapper(rec, **kw)
 
 
-SAMPLE_TEXT = ("previous run 1a2b3c4d ended without a summary after 3h02m05s; its last "
-               "checkpoint (19 written): passes 2, bytes 1610612736, CE 3, UE 1, deferred 0, "
-               "miscompares 0, stuck CPUs 0, retired pages 1, failing so far; worst: DIMM "
-               "P0_CH_A/DIMM_A0 (CE 2, UE 1, deferred 0, miscompares 0)")
+SAMPLE_TEXT = ("previous run 1a2b3c4d ended without a summary; its last checkpoint (19 "
+               "written) was 3h02m05s into the soak: passes 2, bytes 1610612736, CE 3, UE 1, "
+               "deferred 0, miscompares 0, stuck CPUs 0, retired pages 1, failing so far; "
+               "worst: DIMM P0_CH_A/DIMM_A0 (CE 2, UE 1, deferred 0, miscompares 0)")
 
 
 def test_the_issue_line():
@@ -83,7 +83,8 @@ def test_the_issue_line():
                           "t_ns": 9000 * 10**9}
     again = bb.decode(sample(reported_by=0x55667788)).text()
     assert again.startswith("previous run 1a2b3c4d (already reported by run 55667788) ended "
-                            "without a summary after 3h02m05s")
+                            "without a summary; its last checkpoint (19 written) was 3h02m05s "
+                            "into the soak: ")
 
 
 def test_rule_count_is_ledgers():

@@ -6,7 +6,8 @@ image makes, and said in the words the image's next boot prints.
 
     decode(data)        -> Checkpoint, or raises Damaged(why)
     Checkpoint.state    "unfinished" (the soak ended without its summary) or "finished"
-    Checkpoint.text()   "previous run 1a2b3c4d ended without a summary after 3h02m05s; ..."
+    Checkpoint.text()   "previous run 1a2b3c4d ended without a summary; its last checkpoint (19
+                        written) was 3h02m05s into the soak: ..."
     Checkpoint.json()   the keys the image keeps as "previous_soak" in its summary
 """
 import struct
@@ -110,9 +111,14 @@ class Checkpoint:
         out = "previous run %08x" % self.run_id
         if self.reported_by:
             out += " (already reported by run %08x)" % self.reported_by
-        out += " ended %s after %s; its last checkpoint (%d written): passes %d, bytes %d, " % (
-            "with its soak summary" if self.state == "finished" else "without a summary",
-            duration(r["elapsed_ns"]), self.seq, r["passes"], r["bytes_verified"])
+        # Unfinished: the time is the last checkpoint's; the soak may have run on after it.
+        if self.state == "finished":
+            out += " ended with its soak summary after %s; its last checkpoint (%d written): " % (
+                duration(r["elapsed_ns"]), self.seq)
+        else:
+            out += " ended without a summary; its last checkpoint (%d written) was %s into the " \
+                   "soak: " % (self.seq, duration(r["elapsed_ns"]))
+        out += "passes %d, bytes %d, " % (r["passes"], r["bytes_verified"])
         out += "%s, stuck CPUs %d, retired pages %d, %s so far; worst: %s" % (
             count_words(c), c["stuck_cpus"], c["retired_pages"],
             "failing" if r["flags"] & FAILING else "passing", worst(r["buckets"]))
