@@ -151,7 +151,7 @@ HOST_PURE += soak/pattern.c soak/plan.c kernel/platform/smbios.c \
 	soak/ledger.c soak/report.c soak/limit.c \
 	soak/checkpoint.c
 HOST_PURE += soak/blackbox.c
-HOST_PURE += soak/step.c soak/watch.c soak/handover.c soak/knob.c
+HOST_PURE += soak/march.c soak/watch.c soak/handover.c soak/knob.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (host/soak/ck-soak.c's accounting, parsers and pair work).
@@ -167,6 +167,8 @@ HOST_SUPPORT := tests/host/fault_shim.c ktest/lib/copy_sweep.c ktest/lib/mce_vec
 	ktest/oracle/linux_mce.c
 ORACLE_MODELS := ktest/oracle/linux_folio_mc.c ktest/oracle/linux_zero_order.c
 HOST_SUPPORT += $(ORACLE_MODELS)
+# The simulated memory with its faults and the soak's passes over it (the coverage oracle).
+HOST_SUPPORT += tests/host/sim_mem.c tests/host/sim_soak.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 # The oracles' own self-test (hand-derived expectations, nothing of ours) runs as a host test.
 HOST_TESTS += $(B)/host/test_oracle_models
@@ -279,6 +281,7 @@ soak-speed: $(B)/ck-soak-speed
 # runs, as root; SOAK_BENCH_ARGS='--hugepages --rounds 15 --seconds 10' for a longer run).
 SOAK_SRC := host/soak/ck-soak.c host/soak/twin_run.c host/soak/twin_report.c host/soak/twin_compare.c \
 	host/soak/twin_work.c host/soak/twin_peer.c host/lib/machine.c soak/pattern.c \
+	soak/march.c soak/plan.c \
 	soak/ledger.c soak/report.c mce/decode.c \
 	kernel/platform/smbios.c kernel/platform/numa.c kernel/platform/acpi.c bench/stats.c \
 	kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \

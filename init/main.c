@@ -274,7 +274,8 @@ static enum ck_status run_soak(const struct ck_config *cfg, enum ck_status statu
 {
 	struct soak_opts o = { .limit = cfg->soak, .fault = cfg->soak_fault,
 			       .chunk_mib = cfg->soak_chunk, .progress_s = cfg->soak_progress,
-			       .watchdog_s = cfg->soak_watchdog, .poll_ms = cfg->soak_poll };
+			       .watchdog_s = cfg->soak_watchdog, .poll_ms = cfg->soak_poll,
+			       .fade_s = cfg->soak_fade };
 
 	struct dispatch_caps caps;
 

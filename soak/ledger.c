@@ -153,6 +153,7 @@ static void record(struct soak_ledger *l, struct soak_event *e)
 	struct soak_bucket key;
 
 	attribute(l->map, e);
+	l->last = *e;
 	key_of(e, &key);
 	add_count64(&l->count[e->kind]);
 	add_count(&bucket_of(l->bucket, &l->nr_buckets, &key)->count[e->kind]);

@@ -70,13 +70,13 @@ static void flip_now(void)
 static void emu_piece_written(unsigned int idx, u64 pa, u64 len);
 static void mce_piece_written(unsigned int idx, u64 pa, u64 len);
 
-void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len)
+void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len, bool source)
 {
 	u64 end;
 
-	if (soak.opts.fault.kind == SOAK_KNOB_EMULATE)
+	if (soak.opts.fault.kind == SOAK_KNOB_EMULATE && source)
 		emu_piece_written(idx, pa, len);
-	if (soak.opts.fault.kind == SOAK_KNOB_MCE)
+	if (soak.opts.fault.kind == SOAK_KNOB_MCE && source)
 		mce_piece_written(idx, pa, len);
 	if (soak.opts.fault.kind != SOAK_KNOB_FLIP || idx != flip_asker() ||
 	    flip.state != FLIP_IDLE)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * run_report.c - the soak's results once every CPU has finished or been found stuck
- * (run_int.h): the coverage, every ledger entry as text and as a JSON record, the ledger
+ * (run_int.h): the coverage, every ledger entry as text (a miscompare's went out when it
+ * was found) and as a JSON record, the ledger
  * table (by DIMM, or by node and range), the KTAP suite "soak" with one case per node and
  * its LAVA lines, the "# copykernel-soak:" summary line and its JSON record, then the final
  * checkpoint (run_ckpt.c).
@@ -88,8 +89,11 @@ static void print_events(void)
 		const struct soak_ledger *l = &soak_cpu_of(i)->ledger;
 
 		for (unsigned int k = 0; k < l->nr; k++) {
-			soak_event_text(&l->ev[k], &soak.map, line, sizeof(line));
-			out(line);
+			/* a miscompare's line went out when it was found (run_work.c) */
+			if (l->ev[k].kind != SOAK_EV_MISCOMPARE) {
+				soak_event_text(&l->ev[k], &soak.map, line, sizeof(line));
+				out(line);
+			}
 			soak_event_json(&l->ev[k], &soak.map, line, sizeof(line));
 			out(line);
 		}
