@@ -59,7 +59,7 @@ PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .re
 	-j .rela.* -j .reloc -j .ksyms
 
 .PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
-	lava-check models soak-bench cmdline-doc guest
+	lava-check models soak-bench cmdline-doc coverage-doc guest
 all: $(B)/copykernel.efi
 
 deps:
@@ -224,6 +224,10 @@ $(B)/ck-cmdline-doc: host/ck-cmdline-doc.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HD
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
 cmdline-doc: $(B)/ck-cmdline-doc
 	$(Q)$(B)/ck-cmdline-doc -o docs/reference/cmdline.md
+# The soak's fault-coverage table in docs/user/soak.md, from the simulated memory's run
+# (tests/host/test_soak_coverage.c; make check holds the page to it).
+coverage-doc: $(B)/host/test_soak_coverage
+	$(Q)$(B)/host/test_soak_coverage --doc docs/user/soak.md
 fuzz: $(FUZZ_TARGETS)
 qemu-tests: $(B)/copykernel.efi
 
@@ -345,6 +349,7 @@ help:
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make models     a default run on every QEMU CPU model, one table row each (MODELS=all)"
 	@echo "make cmdline-doc  write docs/reference/cmdline.md from the option table"
+	@echo "make coverage-doc write the soak's fault-coverage table into docs/user/soak.md"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make lava-check run the image under LAVA's lava-run (offline) and compare with KTAP"
 	@echo "make clean      remove $(B)/"

@@ -15,8 +15,9 @@
 /*
  * Pass 0: own address (write, read and complement, read and zeros); March C- over zeros and
  * ones, {up(r0,w1); up(r1,w0); down(r0,w1); down(r1,w0); any(r0)}, with a read-only element
- * after the first (r1) as well as the last; the six checkerboards; a copy of address data;
- * a read of it all.
+ * (a second read: deceptive read destructive faults) and a non-transition write (ones over
+ * ones, zeros over zeros: write disturb faults) after its first element and after its last;
+ * the six checkerboards; a copy of address data; a read of it all.
  */
 static const struct soak_el row_march[] = {
 	SWEEP(UP, false, SOAK_PAT_ADDRESS),
@@ -24,10 +25,12 @@ static const struct soak_el row_march[] = {
 	SWEEP(DOWN, true, SOAK_PAT_ZERO),
 	SWEEP(UP, true, SOAK_PAT_ONES),
 	SWEEP(UP, true, SOAK_PAT_NONE),
+	SWEEP(UP, true, SOAK_PAT_ONES),
 	SWEEP(UP, true, SOAK_PAT_ZERO),
 	SWEEP(DOWN, true, SOAK_PAT_ONES),
 	SWEEP(DOWN, true, SOAK_PAT_ZERO),
 	SWEEP(UP, true, SOAK_PAT_NONE),
+	SWEEP(UP, true, SOAK_PAT_ZERO),
 	CHECK(SOAK_PAT_CHECK1),
 	CHECK(SOAK_PAT_CHECK2),
 	CHECK(SOAK_PAT_CHECK4),

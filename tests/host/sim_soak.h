@@ -15,7 +15,7 @@
 #include "soak/march.h"
 #include "tests/host/sim_mem.h"
 
-#define SIM_FOUND_MAX	64
+#define SIM_FOUND_MAX	256
 
 struct sim_soak {
 	struct sim_mem mem;
