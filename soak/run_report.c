@@ -161,7 +161,12 @@ static bool run_rules(bool knob_ok)
 	} else if (!knob_ok) {
 		why = "the soak_fault= knob did not do what it asked";
 	}
-	if (why && verdict.pass)
+	/*
+	 * A soak stopped before its first pass read anything (pass 0 begins by writing) failed
+	 * "nothing was soaked" because it did not cover its memory: the coverage says why.
+	 */
+	if (why && (verdict.pass || (!cov && verdict.rule >= 0 &&
+				     soak_rules[verdict.rule].scope == SOAK_SCOPE_NOTHING_SOAKED)))
 		verdict = (struct soak_verdict){ .pass = false, .rule = -1, .bucket = -1,
 						 .run_reason = why };
 	else if (why)
