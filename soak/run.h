@@ -25,7 +25,7 @@
 #define SOAK_PROGRESS_DEFAULT_S	10
 #define SOAK_WATCHDOG_DEFAULT_S	30
 #define SOAK_POLL_DEFAULT_MS	1000
-#define SOAK_FADE_DEFAULT_S	240	/* memtest86+'s bit fade (tests/tests.c: 240 s) */
+#define SOAK_FADE_DEFAULT_S	240	/* memtest86+'s bit fade idle (its test list: 240 s) */
 
 struct soak_opts {
 	struct soak_limit limit;
