@@ -60,7 +60,7 @@ PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .re
 	-j .rela.* -j .reloc -j .ksyms
 
 .PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
-	lava-check models soak-bench cmdline-doc guest
+	lava-check models soak-bench cmdline-doc coverage-doc guest
 all: $(B)/copykernel.efi
 
 deps:
@@ -153,7 +153,7 @@ HOST_PURE += soak/pattern.c soak/plan.c kernel/platform/smbios.c \
 	soak/checkpoint.c
 HOST_PURE += soak/blackbox.c
 HOST_PURE += kernel/platform/smbios_load.c
-HOST_PURE += soak/step.c soak/watch.c soak/handover.c soak/knob.c
+HOST_PURE += soak/march.c soak/watch.c soak/handover.c soak/knob.c
 HOST_PURE += soak/cover.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
@@ -170,6 +170,8 @@ HOST_SUPPORT := tests/host/fault_shim.c ktest/lib/copy_sweep.c ktest/lib/mce_vec
 	ktest/oracle/linux_mce.c
 ORACLE_MODELS := ktest/oracle/linux_folio_mc.c ktest/oracle/linux_zero_order.c
 HOST_SUPPORT += $(ORACLE_MODELS)
+# The simulated memory with its faults and the soak's passes over it (the coverage oracle).
+HOST_SUPPORT += tests/host/sim_mem.c tests/host/sim_soak.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 # The oracles' own self-tests (hand-derived expectations, nothing of ours) run as host tests.
 HOST_TESTS += $(B)/host/test_oracle_models $(B)/host/test_oracle_mce
@@ -231,6 +233,10 @@ $(B)/ck-cmdline-doc: host/ck-cmdline-doc.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HD
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
 cmdline-doc: $(B)/ck-cmdline-doc
 	$(Q)$(B)/ck-cmdline-doc -o docs/reference/cmdline.md
+# The soak's fault-coverage table in docs/user/soak.md, from the simulated memory's run
+# (tests/host/test_soak_coverage.c; make check holds the page to it).
+coverage-doc: $(B)/host/test_soak_coverage
+	$(Q)$(B)/host/test_soak_coverage --doc docs/user/soak.md
 fuzz: $(FUZZ_TARGETS)
 qemu-tests: $(B)/copykernel.efi
 
@@ -288,7 +294,7 @@ soak-speed: $(B)/ck-soak-speed
 # runs, as root; SOAK_BENCH_ARGS='--hugepages --rounds 15 --seconds 10' for a longer run).
 SOAK_SRC := host/soak/ck-soak.c host/soak/twin_run.c host/soak/twin_report.c host/soak/twin_compare.c \
 	host/soak/twin_machine.c host/soak/twin_work.c host/soak/twin_peer.c host/lib/machine.c \
-	soak/pattern.c soak/ledger.c soak/report.c mce/decode.c \
+	soak/pattern.c soak/march.c soak/plan.c soak/ledger.c soak/report.c mce/decode.c \
 	kernel/platform/smbios.c kernel/platform/numa.c kernel/platform/acpi.c bench/stats.c \
 	kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \
 	kernel/platform/cpufeat.c kernel/arch/cpuid.c kernel/lib/format.c
@@ -351,6 +357,7 @@ help:
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make models     a default run on every QEMU CPU model, one table row each (MODELS=all)"
 	@echo "make cmdline-doc  write docs/reference/cmdline.md from the option table"
+	@echo "make coverage-doc write the soak's fault-coverage table into docs/user/soak.md"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make lava-check run the image under LAVA's lava-run (offline) and compare with KTAP"
 	@echo "make clean      remove $(B)/"

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * asm-offsets.c - what copy/verify.asm takes from copy/verify.h: the soak's constants and the
- * layouts of struct soak_desc and struct soak_miss. Compiled only into
+ * asm-offsets.c - what copy/verify.asm and copy/march.asm take from copy/verify.h and
+ * copy/march.h: the soak's constants and the layouts of struct soak_desc, struct soak_miss,
+ * struct soak_mv and struct soak_word_miss. Compiled only into
  * build/gen/copy/asm-offsets.inc (kernel/include/asm-defs.h says how), never linked.
  */
+#include "copy/march.h"
 #include "copy/verify.h"
 #include "kernel/include/asm-defs.h"
 
@@ -50,4 +52,22 @@ void copy_asm_offsets(void)
 	OFFSET(SOAK_MISS_EXPECTED, soak_miss, expected);
 	OFFSET(SOAK_MISS_ACTUAL, soak_miss, actual);
 	OFFSET(SOAK_MISS_SIDE, soak_miss, side);
+	BLANK();
+	DEFINE(SOAK_GEN_ADDRESS, SOAK_GEN_ADDRESS);
+	DEFINE(SOAK_GEN_CONST, SOAK_GEN_CONST);
+	DEFINE(SOAK_LINE, SOAK_LINE);
+	DEFINE(SOAK_LINE_WORDS, SOAK_LINE_WORDS);
+	DEFINE(SOAK_TABLE_WORDS, SOAK_TABLE_WORDS);
+	DEFINE(SOAK_MV_READ, SOAK_MV_READ);
+	DEFINE(SOAK_MV_WRITE, SOAK_MV_WRITE);
+	DEFINE(SOAK_MV_DOWN, SOAK_MV_DOWN);
+	OFFSET(SOAK_MV_RD, soak_mv, rd);
+	OFFSET(SOAK_MV_WR, soak_mv, wr);
+	OFFSET(SOAK_MV_FLAGS, soak_mv, flags);
+	OFFSET(SOAK_WMISS_OFFSET, soak_word_miss, offset);
+	OFFSET(SOAK_WMISS_EXPECTED, soak_word_miss, expected);
+	OFFSET(SOAK_WMISS_ACTUAL, soak_word_miss, actual);
+	OFFSET(SOAK_WMISS_REREAD, soak_word_miss, reread);
+	OFFSET(SOAK_WMISS_MORE, soak_word_miss, more);
+	OFFSET(SOAK_WMISS_STORE, soak_word_miss, store);
 }

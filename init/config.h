@@ -55,6 +55,7 @@ struct ck_config {
 	u16 soak_progress;	/* s between progress lines (0: the default) */
 	u16 soak_watchdog;	/* s a CPU may stay silent (0: the default) */
 	u16 soak_poll;		/* ms between a soaking CPU's bank polls (0: the default) */
+	u32 soak_fade;		/* s the retention pass idles (0: the default) */
 	struct soak_fault_opt soak_fault;	/* test knob (soak/knob.h) */
 	u16 mce_poll_wait;	/* s the final corrected-error poll waits for an NMI (test knob) */
 	u8 blackbox_test;	/* test knob: the blackbox suite stores a crafted soak checkpoint */

@@ -318,6 +318,7 @@ static enum ck_status run_soak(const struct ck_config *cfg, enum ck_status statu
 	struct soak_opts o = { .limit = cfg->soak, .fault = cfg->soak_fault,
 			       .chunk_mib = cfg->soak_chunk, .progress_s = cfg->soak_progress,
 			       .watchdog_s = cfg->soak_watchdog, .poll_ms = cfg->soak_poll,
+			       .fade_s = cfg->soak_fade,
 			       .cmdline_errors = cmdline_errors() != 0 };
 
 	struct dispatch_caps caps;

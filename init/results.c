@@ -105,7 +105,7 @@ void results_init(const struct boot_info *bi)
 
 void results_report_previous(void)
 {
-	char text[512];
+	char text[1024];
 
 	bb_prev_text(&prev, text, sizeof(text));
 	if (prev.state == BB_PREV_UNREAD || prev.state == BB_PREV_DAMAGED)

@@ -186,6 +186,7 @@ size_t bb_prev_text(const struct bb_prev *p, char *buf, size_t size)
 	if (c->flags & SOAK_CKPT_CMDLINE)
 		ck_appendf(buf, size, &len, "; its command line had errors, so its verdict was "
 			   "never PASS");
+	soak_ckpt_misc_text(c, buf, size, &len);
 	return len;
 }
 
@@ -261,13 +262,27 @@ static void json_record_of(struct json_writer *w, const struct bb_var *v)
 		json_obj_end(w);
 	}
 	json_buckets(w, c);
+	json_arr_begin(w, "miscompares");
+	for (unsigned int i = 0; i < c->nr_misc; i++) {
+		const struct soak_ckpt_misc *m = &c->misc[i];
+
+		json_obj_begin(w, NULL);
+		json_hex(w, "phys", m->phys);
+		json_hex(w, "expected", m->expected);
+		json_hex(w, "actual", m->actual);
+		json_u64(w, "cpu", m->cpu);
+		json_u64(w, "t_ns", m->t_ns);
+		json_str(w, "pattern", soak_pat_name((enum soak_pat)m->pat));
+		json_obj_end(w);
+	}
+	json_arr_end(w);
 }
 
 void bb_prev_json(struct json_writer *w, const char *key, const struct bb_prev *p)
 {
 	static const char *const states[] = { "none", "unreadable", "damaged", "unfinished",
 					      "finished" };
-	char text[512];
+	char text[1024];
 
 	json_obj_begin(w, key);
 	json_str(w, "state", states[p->state]);

@@ -71,6 +71,7 @@ void soak_ckpt_from(struct soak_ckpt *c, const struct soak_totals *t,
 	bool taken[SOAK_MAX_BUCKETS] = { false };
 
 	memset(c, 0, sizeof(*c));
+	c->version = SOAK_CKPT_VERSION;
 	c->flags = (final ? SOAK_CKPT_FINAL : 0) | (v->pass ? 0 : SOAK_CKPT_FAILING) |
 		   (t->not_stored ? SOAK_CKPT_NOT_STORED : 0);
 	c->rule = v->pass || v->rule < 0 ? SOAK_CKPT_NONE : (u8)v->rule;
@@ -102,6 +103,29 @@ void soak_ckpt_from(struct soak_ckpt *c, const struct soak_totals *t,
 		taken[best] = true;
 		take_bucket(&c->bucket[c->nr_buckets++], &t->bucket[best], map);
 	}
+}
+
+static bool misc_before(u64 t_ns, u16 cpu, const struct soak_ckpt_misc *m)
+{
+	return t_ns != m->t_ns ? t_ns < m->t_ns : cpu < m->cpu;
+}
+
+void soak_ckpt_add_miscompare(struct soak_ckpt *c, const struct soak_event *e)
+{
+	unsigned int at = c->nr_misc;
+
+	if (e->kind != SOAK_EV_MISCOMPARE)
+		return;
+	while (at > 0 && misc_before(e->t_ns, e->cpu, &c->misc[at - 1]))
+		at--;
+	if (at >= SOAK_CKPT_MISC)
+		return;
+	if (c->nr_misc < SOAK_CKPT_MISC)
+		c->nr_misc++;
+	for (unsigned int i = c->nr_misc - 1; i > at; i--)
+		c->misc[i] = c->misc[i - 1];
+	c->misc[at] = (struct soak_ckpt_misc){ e->cpu, e->pat, e->phys, e->expected, e->actual,
+					       e->t_ns };
 }
 
 /* 0: fails a soak, 1: corrected, 2: never of note. */
@@ -153,15 +177,25 @@ static u16 get16(const u8 *p)
 	return (u16)(p[0] | p[1] << 8);
 }
 
+/* A record's length: version 1 keeps no miscompares. */
+static size_t record_len(unsigned int version, unsigned int buckets, unsigned int misc)
+{
+	return SOAK_CKPT_HEADER + buckets * SOAK_CKPT_BUCKET_LEN +
+	       (version == 1 ? 0 : misc * SOAK_CKPT_MISC_LEN) + 4;
+}
+
 size_t soak_ckpt_encode(const struct soak_ckpt *c, u8 *buf, size_t size)
 {
-	size_t len = SOAK_CKPT_HEADER + (size_t)c->nr_buckets * SOAK_CKPT_BUCKET_LEN + 4;
+	u8 version = c->version ? c->version : SOAK_CKPT_VERSION;
+	size_t len = record_len(version, c->nr_buckets, c->nr_misc);
 
-	if (c->nr_buckets > SOAK_CKPT_BUCKETS || size < len)
+	if (c->nr_buckets > SOAK_CKPT_BUCKETS || c->nr_misc > SOAK_CKPT_MISC ||
+	    (version != 1 && version != SOAK_CKPT_VERSION) || (version == 1 && c->nr_misc) ||
+	    size < len)
 		return 0;
 	memset(buf, 0, len);
 	memcpy(buf, magic, 4);
-	buf[4] = SOAK_CKPT_VERSION;
+	buf[4] = version;
 	buf[5] = c->flags;
 	put16(buf + 6, (u16)len);
 	put64(buf + 8, c->seed);
@@ -176,6 +210,7 @@ size_t soak_ckpt_encode(const struct soak_ckpt *c, u8 *buf, size_t size)
 		put32(buf + 48 + 4 * k, c->count[k]);
 	put32(buf + 72, c->not_stored);
 	buf[80] = c->first.kind;
+	buf[81] = c->nr_misc;
 	put16(buf + 82, c->first.cpu);
 	put64(buf + 88, c->first.phys);
 	put64(buf + 96, c->first.t_ns);
@@ -191,6 +226,18 @@ size_t soak_ckpt_encode(const struct soak_ckpt *c, u8 *buf, size_t size)
 		for (int k = 0; k < NR_SOAK_EV; k++)
 			put32(p + 24 + 4 * k, b->count[k]);
 		memcpy(p + 48, b->name, name_len(b->name));
+	}
+	for (unsigned int i = 0; i < c->nr_misc; i++) {
+		const struct soak_ckpt_misc *m = &c->misc[i];
+		u8 *p = buf + SOAK_CKPT_HEADER + c->nr_buckets * SOAK_CKPT_BUCKET_LEN +
+			i * SOAK_CKPT_MISC_LEN;
+
+		put64(p, m->phys);
+		put64(p + 8, m->expected);
+		put64(p + 16, m->actual);
+		put64(p + 24, m->t_ns);
+		put16(p + 32, m->cpu);
+		p[34] = m->pat;
 	}
 	put32(buf + len - 4, soak_crc32(buf, len - 4));
 	return len;
@@ -231,22 +278,35 @@ static bool decode_bucket(const u8 *p, struct soak_ckpt_bucket *b)
 	return b->type <= SOAK_BUCKET_OTHER && zero(p, 4, 8) && soak_take_ascii(p + 48, SOAK_CKPT_NAME, b->name);
 }
 
+static bool decode_misc(const u8 *p, struct soak_ckpt_misc *m)
+{
+	m->phys = get_le64(p);
+	m->expected = get_le64(p + 8);
+	m->actual = get_le64(p + 16);
+	m->t_ns = get_le64(p + 24);
+	m->cpu = get16(p + 32);
+	m->pat = p[34];
+	return m->pat < NR_SOAK_PAT && zero(p, 35, SOAK_CKPT_MISC_LEN);
+}
+
 int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char **why)
 {
 	memset(c, 0, sizeof(*c));
 	*why = NULL;
 	if (len < 8 || memcmp(buf, magic, 4))
 		*why = "not a soak checkpoint (no CKSK magic)";
-	else if (buf[4] != SOAK_CKPT_VERSION)
-		*why = "a soak checkpoint of another version (this build reads version 1)";
+	else if (buf[4] != 1 && buf[4] != SOAK_CKPT_VERSION)
+		*why = "a soak checkpoint of another version (this build reads versions 1 and 2)";
 	else if (get16(buf + 6) != len || len < SOAK_CKPT_HEADER + 4 ||
-		 buf[46] > SOAK_CKPT_BUCKETS ||
-		 len != SOAK_CKPT_HEADER + (size_t)buf[46] * SOAK_CKPT_BUCKET_LEN + 4)
-		*why = "soak checkpoint: its length does not match its size or bucket count";
+		 buf[46] > SOAK_CKPT_BUCKETS || buf[81] > SOAK_CKPT_MISC ||
+		 (buf[4] == 1 && buf[81]) || len != record_len(buf[4], buf[46], buf[81]))
+		*why = "soak checkpoint: its length does not match its size, bucket or miscompare "
+		       "count";
 	else if (soak_crc32(buf, len - 4) != get_le32(buf + len - 4))
 		*why = "soak checkpoint: bad CRC (a torn or corrupt write)";
 	if (*why)
 		return -1;
+	c->version = buf[4];
 	c->flags = buf[5];
 	c->seed = get_le64(buf + 8);
 	c->elapsed_ns = get_le64(buf + 16);
@@ -260,11 +320,13 @@ int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char 
 		c->count[k] = get_le32(buf + 48 + 4 * k);
 	c->not_stored = get_le32(buf + 72);
 	c->first.kind = buf[80];
+	c->nr_misc = buf[81];
 	c->first.cpu = get16(buf + 82);
 	c->first.phys = get_le64(buf + 88);
 	c->first.t_ns = get_le64(buf + 96);
-	if ((c->flags & ~(u32)SOAK_CKPT_FLAGS) || (c->rule != SOAK_CKPT_NONE && c->rule >= soak_nr_rules) ||
-	    !zero(buf, 76, 80) || buf[81] || !zero(buf, 84, 88) ||
+	if ((c->flags & ~(u32)SOAK_CKPT_FLAGS) ||
+	    (c->rule != SOAK_CKPT_NONE && c->rule >= soak_nr_rules) ||
+	    !zero(buf, 76, 80) || !zero(buf, 84, 88) ||
 	    (c->first.kind != SOAK_CKPT_NONE && c->first.kind >= NR_SOAK_EV) ||
 	    (c->first.kind == SOAK_CKPT_NONE && !zero(buf, 82, 104)))
 		*why = "soak checkpoint: a field out of range";
@@ -272,7 +334,26 @@ int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char 
 		if (!decode_bucket(buf + SOAK_CKPT_HEADER + i * SOAK_CKPT_BUCKET_LEN,
 				   &c->bucket[i]))
 			*why = "soak checkpoint: a bucket field out of range";
+	for (unsigned int i = 0; !*why && i < c->nr_misc; i++)
+		if (!decode_misc(buf + SOAK_CKPT_HEADER + c->nr_buckets * SOAK_CKPT_BUCKET_LEN +
+				 i * SOAK_CKPT_MISC_LEN, &c->misc[i]))
+			*why = "soak checkpoint: a miscompare field out of range";
 	return *why ? -1 : 0;
+}
+
+void soak_ckpt_misc_text(const struct soak_ckpt *c, char *buf, size_t size, size_t *len)
+{
+	for (unsigned int i = 0; i < c->nr_misc; i++) {
+		const struct soak_ckpt_misc *m = &c->misc[i];
+
+		ck_appendf(buf, size, len, "%s0x%llx on CPU %u after %llu.%03llus (expected 0x%llx "
+			   "actual 0x%llx, %s)", i ? ", " : "; first miscompares: ",
+			   (unsigned long long)m->phys, m->cpu,
+			   (unsigned long long)(m->t_ns / 1000000000),
+			   (unsigned long long)(m->t_ns / 1000000 % 1000),
+			   (unsigned long long)m->expected, (unsigned long long)m->actual,
+			   soak_pat_name((enum soak_pat)m->pat));
+	}
 }
 
 void soak_ckpt_where(char *buf, size_t size, size_t *len, const struct soak_ckpt_bucket *b)
@@ -327,6 +408,7 @@ size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size)
 			   c->bucket[i].count[SOAK_EV_UC_RECOVERED] +
 			   c->bucket[i].count[SOAK_EV_DEFERRED]);
 	}
+	soak_ckpt_misc_text(c, buf, size, &len);
 	return len;
 }
 

@@ -5,10 +5,11 @@
  * leaves evidence. The next boot (and later tools/ck-results.py) decodes it. Plain C,
  * host-tested and fuzzed.
  *
- * The record, little-endian, SOAK_CKPT_HEADER + 72 * buckets + 4 bytes (at most
- * SOAK_CKPT_MAX):
+ * The record, little-endian, SOAK_CKPT_HEADER + 72 * buckets + 40 * miscompares + 4 bytes
+ * (at most SOAK_CKPT_MAX):
  *    0  4  "CKSK"                   48 24  counts, u32 each, saturating, in enum soak_ev_kind
- *    4  1  version (1)                     order: corrected, deferred, uncorrected,
+ *    4  1  version (2; 1: no          order: corrected, deferred, uncorrected,
+ *          miscompares, byte 81 0)
  *    5  1  flags: 1 final (the             miscompares, stuck CPUs, retired pages
  *          verdict, before its lines), 72  4  entries not stored, u32
  *          2 failing so far, 4 entries 76  4  0
@@ -19,10 +20,11 @@
  *   16  8  elapsed ns                         1 range, 2 no address, 3 other), node u8,
  *   24  8  bytes verified                     DIMM index u16, 0 u32, base u64, size u64,
  *   32  8  bytes per pass (coverage)          counts 6 x u32, name 24 bytes (NUL padded)
- *   40  4  passes                     end  4  CRC-32 (zlib's) of everything before it
- *   44  2  CPUs
- *   46  1  buckets (0..8)
- *   47  1  failing rule (0xff: none)
+ *   40  4  passes                     then 40m the first miscompares, earliest first (byte
+ *   44  2  CPUs                               81 says how many, 0..4): physical u64, expected
+ *   46  1  buckets (0..8)                     u64, actual u64, t ns u64, CPU u16, pattern u8
+ *   47  1  failing rule (0xff: none)          (pattern.h), 0 x 5
+ *                                     end  4  CRC-32 (zlib's) of everything before it
  *
  * A record that decodes re-encodes to the same bytes (every reserved byte is zero).
  *
@@ -35,12 +37,15 @@
 
 #include "soak/ledger.h"
 
-#define SOAK_CKPT_VERSION	1
+#define SOAK_CKPT_VERSION	2
 #define SOAK_CKPT_BUCKETS	8
 #define SOAK_CKPT_HEADER	104
 #define SOAK_CKPT_BUCKET_LEN	72
 #define SOAK_CKPT_NAME		24
-#define SOAK_CKPT_MAX		(SOAK_CKPT_HEADER + SOAK_CKPT_BUCKETS * SOAK_CKPT_BUCKET_LEN + 4)
+#define SOAK_CKPT_MISC		4	/* the first miscompares kept */
+#define SOAK_CKPT_MISC_LEN	40
+#define SOAK_CKPT_MAX		(SOAK_CKPT_HEADER + SOAK_CKPT_BUCKETS * SOAK_CKPT_BUCKET_LEN + \
+				 SOAK_CKPT_MISC * SOAK_CKPT_MISC_LEN + 4)
 #define SOAK_CKPT_NONE		0xff
 #define SOAK_CKPT_INTERVAL_NS	(600ULL * 1000000000ULL)	/* ten minutes */
 
@@ -53,6 +58,7 @@
 				 SOAK_CKPT_CMDLINE)
 
 struct soak_ckpt {
+	u8 version;			/* 0 or SOAK_CKPT_VERSION; a decoded one: what it was */
 	u8 flags;
 	u8 rule;			/* the failing rule, or SOAK_CKPT_NONE */
 	u16 cpus;
@@ -73,6 +79,12 @@ struct soak_ckpt {
 		u32 count[NR_SOAK_EV];
 		char name[SOAK_CKPT_NAME + 1];	/* a DIMM's name, NUL-terminated */
 	} bucket[SOAK_CKPT_BUCKETS];
+	u8 nr_misc;
+	struct soak_ckpt_misc {
+		u16 cpu;
+		u8 pat;			/* enum soak_pat: what the word should have held */
+		u64 phys, expected, actual, t_ns;
+	} misc[SOAK_CKPT_MISC];		/* the first miscompares, earliest first */
 };
 
 /*
@@ -84,6 +96,8 @@ struct soak_ckpt {
 void soak_ckpt_from(struct soak_ckpt *c, const struct soak_totals *t,
 		    const struct soak_verdict *v, const struct soak_event *first,
 		    const struct soak_where_map *map, bool final);
+/* Keep miscompare @e among @c's first ones (the SOAK_CKPT_MISC earliest; ties: lower CPU). */
+void soak_ckpt_add_miscompare(struct soak_ckpt *c, const struct soak_event *e);
 /*
  * The event of note among @best (may be NULL) and @ev[0..@nr): the earliest that fails a
  * soak (uncorrected, deferred, miscompare, stuck CPU), else the earliest corrected error;
@@ -100,6 +114,11 @@ int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char 
  * "previous soak ended without a summary; its last checkpoint 3723.500s into it: ...".
  */
 size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size);
+/*
+ * "; first miscompares: 0x40001000 on CPU 1 after 3.214s (expected 0x... actual 0x...,
+ * address), ..." appended at *@len (kernel/lib/format.h's ck_appendf), nothing without any.
+ */
+void soak_ckpt_misc_text(const struct soak_ckpt *c, char *buf, size_t size, size_t *len);
 /*
  * Where a stored bucket's errors were, appended to @buf at *@len (ck_appendf): "DIMM name",
  * "node N range 0xbase-0xlast", "node N outside the soak ranges", "no address" or "other

@@ -153,6 +153,7 @@ static void record(struct soak_ledger *l, struct soak_event *e)
 
 	if (e->flags & SOAK_EVF_PHYS)
 		attribute(l->map, e);
+	l->last = *e;
 	key_of(e, &key);
 	add_count64(&l->count[e->kind]);
 	if (e->node < NUMA_MAX_NODES)

@@ -132,6 +132,7 @@ struct soak_bucket {
 struct soak_ledger {
 	const struct soak_where_map *map;
 	struct soak_event *ev;
+	struct soak_event last;		/* the last event recorded, stored or not */
 	unsigned int cap, nr;
 	u64 count[NR_SOAK_EV];
 	u64 node_count[NUMA_MAX_NODES][NR_SOAK_EV];	/* of the events with a node */

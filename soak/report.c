@@ -131,8 +131,26 @@ static void put_writer_text(struct soak_text *o, const struct soak_event *e)
 			soak_pat_name((enum soak_pat)e->pat));
 	else
 		tprintf(o, "written by %s (%s)",
-			e->how == SOAK_HOW_CLEAR ? "a clear primitive" : "soak_fill",
+			e->how == SOAK_HOW_CLEAR ? "a clear primitive" : "soak_march_mc",
 			soak_pat_name((enum soak_pat)e->pat));
+}
+
+bool soak_data_address(const struct soak_event *e, const struct soak_where_map *map, u64 *addr)
+{
+	u64 inv = e->pat & 1 ? ~0ULL : 0, v = e->actual ^ inv;
+
+	if (e->kind != SOAK_EV_MISCOMPARE || (e->pat & ~1u) != SOAK_PAT_ADDRESS || (v & 7) ||
+	    v == (e->expected ^ inv) || !map || !map->plan)
+		return false;
+	for (unsigned int i = 0; i < map->plan->nr_ranges; i++) {
+		const struct soak_range *r = &map->plan->range[i];
+
+		if (v >= r->base && v - r->base < r->size) {
+			*addr = v;
+			return true;
+		}
+	}
+	return false;
 }
 
 static void put_mca_text(struct soak_text *o, const struct soak_event *e)
@@ -153,6 +171,7 @@ size_t soak_event_text(const struct soak_event *e, const struct soak_where_map *
 {
 	struct soak_text o;
 	char sym[96] = "";
+	u64 other;
 
 	text_init(&o, buf, size);
 	tprintf(&o, "# soak-event: ");
@@ -165,6 +184,10 @@ size_t soak_event_text(const struct soak_event *e, const struct soak_where_map *
 		put_bits(&o, e->expected ^ e->actual);
 		tprintf(&o, ", ");
 		put_writer_text(&o, e);
+		if (soak_data_address(e, map, &other))
+			tprintf(&o, ", the data read is the address 0x%llx (expected 0x%llx)",
+				(unsigned long long)other,
+				(unsigned long long)(e->expected ^ (e->pat & 1 ? ~0ULL : 0)));
 		tprintf(&o, ", %s", soak_reread_name((enum soak_reread)e->reread));
 		break;
 	case SOAK_EV_STUCK_CPU:
@@ -220,11 +243,18 @@ static void put_json_where(struct json_writer *w, const struct soak_event *e,
 	json_arr_end(w);
 }
 
-static void put_json_miscompare(struct json_writer *w, const struct soak_event *e)
+static void put_json_miscompare(struct json_writer *w, const struct soak_event *e,
+				const struct soak_where_map *map)
 {
+	u64 other;
+
 	json_hex(w, "expected", e->expected);
 	json_hex(w, "actual", e->actual);
 	json_hex(w, "bits", e->expected ^ e->actual);
+	if (soak_data_address(e, map, &other))
+		json_hex(w, "data_address", other);
+	else
+		json_null(w, "data_address");
 	json_str(w, "written_by", soak_how_name((enum soak_how)e->how));
 	json_str(w, "pattern", soak_pat_name((enum soak_pat)e->pat));
 	if (e->how == SOAK_HOW_COPY)
@@ -247,7 +277,7 @@ static void put_json_kind(struct json_writer *w, const struct soak_event *e,
 		json_bool(w, "over", e->flags & SOAK_EVF_OVER);
 	}
 	if (e->kind == SOAK_EV_MISCOMPARE)
-		put_json_miscompare(w, e);
+		put_json_miscompare(w, e, map);
 	if (e->kind == SOAK_EV_STUCK_CPU) {
 		if (map && map->symbol)
 			map->symbol(e->rip, sym, sizeof(sym));

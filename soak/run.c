@@ -50,6 +50,8 @@ static bool take_opts(const struct soak_opts *o)
 	soak.opts.progress_s = o->progress_s ? o->progress_s : SOAK_PROGRESS_DEFAULT_S;
 	soak.opts.watchdog_s = o->watchdog_s ? o->watchdog_s : SOAK_WATCHDOG_DEFAULT_S;
 	soak.opts.poll_ms = o->poll_ms ? o->poll_ms : SOAK_POLL_DEFAULT_MS;
+	soak.opts.fade_s = o->fade_s ? o->fade_s : SOAK_FADE_DEFAULT_S;
+	soak.fade_us = (u64)soak.opts.fade_s * 1000000;
 	soak.passes = o->limit.kind == SOAK_LIMIT_PASSES ? o->limit.passes : 0;
 	return true;
 }
@@ -95,6 +97,10 @@ static void print_plan(void)
 	       soak.nr_cpus, (unsigned long long)p->chunk_bytes >> 20,
 	       (unsigned long long)took.kept >> 20, (unsigned long long)SOAK_RESERVE >> 20,
 	       soak.opts.poll_ms);
+	printk("soak: passes: %s (%u elements) first, then %s, %s, %s and %s (soak_fade=%u s) "
+	       "over and over; a barrier between two elements\n", soak_schedule[0].name,
+	       soak_schedule[0].nr_el, soak_schedule[1].name, soak_schedule[2].name,
+	       soak_schedule[3].name, soak_schedule[4].name, soak.opts.fade_s);
 	printk("soak: copies rotate through %s\n", soak.copy_mask & (1u << SOAK_COPY_NT) ?
 	       "copy_mc_highpages, copy_mc_highpage, folio_mc_copy batched and per page, and "
 	       "copy_mc_avx2_nt (AVX2 non-temporal)" :
@@ -223,6 +229,7 @@ static void run_cpus(void)
 		soak_ledger_init(&sc->ledger, sc->ev, SOAK_LEDGER_CAP, &soak.map);
 	}
 	soak.seed = rdtsc();
+	soak.prog = (struct soak_prog){ &soak.plan, soak.seed, soak.copy_mask };
 	soak.t0_us = smp_now_us();
 	if (soak.opts.limit.kind == SOAK_LIMIT_TIME)
 		soak.deadline_us = soak.t0_us + soak.opts.limit.seconds * 1000000;

@@ -4,7 +4,8 @@
  * (soak_set_checkpoint_sink), every CPU's ledger folded into totals, the boot CPU's
  * checkpoints while the soak runs as soak_ckpt_due() paces them (the first, one per new kind
  * of event, then every SOAK_CKPT_INTERVAL_NS), and the final one, with the verdict, before
- * the lines that print it (run_report.c).
+ * the lines that print it (run_report.c). Each keeps the first miscompares (address, expected,
+ * actual), so that a reset after one still names it on the next boot.
  *
  * While the other CPUs soak, their ledgers are read as soak/ledger.h allows a reader
  * that is not their writer: counts and buckets by soak_ledger_snapshot(), the event of note
@@ -88,6 +89,14 @@ static void hand(u64 now_ns, const struct soak_totals *t, const struct soak_verd
 	soak_ckpt_from(&ck.c, t, v, first, &soak.map, final);
 	if (soak.opts.cmdline_errors)	/* the run's verdict is never PASS: its box says so */
 		ck.c.flags |= SOAK_CKPT_CMDLINE;
+	/* the first miscompares, among the entries each CPU has published */
+	for (unsigned int i = 0; i < soak.nr_cpus; i++) {
+		const struct soak_ledger *l = &soak_cpu_of(i)->ledger;
+		unsigned int n = soak_ledger_stored(l);
+
+		for (unsigned int k = 0; k < n; k++)
+			soak_ckpt_add_miscompare(&ck.c, &l->ev[k]);
+	}
 	len = soak_ckpt_encode(&ck.c, ck.rec, sizeof(ck.rec));
 	ret = sink(ck.rec, len);
 	if (ret == -EAGAIN || ret == -EBUSY)

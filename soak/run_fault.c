@@ -120,11 +120,11 @@ static void flip_piece_written(unsigned int idx, u64 pa, u64 len)
 	__atomic_store_n(&flip.state, FLIP_IDLE, __ATOMIC_RELEASE);
 }
 
-void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len)
+void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len, bool source)
 {
-	if (soak.opts.fault.kind == SOAK_KNOB_EMULATE)
+	if (soak.opts.fault.kind == SOAK_KNOB_EMULATE && source)
 		emu_piece_written(idx, pa, len);
-	if (soak.opts.fault.kind == SOAK_KNOB_MCE)
+	if (soak.opts.fault.kind == SOAK_KNOB_MCE && source)
 		mce_piece_written(idx, pa, len);
 	if (soak.opts.fault.kind == SOAK_KNOB_FLIP)
 		flip_piece_written(idx, pa, len);

@@ -14,7 +14,7 @@
 #include "soak/ledger.h"
 #include "soak/plan.h"
 #include "soak/soak.h"
-#include "soak/step.h"
+#include "soak/march.h"
 #include "soak/watch.h"
 
 #define SOAK_LEDGER_CAP		16	/* stored events per CPU (the rest are counted) */
@@ -25,7 +25,9 @@ struct soak_shared {
 	struct soak_opts opts;
 	struct soak_plan plan;
 	struct soak_where_map map;
+	struct soak_prog prog;		/* the plan, seed and copy primitives, for soak/march.c */
 	u64 seed;
+	u64 fade_us;			/* the retention pass's idle (soak_fade=) */
 	u64 t0_us, deadline_us;		/* deadline 0: the soak runs a number of passes */
 	u32 passes;			/* soak=passes:N; 0 for a duration */
 	u32 copy_mask;			/* the copy primitives this CPU model runs */
@@ -40,7 +42,8 @@ extern struct soak_shared soak;
 /* One CPU's soak: written only by its CPU while it soaks. */
 struct soak_cpu {
 	volatile u64 beat;		/* bumped after every piece (the watchdog reads it) */
-	volatile bool done;		/* its last pass finished */
+	volatile bool done;		/* its last pass finished (or the time was up) */
+	u64 el_done;			/* elements finished, counted from the soak's first */
 	unsigned int idx;		/* its soak index */
 	u32 passes;			/* whole passes done */
 	u64 pass_pages;			/* pages touched in the pass under way */
@@ -53,6 +56,7 @@ struct soak_cpu {
 	u64 next_poll_us;		/* when its banks are polled next */
 	struct soak_ledger ledger;
 	struct soak_event ev[SOAK_LEDGER_CAP];
+	char line[512];			/* a miscompare's line, printed when it is found */
 };
 DECLARE_PER_CPU(struct soak_cpu, soak_cpu);
 
@@ -98,8 +102,11 @@ void soak_monitor_finish(void (*tick)(void));
 bool soak_is_stuck(unsigned int idx);
 unsigned int soak_nr_stuck(void);
 
-/* run_fault.c: the knobs' hooks (each does nothing while its knob is off). */
-void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len);
+/*
+ * run_fault.c: the knobs' hooks (each does nothing while its knob is off). A run written:
+ * @source, a copy's source before its copy.
+ */
+void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len, bool source);
 void soak_fault_serve(void);
 void soak_fault_stuck_check(unsigned int idx);
 /* emulate: NULL when this soak can do it, else why not (before the workers start). */

@@ -33,9 +33,10 @@ static struct {
 	u8 said_done[SOAK_MAX_CPUS];
 } mon;
 
+/* Read by every CPU at its barriers, written by the boot CPU alone. */
 bool soak_is_stuck(unsigned int idx)
 {
-	return mon.stuck[idx];
+	return __atomic_load_n(&mon.stuck[idx], __ATOMIC_ACQUIRE);
 }
 
 unsigned int soak_nr_stuck(void)
@@ -129,7 +130,7 @@ static void name_stuck(unsigned int idx, u64 silent_us)
 	       "covered\n", cpu);
 	soak_ledger_stuck(&this_cpu_ptr(&soak_cpu)->ledger, soak_elapsed_ns(), (u16)cpu,
 			  soak.plan.cpu_node[idx], got ? st.rip : 0);
-	mon.stuck[idx] = 1;
+	__atomic_store_n(&mon.stuck[idx], 1, __ATOMIC_RELEASE);
 	mon.nr_stuck++;
 }
 

@@ -2,10 +2,10 @@
 /*
  * run_report.c - the soak's results once every CPU has finished or been found stuck
  * (run_int.h): the coverage (soak/cover.h: a CPU that fell short names the pages it left
- * and why), the final checkpoint (run_ckpt.c), every ledger entry as text and as a JSON
- * record, the ledger table (by DIMM, or by node and range), each CPU's passes and their
- * times, the KTAP suite "soak" with one case per node and its LAVA lines, the
- * "# copykernel-soak:" summary line and its JSON record.
+ * and why), the final checkpoint (run_ckpt.c), every ledger entry as text (a miscompare's
+ * went out when it was found) and as a JSON record, the ledger table (by DIMM, or by node
+ * and range), each CPU's passes and their times, the KTAP suite "soak" with one case per
+ * node and its LAVA lines, the "# copykernel-soak:" summary line and its JSON record.
  *
  * The verdict is soak/ledger.c's, and one more rule the ledger cannot see: every CPU
  * not found stuck must have touched, in its first whole pass, every page of its slices that
@@ -127,8 +127,11 @@ static void print_events(void)
 		const struct soak_ledger *l = &soak_cpu_of(i)->ledger;
 
 		for (unsigned int k = 0; k < l->nr; k++) {
-			soak_event_text(&l->ev[k], &soak.map, line, sizeof(line));
-			out(line);
+			/* a miscompare's line went out when it was found (run_work.c) */
+			if (l->ev[k].kind != SOAK_EV_MISCOMPARE) {
+				soak_event_text(&l->ev[k], &soak.map, line, sizeof(line));
+				out(line);
+			}
 			soak_event_json(&l->ev[k], &soak.map, line, sizeof(line));
 			out(line);
 		}
@@ -190,7 +193,12 @@ static u32 run_rules(bool knob_ok, const char **why)
 	} else if (!knob_ok) {
 		*why = "the soak_fault= knob did not do what it asked";
 	}
-	if (*why && verdict.pass)
+	/*
+	 * A soak stopped before its first pass read anything (pass 0 begins by writing) failed
+	 * "nothing was soaked" because it did not cover its memory: the coverage says why.
+	 */
+	if (*why && (verdict.pass || (nodes && verdict.rule >= 0 &&
+				     soak_rules[verdict.rule].scope == SOAK_SCOPE_NOTHING_SOAKED)))
 		verdict = (struct soak_verdict){ .pass = false, .rule = -1, .bucket = -1,
 						 .run_reason = *why };
 	else if (*why)

@@ -1,29 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * run_work.c - a soaking CPU's passes (run_int.h): each piece of its memory (step.h) is
- * written (filled, or cleared through the clear primitives on the zero pass), copied with
- * the primitive the schedule rotates to (copy/pages.h, the page and folio APIs Linux would
- * use), the destination compared with the source and the source verified against its
- * regenerated pattern (copy/verify.h, machine-check safe).
+ * run_work.c - a soaking CPU's passes (run_int.h): the elements of each pass (pattern.h),
+ * every CPU between the same two barriers, each walked and done by soak/march.c through this
+ * CPU's seam: copy/march.asm's kernel for reads and writes, Linux's copy primitives (the page
+ * and folio APIs, copy/pages.h) and clear primitive, the page flags for what is out.
  *
- * Between pieces the CPU polls its machine-check banks when soak_poll= says (run_poll.c).
+ * Between pieces the CPU beats its heartbeat, polls its machine-check banks when soak_poll=
+ * says (run_poll.c) and, on the boot CPU, does the monitor's duties; so does a CPU waiting
+ * at a barrier. Before each element the CPU writes back and empties its caches (wbinvd), so
+ * that the element reads memory, not what the one before left in a cache.
  *
- * A miscompare: the line is flushed and the word read again, which tells a read error from a
- * stored one; the ledger gets the address, expected and actual words and what wrote them,
- * and the page is retired (PG_RETIRED: never touched again). Poison met by a verify or a
- * compare: the page is queued for memory_failure, logged and retired; a copy that met poison
- * has its #MC records (this CPU's, since the copy began) logged with their banks and the
- * pages they name retired, then its source verified to find any other, and its destination
- * is not compared.
+ * A wrong word: its line is printed at once (# soak-event:, the ledger's text, which a
+ * harness may read while the soak runs), the ledger gets the address, expected, actual and
+ * re-read words and what wrote them, and the page is retired (PG_RETIRED: never touched
+ * again). Poison met by a read: the page is queued for memory_failure, logged and retired. A
+ * copy that met poison has its #MC records (this CPU's, since the copy began) logged with
+ * their banks and the pages they name retired; soak/march.c then reads its source to find
+ * any other, and writes its destination with what the copy would have put there.
  */
 #include "copy/pages.h"
 #include "copy/routines.h"
-#include "copy/verify.h"
+#include "kernel/console/printk.h"
 #include "kernel/include/errno.h"
 #include "kernel/include/x86.h"
 #include "kernel/mm/page.h"
 #include "mce/mce.h"
-#include "soak/pattern.h"
+#include "soak/report.h"
 #include "soak/run_int.h"
 
 static bool page_out(u64 pa)
@@ -40,12 +42,6 @@ static bool retired(u64 pa)
 	return p && (__atomic_load_n(&p->flags, __ATOMIC_ACQUIRE) & PG_RETIRED);
 }
 
-static bool soak_page_out(u64 pa, void *ctx)
-{
-	(void)ctx;
-	return page_out(pa);
-}
-
 static void retire(struct soak_cpu *sc, u64 pa, enum soak_ev_kind cause)
 {
 	struct page *p = pfn_to_page(pa >> PAGE_SHIFT);
@@ -60,7 +56,7 @@ static void retire(struct soak_cpu *sc, u64 pa, enum soak_ev_kind cause)
  * A copy stopped by a machine check: every #MC this CPU recovered from since record @seq
  * (mce.h's ring; a record already overwritten is lost to it) goes into the ledger with its
  * bank, and the page its bank names is queued (the handler did too) and retired. Poison the
- * verify then meets on such a page is the same error, not counted again (failed_at).
+ * read of the source then meets on such a page is the same error, not counted again.
  */
 static void copy_mce_records(struct soak_cpu *sc, u64 seq)
 {
@@ -87,84 +83,6 @@ static void copy_mce_records(struct soak_cpu *sc, u64 seq)
 	}
 }
 
-/* The word at @pa again, from memory: its line flushed first. */
-static u64 reread(u64 pa)
-{
-	volatile u64 *w = (volatile u64 *)(uintptr_t)pa;
-
-	__asm__ volatile("mfence; clflush (%0); mfence" : : "r"(w) : "memory");
-	return *w;
-}
-
-/* One failure of a verify or compare at @pa; the page is retired. */
-static void failed_at(struct soak_cpu *sc, u64 status, u64 pa, const struct soak_miss *m,
-		      const struct soak_writer *w)
-{
-	u16 cpu = (u16)soak.cpu_of[sc->idx];
-
-	if (status == SOAK_POISONED) {
-		if (retired(pa))
-			return;		/* the copy's #MC record counted it already */
-		memory_failure_queue(pa >> PAGE_SHIFT);
-		soak_ledger_poison(&sc->ledger, soak_elapsed_ns(), cpu, pa & ~63ULL, 6);
-		retire(sc, pa, SOAK_EV_UC_RECOVERED);
-		return;
-	}
-	soak_ledger_miscompare(&sc->ledger, soak_elapsed_ns(), cpu, pa, m->expected, m->actual,
-			       w, true, reread(pa));
-	retire(sc, pa, SOAK_EV_MISCOMPARE);
-}
-
-/* Verify [pa, pa + len) against @d (index @d->first at pa), past every failure to the end. */
-static void verify_run(struct soak_cpu *sc, u64 pa, u64 len, struct soak_desc d,
-		       const struct soak_writer *w)
-{
-	while (len) {
-		struct soak_miss m;
-		u64 st = soak_verify_mc((void *)(uintptr_t)pa, len, &d, &m), skip;
-
-		if (st == SOAK_OK)
-			break;
-		failed_at(sc, st, pa + m.offset, &m, w);
-		skip = ((m.offset >> PAGE_SHIFT) + 1) << PAGE_SHIFT;	/* past the page */
-		if (skip >= len)
-			break;
-		pa += skip;
-		len -= skip;
-		d.first += skip / 8;
-	}
-	sc->bytes_verified += len;
-}
-
-/* Compare the copy at @dst with @src, past every failure to the end. */
-static void compare_run(struct soak_cpu *sc, u64 dst, u64 src, u64 len,
-			const struct soak_writer *w)
-{
-	u64 done = 0;
-
-	while (done < len) {
-		struct soak_miss m;
-		u64 st = soak_compare_mc((void *)(uintptr_t)(dst + done),
-					 (void *)(uintptr_t)(src + done), len - done, &m);
-
-		if (st == SOAK_OK)
-			break;
-		failed_at(sc, st, (m.side ? src : dst) + done + m.offset, &m, w);
-		done += ((m.offset >> PAGE_SHIFT) + 1) << PAGE_SHIFT;
-	}
-}
-
-/* Write @nr pages at @pa with pass @pass's data for half @key (index @first at pa). */
-static void write_run(u32 pass, u64 pa, u64 nr, const struct soak_desc *d)
-{
-	struct page *p = pfn_to_page(pa >> PAGE_SHIFT);
-
-	if (soak_pass_how(pass) == SOAK_HOW_CLEAR && p && pfn_to_page((pa >> PAGE_SHIFT) + nr - 1))
-		clear_highpages_batched(p, nr);
-	else
-		soak_fill((void *)(uintptr_t)pa, nr << PAGE_SHIFT, d);
-}
-
 /* Copy @nr pages with primitive @op; nonzero when it met poison. */
 static int copy_run(int op, u64 dst, u64 src, u64 nr)
 {
@@ -182,7 +100,7 @@ static int copy_run(int op, u64 dst, u64 src, u64 nr)
 	case SOAK_FOLIO_COPY_PER_PAGE:
 		return folio_mc_copy_per_page(&fd, &fs);
 	case SOAK_COPY_NT:
-		/* Bytes left: poison stopped it; the source's verify finds and retires the page. */
+		/* Bytes left: poison stopped it; the source's read finds and retires the page. */
 		return copy_mc_avx2_nt((void *)(uintptr_t)dst, (const void *)(uintptr_t)src,
 				       nr << PAGE_SHIFT) ? -EHWPOISON : 0;
 	default:
@@ -190,73 +108,147 @@ static int copy_run(int op, u64 dst, u64 src, u64 nr)
 	}
 }
 
-/* Pages [seg->page, + nr) of @pc written alone on one side: that side's own key. */
-static void work_alone(struct soak_cpu *sc, u32 pass, const struct soak_piece *pc,
-		       const struct soak_seg *seg)
-{
-	bool dst_side = seg->kind == SOAK_SEG_DST;
-	u64 pa = (dst_side ? pc->dst : pc->src) + (seg->page << PAGE_SHIFT);
-	u64 key = dst_side ? soak_piece_dst_key(pc) : pc->key;
-	struct soak_writer w = { soak_pass_how(pass), soak_pass_row(pass, NULL)->pat, -1 };
-	struct soak_desc d;
+/* ---- the seam (soak/march.h) --------------------------------------------------------- */
 
-	soak_pattern_desc(soak.seed, pass, key, &d);
-	d.first = pc->first + seg->page * (PAGE_SIZE / 8);
-	write_run(pass, pa, seg->nr, &d);
-	verify_run(sc, pa, seg->nr << PAGE_SHIFT, d, &w);
+static u64 img_march(void *ctx, u64 pa, u64 len, const struct soak_mv *mv,
+		     struct soak_word_miss *m)
+{
+	return soak_march_mc((void *)(uintptr_t)pa, len, mv, m);
 }
 
-static void work_pair(struct soak_cpu *sc, u32 pass, const struct soak_piece *pc,
-		      const struct soak_seg *seg)
+static int img_copy(void *ctx, int op, u64 dst, u64 src, u64 pages)
 {
-	u64 off = seg->page << PAGE_SHIFT, len = seg->nr << PAGE_SHIFT;
-	u64 src = pc->src + off, dst = pc->dst + off;
-	struct soak_writer w = { soak_pass_how(pass), soak_pass_row(pass, NULL)->pat, -1 };
-	struct soak_writer wc = w;
-	struct soak_desc d;
-	int op = soak_copy_op(pass, pc->pair, soak.copy_mask), ret;
-	u64 seq;
+	struct soak_cpu *sc = ctx;
+	u64 seq = mce_count();
+	int ret = copy_run(op, dst, src, pages);
 
-	soak_pattern_desc(soak.seed, pass, pc->key, &d);
-	d.first = pc->first + off / 8;
-	write_run(pass, src, seg->nr, &d);
-	soak_fault_piece_written(sc->idx, src, len);
-	wc.how = SOAK_HOW_COPY;
-	wc.copy_op = op;
-	seq = mce_count();
-	ret = copy_run(op, dst, src, seg->nr);
 	while (soak_fault_copy_again(sc->idx, ret))
-		ret = copy_run(op, dst, src, seg->nr);
+		ret = copy_run(op, dst, src, pages);
 	soak_fault_copied(sc->idx, ret);
-	if (ret) {
+	if (ret)
 		copy_mce_records(sc, seq);
-		verify_run(sc, src, len, d, &w);	/* finds and retires the poisoned page */
+	return ret;
+}
+
+static void img_clear(void *ctx, u64 pa, u64 pages)
+{
+	clear_highpages_batched(pfn_to_page(pa >> PAGE_SHIFT), pages);
+}
+
+static bool img_out(void *ctx, u64 pa)
+{
+	return page_out(pa);
+}
+
+static void img_found(void *ctx, const struct soak_found *f)
+{
+	struct soak_cpu *sc = ctx;
+	u16 cpu = (u16)soak.cpu_of[sc->idx];
+
+	if (f->poison) {
+		if (retired(f->pa))
+			return;		/* the copy's #MC record counted it already */
+		memory_failure_queue(f->pa >> PAGE_SHIFT);
+		soak_ledger_poison(&sc->ledger, soak_elapsed_ns(), cpu, f->pa & ~63ULL, 6);
+		retire(sc, f->pa, SOAK_EV_UC_RECOVERED);
 		return;
 	}
-	compare_run(sc, dst, src, len, &wc);
-	verify_run(sc, src, len, d, &w);
+	soak_ledger_miscompare(&sc->ledger, soak_elapsed_ns(), cpu, f->pa, f->expected, f->actual,
+			       &f->w, true, f->reread);
+	/* its line now, while the soak runs (soak/report.h: the end prints the others) */
+	soak_event_text(&sc->ledger.last, &soak.map, sc->line, sizeof(sc->line));
+	printk("%s\n", sc->line);
+	retire(sc, f->pa, SOAK_EV_MISCOMPARE);
 }
 
-static void work_piece(struct soak_cpu *sc, u32 pass, const struct soak_piece *pc)
+static void img_written(void *ctx, u64 pa, u64 len, bool source)
 {
-	struct soak_seg seg;
+	struct soak_cpu *sc = ctx;
 
-	for (u64 from = 0; soak_piece_seg(pc, from, soak_page_out, NULL, &seg);
-	     from = seg.page + seg.nr) {
-		if (seg.kind == SOAK_SEG_PAIR)
-			work_pair(sc, pass, pc, &seg);
-		else if (seg.kind != SOAK_SEG_NONE)
-			work_alone(sc, pass, pc, &seg);
-		if (seg.kind == SOAK_SEG_PAIR)
-			sc->pass_pages += 2 * seg.nr;
-		else if (seg.kind != SOAK_SEG_NONE)
-			sc->pass_pages += seg.nr;
-	}
+	soak_fault_piece_written(sc->idx, pa, len, source);
 }
+
+/* ---- the passes ---------------------------------------------------------------------- */
 
 static bool time_up(void)
 {
 	return soak.deadline_us && smp_now_us() >= soak.deadline_us;
+}
+
+/* Between pieces, and while waiting: the heartbeat, the polls, the boot CPU's duties. */
+static void between(struct soak_cpu *sc, void (*tick)(void))
+{
+	soak_poll_due(sc);
+	sc->beat++;
+	if (tick)
+		tick();
+}
+
+/*
+ * The barrier before element @g (counted from the soak's first): every other CPU has
+ * finished the elements before it, or stopped, or was found stuck. False when the time is up.
+ */
+static bool barrier(struct soak_cpu *sc, u64 g, void (*tick)(void))
+{
+	for (;;) {
+		bool all = true;
+
+		for (unsigned int i = 0; i < soak.nr_cpus && all; i++) {
+			struct soak_cpu *o = soak_cpu_of(i);
+
+			all = i == sc->idx || __atomic_load_n(&o->el_done, __ATOMIC_ACQUIRE) >= g ||
+			      __atomic_load_n(&o->done, __ATOMIC_ACQUIRE) || soak_is_stuck(i);
+		}
+		if (all)
+			return true;
+		if (time_up())
+			return false;
+		between(sc, tick);
+		cpu_relax();
+	}
+}
+
+/* The retention pass's idle: soak_fade= seconds (or to the deadline); false when time is up. */
+static bool idle(struct soak_cpu *sc, void (*tick)(void))
+{
+	u64 end = smp_now_us() + soak.fade_us;
+
+	while (smp_now_us() < end) {
+		if (time_up())
+			return false;
+		between(sc, tick);
+		cpu_relax();
+	}
+	return true;
+}
+
+/* Element @el of @pass on this CPU; false when the time was up. */
+static bool run_el(struct soak_cpu *sc, const struct soak_mem_ops *ops, u32 pass,
+		   unsigned int el, void (*tick)(void))
+{
+	struct soak_el_run r;
+	struct soak_walk w;
+	struct soak_piece pc;
+	u64 read = 0;
+
+	soak_el_begin(&r, &soak.prog, ops, pass, el);
+	wbinvd();
+	if (r.e->kind == SOAK_EL_IDLE)
+		return idle(sc, tick);
+	soak_walk_init(&w, &soak.plan, sc->idx, r.e, pass);
+	while (soak_walk_next(&w, &pc)) {
+		if (time_up())
+			return false;
+		soak_fault_stuck_check(sc->idx);
+		soak_el_piece(&r, &pc);
+		__atomic_store_n(&sc->bytes_verified, sc->bytes_verified + r.bytes_read - read,
+				 __ATOMIC_RELAXED);
+		read = r.bytes_read;
+		if (!el)
+			sc->pass_pages = r.pages;
+		between(sc, tick);
+	}
+	return true;
 }
 
 static void pass_done(struct soak_cpu *sc)
@@ -279,23 +271,21 @@ static void pass_done(struct soak_cpu *sc)
 void soak_work(unsigned int idx, void (*tick)(void))
 {
 	struct soak_cpu *sc = this_cpu_ptr(&soak_cpu);
+	const struct soak_mem_ops ops = {
+		.ctx = sc, .march = img_march, .copy = img_copy, .clear = img_clear,
+		.out = img_out, .found = img_found, .written = img_written,
+	};
+	u64 g = 0;
 
 	for (u32 pass = 0; !soak.passes || pass < soak.passes; pass++) {
-		struct soak_cursor c;
-		struct soak_piece pc;
+		const struct soak_pass_row *row = soak_pass_row(pass, NULL);
 
 		sc->pass_pages = 0;
 		sc->pass_t0_ns = soak_elapsed_ns();
-		soak_cursor_init(&c);
-		while (soak_step_next(&soak.plan, idx, pass, &c, &pc)) {
-			if (time_up())
+		for (unsigned int el = 0; el < row->nr_el; el++, g++) {
+			if (!barrier(sc, g, tick) || !run_el(sc, &ops, pass, el, tick))
 				goto out;
-			soak_fault_stuck_check(idx);
-			work_piece(sc, pass, &pc);
-			soak_poll_due(sc);
-			sc->beat++;
-			if (tick)
-				tick();
+			__atomic_store_n(&sc->el_done, g + 1, __ATOMIC_RELEASE);
 		}
 		pass_done(sc);
 	}

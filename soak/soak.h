@@ -27,6 +27,7 @@
 #define SOAK_PROGRESS_DEFAULT_S	10
 #define SOAK_WATCHDOG_DEFAULT_S	30
 #define SOAK_POLL_DEFAULT_MS	1000
+#define SOAK_FADE_DEFAULT_S	240	/* memtest86+'s bit fade idle (its test list: 240 s) */
 
 struct soak_opts {
 	struct soak_limit limit;
@@ -35,6 +36,7 @@ struct soak_opts {
 	u32 progress_s;		/* 0: SOAK_PROGRESS_DEFAULT_S */
 	u32 watchdog_s;		/* 0: SOAK_WATCHDOG_DEFAULT_S */
 	u32 poll_ms;		/* 0: SOAK_POLL_DEFAULT_MS */
+	u32 fade_s;		/* the retention pass's idle; 0: SOAK_FADE_DEFAULT_S */
 	bool nt_copy;		/* the CPUs run copy_mc_avx2_nt (AVX2): it joins the rotation */
 	bool cmdline_errors;	/* the run's command line had errors: every checkpoint says so */
 };

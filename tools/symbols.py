@@ -71,7 +71,6 @@ TEST_API = {
     "mce_sim_this": "inject=simulate: the mce suite fills its CPU's simulated register file",
     # The soak and the poller: pure parts whose users in the image are still to come.
     "soak_ckpt_text": "a checkpoint as the next boot's words; the fuzzer holds it to the decoder",
-    "soak_schedule_rows": "the pattern schedule's length, which the host test walks",
     "mce_poll_due": "Linux's poll-timer interval (mce/poll_core.h), host-tested; the image "
                     "polls on the soak's soak_poll= schedule and has no poll timer yet",
     "mce_poll_rearm": "the same interval's halving after a find and doubling after none",

@@ -4,17 +4,19 @@
  * process, over hugepage-backed memory, one pinned thread per CPU, for a stated time.
  *
  *	ck-soak [--mib N] [--seconds S] [--threads T] [--chunk-mib C] [--seed X]
- *		[--backing auto|hugetlb|thp|4k] [--json FILE]
+ *		[--backing auto|hugetlb|thp|4k] [--fade S] [--json FILE]
  *	ck-soak --compare [the same] [--rounds R] [--no-warm] [--hugepages] [--sat PATH]
  *		[--log-dir DIR]
  *
  * A run: N MiB mapped with MAP_HUGETLB (2 MiB pages reserved through vm.nr_hugepages), else
  * anonymous memory with madvise(MADV_HUGEPAGE) (THP; the header says how much of it Linux
  * really backed with 2 MiB pages), given page frames for the page and folio APIs. Worker i
- * is pinned to the i-th CPU the process may use and owns N/T of the memory, cut into chunk
- * pairs; it touches them once (Linux places them on its node), then, from its own start for
- * S seconds, does pass after pass over its pairs (host/soak/twin_work.c: the pattern of the pass,
- * the copy primitive the schedule rotates to, both buffers verified). Copies go through the
+ * is pinned to the i-th CPU the process may use and owns N/T of the memory, planned as the
+ * image plans its memory (soak/plan.c); it touches its share once (Linux places it on its
+ * node), then, from its own start for S seconds, runs the image's passes over it
+ * (soak/pattern.c's schedule by soak/march.c, host/soak/twin_work.c: pass 0's March test,
+ * then random data, walking ones, zeros and the retention pass, whose idle is --fade, 0 by
+ * default), a barrier between two elements as in the image. Copies go through the
  * primitives Linux chooses on this CPU (copy/dispatch.c, as ck-bench applies it). Every
  * worker's bytes are counted over its own time (host/soak/twin_peer.h defines the three rates).
  * Miscompares are reported like the image's ledger (address, expected, actual, bits, what
@@ -55,7 +57,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: ck-soak [--mib 16..1048576] [--seconds 1..86400] [--threads N] "
 		"[--chunk-mib 2..1024 (a power of two)] [--seed X] "
-		"[--backing auto|hugetlb|thp|4k] [--json FILE] [--quiet]\n"
+		"[--backing auto|hugetlb|thp|4k] [--fade 0..86400] [--json FILE] [--quiet]\n"
 		"       ck-soak --compare [the same] [--rounds 3..%d] [--no-warm] [--hugepages] "
 		"[--sat PATH] [--log-dir DIR]\n", STATS_MAX);
 }
@@ -90,7 +92,7 @@ static bool backing_of(const char *s, enum soak_backing *b)
 
 static const char *const valued[] = {
 	"--mib", "--chunk-mib", "--seed", "--seconds", "--threads", "--rounds", "--backing",
-	"--json", "--sat", "--log-dir",
+	"--json", "--sat", "--log-dir", "--fade",
 };
 
 /* One option (and its value at argv[*i + 1]); false after a message. */
@@ -130,6 +132,12 @@ static bool parse_one(struct ck_soak_opts *o, int argc, char **argv, int *i)
 	}
 	if (!strcmp(a, "--seed"))
 		return number(a, v, 0, ~0ULL, &o->seed);
+	if (!strcmp(a, "--fade")) {
+		if (!number(a, v, 0, 86400, &n))
+			return false;
+		o->fade_s = (unsigned int)n;
+		return true;
+	}
 	if (!strcmp(a, "--seconds") || !strcmp(a, "--threads") || !strcmp(a, "--rounds")) {
 		u64 hi = a[2] == 's' ? 86400 : a[2] == 't' ? CPU_SETSIZE : STATS_MAX;
 

@@ -14,6 +14,7 @@ struct ck_soak_opts {
 	u64 mib;			/* memory soaked (stressapptest -M) */
 	unsigned int seconds;		/* stressapptest -s */
 	unsigned int threads;		/* stressapptest -m; 0: every CPU we may use */
+	unsigned int fade_s;		/* the retention pass's idle (0: none) */
 	u64 chunk_mib;
 	u64 seed;
 	enum soak_backing backing;

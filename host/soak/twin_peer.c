@@ -13,13 +13,13 @@
 
 const char *const soak_rate_names[NR_SOAK_RATES] = { "checked", "copied", "traffic" };
 
-void soak_twin_count_pair(struct soak_twin_count *c, u64 bytes, u64 copied, u64 verified)
+void soak_twin_count_add(struct soak_twin_count *c, u64 checked, u64 written, u64 copied)
 {
-	c->pairs++;
-	c->written += bytes + copied;	/* the source's fill (or clear), the copy's stores */
-	c->read += copied + verified;	/* the copy's loads, the verifies' */
+	c->elements++;
+	c->written += written + copied;	/* the kernel's and the clear's stores, the copy's */
+	c->read += checked + copied;	/* the kernel's loads, the copy's */
 	c->copied += copied;
-	c->checked += verified;
+	c->checked += checked;
 }
 
 double soak_twin_rate(const struct soak_twin_count *t, unsigned int n, enum soak_rate r)

@@ -14,21 +14,20 @@
  * binary megabytes (2^20 bytes), and R is the sum over copy threads of each thread's bytes
  * over its own running time (gettimeofday around its loop).
  *
- * The twin, per chunk pair of B bytes: writes the source (fill, or the clear primitive on
- * pass 0), copies it (reads B, writes B), verifies the destination and the source against the
- * regenerated pattern (reads 2B). Every byte it counts was checked word by word.
+ * The twin runs the image's passes (soak/pattern.c): March elements, each word read and
+ * checked, then written, by copy/march.asm's kernel; copies of each source half into the other
+ * by a Linux primitive, whose destination the next element reads and checks; clears. It
+ * counts, per element, the bytes its kernel read and checked (R), wrote (W) and copied (C).
  *
  * The rates, in bytes per second, each the sum over threads of bytes / that thread's time:
- *   checked  the copy+verify data rate, the headline: bytes of memory read back and compared
- *            with what the program wrote there. stressapptest: R x 2^20 / 2 (its double
- *            count halved: each copy checks its source page once); the twin: 2B per pair
- *            (the destination a copy wrote and the source the fill wrote, word by word).
- *            Both count each checked byte of memory once, and check everything they write.
- *   copied   data moved by copies: stressapptest the same R x 2^20 / 2; the twin B per pair.
- *            The twin checks two bytes per copied byte and refills its sources every pass,
- *            so this one is stressapptest's unit of work, not the twin's.
+ *   checked  bytes of memory read back and compared with what the program wrote there, the
+ *            headline. stressapptest: R x 2^20 / 2 (its double count halved: each copy checks
+ *            its source page once); the twin: R. Both count each checked byte once.
+ *   copied   data moved by copies: stressapptest the same R x 2^20 / 2; the twin C. The
+ *            twin's passes read and write memory many times per copy (pass 0 is a March
+ *            test), so this is stressapptest's unit of work, not the twin's.
  *   traffic  bytes read plus bytes written by that work: stressapptest R x 2^20 (its own
- *            figure); the twin 5B per pair (the fill B, the copy 2B, the two verifies 2B).
+ *            figure); the twin R + W + 2C.
  */
 #ifndef CK_HOST_SOAK_TWIN_PEER_H
 #define CK_HOST_SOAK_TWIN_PEER_H
@@ -41,18 +40,17 @@ enum soak_rate { SOAK_RATE_CHECKED, SOAK_RATE_COPIED, SOAK_RATE_TRAFFIC, NR_SOAK
 /* One twin thread's work: bytes by kind and the time it ran. */
 struct soak_twin_count {
 	u64 ns;			/* from the common start to this thread's end */
-	u64 copied;		/* bytes copied (whose destination was then verified) */
-	u64 checked;		/* bytes verified against the pattern */
-	u64 written, read;	/* memory traffic of the fills, copies and verifies */
-	u64 pairs;		/* chunk pairs done */
+	u64 copied;		/* bytes copied (whose destination a later element read) */
+	u64 checked;		/* bytes read and checked against the pattern */
+	u64 written, read;	/* memory traffic of the kernel, the copies and the clears */
+	u64 elements;		/* elements done (or stopped) */
 };
 
 /*
- * Count one chunk pair of @bytes: its source written, @copied bytes copied (@bytes, or 0
- * when the copy stopped on a fault: its destination is then not verified) and @verified of
- * its 2 x @bytes checked.
+ * Count one element: @checked bytes read and checked by the kernel, @written written by the
+ * kernel or the clear primitive, @copied copied (each read once and written once).
  */
-void soak_twin_count_pair(struct soak_twin_count *c, u64 bytes, u64 copied, u64 verified);
+void soak_twin_count_add(struct soak_twin_count *c, u64 checked, u64 written, u64 copied);
 /* The sum over @n threads of each thread's bytes of @r over its own time (0 for ns 0). */
 double soak_twin_rate(const struct soak_twin_count *t, unsigned int n, enum soak_rate r);
 

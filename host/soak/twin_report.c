@@ -20,17 +20,21 @@ void twin_report_header(const struct soak_twin_run *r)
 {
 	const struct soak_twin_worker *w = &r->t[0].w;
 
-	printf("# ck-soak: hosted soak twin: %llu MiB, %u workers x %u chunk pairs of %llu MiB, "
-	       "%u s each from its own start, seed 0x%llx\n", (unsigned long long)(r->bytes >> 20),
-	       r->nr, r->t[0].nr_pairs, (unsigned long long)(r->chunk_bytes >> 20),
-	       r->o->seconds, (unsigned long long)r->o->seed);
+	printf("# ck-soak: hosted soak twin: %llu MiB, %u workers, %llu MiB chunks, %u s each from "
+	       "its own start, seed 0x%llx; the image's passes: %s (%u elements) first, then",
+	       (unsigned long long)(r->bytes >> 20), r->nr,
+	       (unsigned long long)(r->chunk_bytes >> 20), r->o->seconds,
+	       (unsigned long long)r->o->seed, soak_schedule[0].name, soak_schedule[0].nr_el);
+	for (unsigned int i = 1; i < soak_schedule_rows; i++)
+		printf(" %s", soak_schedule[i].name);
+	printf(" (idle %u s) over and over\n", r->o->fade_s);
 	printf("# memory: %s\n", r->backing);
 	printf("# copy primitives rotated (soak/pattern.c):");
 	for (int op = 0; op < NR_SOAK_COPY_OPS; op++)
 		if (w->ops >> op & 1)
 			printf(" %s", soak_copy_op_name(op));
-	printf("%s; every destination and source verified against the pattern (copy/verify.asm)"
-	       "\n", w->nt_copy ? "" : " (no AVX2: no non-temporal copy)");
+	printf("%s; every word read and checked by copy/march.asm's kernel before it is written "
+	       "again\n", w->nt_copy ? "" : " (no AVX2: no non-temporal copy)");
 	printf("# hosted: a process cannot read machine-check banks: corrected errors are the "
 	       "kernel's to report (mcelog, rasdaemon); poison consumed here ends the run with "
 	       "SIGBUS\n");
@@ -79,7 +83,8 @@ static void detail_json(FILE *f, const struct soak_twin_detail *d, unsigned int 
 	json_s64(&w, "cpu", cpu);
 	json_u64(&w, "t_ns", d->t_ns);
 	json_u64(&w, "pass", d->pass);
-	json_str(&w, "buffer", d->side ? "source" : "destination");
+	json_str(&w, "row", soak_pass_row(d->pass, NULL)->name);
+	json_u64(&w, "element", d->el);
 	json_str(&w, "virtual", hex[2]);
 	if (d->phys) {
 		snprintf(hex[2], sizeof(hex[2]), "0x%llx", (unsigned long long)d->phys);
@@ -110,11 +115,11 @@ static void detail_text(const struct soak_twin_detail *d, unsigned int worker, i
 		snprintf(where, sizeof(where), "physical not known (/proc/self/pagemap gives no "
 			 "PFN without CAP_SYS_ADMIN)");
 	writer_text(&d->writer, who, sizeof(who));
-	printf("# ck-soak: %s: worker %u (CPU %d) at %llu.%09llus, pass %u, %s word at virtual "
-	       "0x%llx, %s", soak_ev_name((enum soak_ev_kind)d->kind), worker, cpu,
+	printf("# ck-soak: %s: worker %u (CPU %d) at %llu.%09llus, pass %u (%s) element %u, word "
+	       "at virtual 0x%llx, %s", soak_ev_name((enum soak_ev_kind)d->kind), worker, cpu,
 	       (unsigned long long)(d->t_ns / 1000000000ULL),
 	       (unsigned long long)(d->t_ns % 1000000000ULL), d->pass,
-	       d->side ? "source" : "destination", (unsigned long long)d->virt, where);
+	       soak_pass_row(d->pass, NULL)->name, d->el, (unsigned long long)d->virt, where);
 	if (d->kind != SOAK_EV_MISCOMPARE) {
 		printf(": a load faulted (poison), written by %s\n", who);
 		return;
@@ -130,16 +135,46 @@ static void worker_text(const struct soak_twin_thread *t)
 	const struct soak_twin_count *c = &t->w.count;
 	double s = c->ns / GB;
 
-	printf("# worker %u on CPU %d%s: %.3f s, %u passes + %llu of %u pairs, copied %.2f GB "
-	       "(%.2f GB/s), checked %.2f GB; pairs by primitive:", t->w.index, t->cpu,
-	       t->pinned ? "" : " (NOT pinned)", s, t->passes,
-	       (unsigned long long)t->extra_pairs, t->nr_pairs, c->copied / GB,
-	       s > 0 ? c->copied / GB / s : 0, c->checked / GB);
+	printf("# worker %u on CPU %d%s: %.3f s, %u passes + %u elements, checked %.2f GB "
+	       "(%.2f GB/s), copied %.2f GB; copies by primitive:", t->w.index, t->cpu,
+	       t->pinned ? "" : " (NOT pinned)", s, t->passes, t->extra_els, c->checked / GB,
+	       s > 0 ? c->checked / GB / s : 0, c->copied / GB);
 	for (int op = 0; op < NR_SOAK_COPY_OPS; op++)
 		if (t->w.ops >> op & 1)
 			printf(" %s %llu", soak_copy_op_name(op),
-			       (unsigned long long)t->w.op_pairs[op]);
+			       (unsigned long long)t->w.op_copies[op]);
 	printf("\n");
+}
+
+/*
+ * Each row of the schedule: the bytes every worker read and checked, and all it moved (read,
+ * written, copied twice), over the time it spent in that row, summed over the workers.
+ */
+static void rows_text(const struct soak_twin_run *r)
+{
+	for (unsigned int k = 0; k < soak_schedule_rows && k < SOAK_TWIN_ROWS; k++) {
+		double checked = 0, traffic = 0, secs = 0;
+		u32 passes = 0;
+
+		for (unsigned int i = 0; i < r->nr; i++) {
+			const struct soak_twin_row *w = &r->t[i].w.row[k];
+
+			if (!w->ns)
+				continue;
+			checked += w->read * 1e9 / (double)w->ns;
+			traffic += (w->read + w->written + 2 * w->copied) * 1e9 / (double)w->ns;
+			secs = MAX(secs, w->ns / GB);
+			passes += w->passes;
+		}
+		if (secs > 0)
+			printf("# row %s: %.3f s, %u whole passes over all workers, checked %.3f GB/s, "
+			       "traffic %.3f GB/s%s\n", soak_schedule[k].name, secs, passes,
+			       checked / GB, traffic / GB,
+			       k + 1 == soak_schedule_rows ? " (the idle counts as time)" : "");
+		else
+			printf("# row %s: not reached in %u s\n", soak_schedule[k].name,
+			       r->o->seconds);
+	}
 }
 
 /* Every worker's ledger folded, the run's facts added, judged by the image's rules. */
@@ -220,6 +255,7 @@ int twin_report(const struct soak_twin_run *r)
 
 		if (!r->o->quiet)
 			worker_text(t);
+
 		for (unsigned int j = 0; j < t->w.nr_detail; j++) {
 			detail_text(&t->w.detail[j], i, t->cpu);
 			if (r->json)
@@ -227,6 +263,8 @@ int twin_report(const struct soak_twin_run *r)
 		}
 		dropped += t->w.details_dropped;
 	}
+	if (!r->o->quiet)
+		rows_text(r);
 	if (dropped)
 		printf("# ck-soak: %llu more events counted, not listed\n",
 		       (unsigned long long)dropped);

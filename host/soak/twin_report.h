@@ -13,16 +13,16 @@
 #include "host/soak/twin.h"
 #include "host/soak/twin_work.h"
 
-/* One worker: its CPU, its pairs, its state (written by its thread only while it runs). */
+/* One worker: its CPU, its state (written by its thread only while it runs). */
 struct soak_twin_thread {
 	int cpu;
 	bool pinned;
-	struct soak_twin_pair *pair;
-	unsigned int nr_pairs;
 	u32 passes;			/* full passes done */
-	u64 extra_pairs;		/* pairs of the pass it stopped in */
+	u32 extra_els;			/* elements of the pass it stopped in */
 	u64 run_ns;			/* how long it works: the run's stated time */
 	u64 start_ns;			/* its own start (after the common barrier) */
+	u64 el_done;			/* elements finished (its barrier count) */
+	bool done;			/* stopped: the others stop waiting for it */
 	struct soak_twin_worker w;
 };
 
@@ -31,8 +31,11 @@ struct soak_twin_run {
 	const struct ck_soak_opts *o;
 	const struct ck_host *host;
 	u8 *mem;
-	u64 bytes;			/* soaked: whole chunk pairs of every worker */
+	u64 bytes;			/* soaked: every worker's share */
 	u64 chunk_bytes;
+	u64 fade_ns;			/* the retention pass's idle (--fade) */
+	struct soak_plan plan;		/* over the mapping's virtual addresses */
+	struct soak_prog prog;
 	const char *backing;		/* "hugetlb (MAP_HUGETLB, 2 MiB pages)", ... */
 	u64 thp_bytes;			/* AnonHugePages of the mapping after the touch */
 	bool thp_known, phys_known;

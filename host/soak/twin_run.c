@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * host/soak/twin_run.c - one run of the hosted soak twin (host/soak/twin_run.h): map the memory (hugetlb,
- * else THP, as asked), give it page frames, cut it into each worker's chunk pairs, start one
- * pinned thread per worker, let each run its passes for the stated time, and report.
+ * host/soak/twin_run.c - one run of the hosted soak twin (host/soak/twin_run.h): map the memory
+ * (hugetlb, else THP, as asked), give it page frames, plan it among the workers as the image
+ * plans its memory among its CPUs, start one pinned thread per worker, let each run the
+ * image's passes for the stated time (a barrier between two elements, as in the image), and
+ * report.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -78,61 +80,78 @@ static u8 *map_memory(struct soak_twin_run *r, u64 bytes)
 	return q;
 }
 
-/*
- * Worker i's pairs, in address order over its whole share: chunk_bytes each side, the last
- * pair the rest split in two (a share is whole 2 MiB pages, so each half is whole pages).
- */
-static bool lay_out(struct soak_twin_run *r, u64 share)
+/* Page frames for the mapping, and the plan: one range, every worker on node 0. */
+static bool lay_out(struct soak_twin_run *r)
 {
-	u64 c = r->chunk_bytes, pairs = (share + 2 * c - 1) / (2 * c);
-	struct page *frames;
+	static u8 cpu_node[SOAK_MAX_CPUS];
+	struct soak_range range = { (u64)(uintptr_t)r->mem, r->bytes, 0 };
+	struct soak_plan_in in = { .ranges = &range, .nr_ranges = 1, .cpu_node = cpu_node,
+				   .nr_cpus = r->nr, .nr_nodes = 1,
+				   .chunk_bytes = r->chunk_bytes };
+	struct page *frames = calloc(r->bytes >> PAGE_SHIFT, sizeof(*frames));
+	const char *why;
 
-	frames = calloc(r->bytes >> PAGE_SHIFT, sizeof(*frames));
 	if (!frames || pgmap_add((uintptr_t)r->mem >> PAGE_SHIFT, r->bytes >> PAGE_SHIFT, frames,
 				 0))
 		return false;
-	for (unsigned int i = 0; i < r->nr; i++) {
-		struct soak_twin_thread *t = &r->t[i];
-
-		t->pair = calloc(pairs, sizeof(*t->pair));
-		if (!t->pair)
-			return false;
-		t->nr_pairs = (unsigned int)pairs;
-		for (u64 k = 0; k < pairs; k++) {
-			struct soak_twin_pair *p = &t->pair[k];
-
-			p->src = r->mem + i * share + 2 * k * c;
-			p->bytes = MIN(c, (share - 2 * k * c) / 2);
-			p->dst = p->src + p->bytes;
-			p->fsrc.page = pfn_to_page((uintptr_t)p->src >> PAGE_SHIFT);
-			p->fdst.page = pfn_to_page((uintptr_t)p->dst >> PAGE_SHIFT);
-			p->fsrc.nr = p->fdst.nr = p->bytes >> PAGE_SHIFT;
-		}
+	if (soak_plan_make(&in, &r->plan, &why)) {
+		fprintf(stderr, "ck-soak: no plan: %s\n", why);
+		return false;
 	}
+	r->prog = (struct soak_prog){ &r->plan, r->o->seed, r->t[0].w.ops };
 	return true;
+}
+
+static struct soak_twin_run *run;
+
+/* The barrier before element @g: every other worker finished the ones before, or stopped. */
+static bool barrier(struct soak_twin_thread *t, u64 g, u64 deadline)
+{
+	for (;;) {
+		bool all = true;
+
+		for (unsigned int i = 0; i < run->nr && all; i++) {
+			struct soak_twin_thread *o = &run->t[i];
+
+			all = o == t || __atomic_load_n(&o->el_done, __ATOMIC_ACQUIRE) >= g ||
+			      __atomic_load_n(&o->done, __ATOMIC_ACQUIRE);
+		}
+		if (all)
+			return true;
+		if (clock_ns() - soak_t0 >= deadline)
+			return false;
+		sched_yield();
+	}
 }
 
 static void *worker(void *arg)
 {
 	struct soak_twin_thread *t = arg;
-	u64 deadline;
+	struct soak_slice s;
+	u64 deadline, g = 0;
 
-	for (unsigned int k = 0; k < t->nr_pairs; k++)	/* fault in, on this CPU's node */
-		memset(t->pair[k].src, 0, 2 * t->pair[k].bytes);
+	/* fault in, on this CPU's node */
+	for (unsigned int k = 0; soak_plan_slice(&run->plan, t->w.index, k, &s); k++)
+		memset((void *)(uintptr_t)s.base, 0, s.size);
 	pthread_barrier_wait(&start_line);
 	t->start_ns = clock_ns();
-	deadline = t->start_ns + t->run_ns;
+	deadline = t->start_ns - soak_t0 + t->run_ns;
 	for (u32 pass = 0;; pass++) {
-		for (unsigned int k = 0; k < t->nr_pairs; k++) {
-			soak_twin_pair_run(&t->w, pass, k, &t->pair[k]);
-			if (clock_ns() >= deadline) {
-				t->extra_pairs = k + 1 == t->nr_pairs ? 0 : k + 1;
-				t->passes = pass + (k + 1 == t->nr_pairs);
-				t->w.count.ns = clock_ns() - t->start_ns;
-				return NULL;
-			}
+		const struct soak_pass_row *row = soak_pass_row(pass, NULL);
+
+		for (unsigned int el = 0; el < row->nr_el; el++, g++) {
+			t->extra_els = el;
+			if (!barrier(t, g, deadline) ||
+			    !soak_twin_el_run(&t->w, &run->prog, pass, el, run->fade_ns, deadline))
+				goto out;
+			__atomic_store_n(&t->el_done, g + 1, __ATOMIC_RELEASE);
 		}
+		t->passes = pass + 1;
 	}
+out:
+	t->w.count.ns = clock_ns() - t->start_ns;
+	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
+	return NULL;
 }
 
 /* The copy primitives this CPU can rotate through, and its non-temporal copy (or NULL). */
@@ -218,7 +237,13 @@ int twin_run(const struct ck_soak_opts *o, const struct ck_host *host, u64 (*now
 	if (!set_up(&r, o, &share))
 		return 2;
 	r.mem = map_memory(&r, r.bytes);
-	if (!r.mem || !lay_out(&r, share)) {
+	for (unsigned int i = 0; i < r.nr; i++) {
+		soak_twin_worker_init(&r.t[i].w, i, ops, nt, phys_of, since_start);
+		r.t[i].run_ns = (u64)o->seconds * 1000000000ULL;
+	}
+	r.fade_ns = (u64)o->fade_s * 1000000000ULL;
+	run = &r;
+	if (!r.mem || !lay_out(&r)) {
 		fprintf(stderr, "ck-soak: cannot map %llu MiB (%s)\n",
 			(unsigned long long)(r.bytes >> 20),
 			o->backing == SOAK_BACK_HUGETLB ? "MAP_HUGETLB: reserve 2 MiB pages with "
@@ -230,10 +255,6 @@ int twin_run(const struct ck_soak_opts *o, const struct ck_host *host, u64 (*now
 		return 2;
 	}
 	pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
-	for (unsigned int i = 0; i < r.nr; i++) {
-		soak_twin_worker_init(&r.t[i].w, i, o->seed, ops, nt, phys_of, since_start);
-		r.t[i].run_ns = (u64)o->seconds * 1000000000ULL;
-	}
 	twin_report_header(&r);
 	run_workers(&r);
 	r.phys_known = phys_of(r.mem) != 0;

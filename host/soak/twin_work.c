@@ -1,84 +1,71 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * host/soak/twin_work.c - one chunk pair of the hosted soak twin: write, copy, verify, record
+ * host/soak/twin_work.c - one worker of the hosted soak twin: its seam and its elements
  * (host/soak/twin_work.h).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "copy/ops.h"
 #include "copy/pages.h"
-#include "copy/verify.h"
 #include "host/soak/twin_work.h"
 
-void soak_twin_worker_init(struct soak_twin_worker *w, unsigned int index, u64 seed, u32 ops,
-			   size_t (*nt_copy)(void *, const void *, size_t),
-			   u64 (*phys_of)(const void *), u64 (*now_ns)(void))
+static u64 tw_march(void *ctx, u64 pa, u64 len, const struct soak_mv *mv,
+		    struct soak_word_miss *m)
 {
-	memset(w, 0, sizeof(*w));
-	w->index = index;
-	w->seed = seed;
-	w->ops = ops & SOAK_COPY_ALL;
-	if (!nt_copy)
-		w->ops &= ~(1u << SOAK_COPY_NT);
-	w->nt_copy = nt_copy;
-	w->phys_of = phys_of;
-	w->now_ns = now_ns;
-	soak_ledger_init(&w->ledger, w->ev, SOAK_TWIN_EVENTS, NULL);
+	return soak_march_mc((void *)(uintptr_t)pa, len, mv, m);
 }
 
-/* Copy @p's source to its destination with primitive @op: 0, or nonzero on a fault. */
-static int copy_pair(const struct soak_twin_worker *w, int op, const struct soak_twin_pair *p)
+/* Copy @pages pages with primitive @op: 0, or nonzero on a fault. */
+static int tw_copy(void *ctx, int op, u64 dst, u64 src, u64 pages)
 {
-	unsigned long nr = p->bytes >> PAGE_SHIFT;
-	struct folio dst = p->fdst, src = p->fsrc;
+	struct soak_twin_worker *w = ctx;
+	struct folio fd = { pfn_to_page(dst >> PAGE_SHIFT), pages };
+	struct folio fs = { pfn_to_page(src >> PAGE_SHIFT), pages };
+	int ret = 0;
 
 	switch (op) {
 	case SOAK_COPY_MC_BATCHED:
-		return copy_mc_highpages(dst.page, src.page, nr);
+		ret = copy_mc_highpages(fd.page, fs.page, pages);
+		break;
 	case SOAK_COPY_MC_PER_PAGE:
-		for (unsigned long i = 0; i < nr; i++)
-			if (copy_mc_highpage(dst.page + i, src.page + i))
-				return -EHWPOISON;
-		return 0;
+		for (u64 i = 0; i < pages && !ret; i++)
+			ret = copy_mc_highpage(fd.page + i, fs.page + i) ? -EHWPOISON : 0;
+		break;
 	case SOAK_FOLIO_COPY_BATCHED:
-		return folio_mc_copy_batched(&dst, &src);
+		ret = folio_mc_copy_batched(&fd, &fs);
+		break;
 	case SOAK_FOLIO_COPY_PER_PAGE:
-		return folio_mc_copy_per_page(&dst, &src);
+		ret = folio_mc_copy_per_page(&fd, &fs);
+		break;
 	case SOAK_COPY_NT:
-		return copy_mc_chunked(w->nt_copy, p->dst, p->src, p->bytes, COPY_MC_CHUNK) ?
-		       -EHWPOISON : 0;
+		ret = copy_mc_chunked(w->nt_copy, (void *)(uintptr_t)dst, (void *)(uintptr_t)src,
+				      pages << PAGE_SHIFT, COPY_MC_CHUNK) ? -EHWPOISON : 0;
+		break;
 	default:
-		return -EINVAL;
+		ret = -EINVAL;
+		break;
 	}
+	if (op >= 0 && op < NR_SOAK_COPY_OPS)
+		w->op_copies[op]++;
+	w->copy_faults += ret != 0;
+	return ret;
 }
 
-/* @d's descriptor for the buffer starting @off bytes into the one @d describes. */
-static struct soak_desc desc_at(const struct soak_desc *d, size_t off)
+static void tw_clear(void *ctx, u64 pa, u64 pages)
 {
-	struct soak_desc r = *d;
-
-	r.first = d->first + off / 8;
-	return r;
+	clear_pages((void *)(uintptr_t)pa, pages);
 }
 
-/*
- * Read the word at @p again, from memory: its line flushed first, the load machine-check
- * safe (a one-word verify). False when the load faulted.
- */
-static bool reread(const u8 *p, const struct soak_desc *d, u64 *value)
+static bool tw_out(void *ctx, u64 pa)
 {
-	struct soak_miss m;
-	u64 st;
+	return false;		/* the twin takes nothing out: it reports and goes on */
+}
 
-	__builtin_ia32_clflush(p);
-	__builtin_ia32_mfence();
-	st = soak_verify_mc(p, 8, d, &m);
-	if (st == SOAK_MISCOMPARE)
-		*value = m.actual;
-	else if (st == SOAK_OK)
-		*value = m.expected;
-	return st == SOAK_OK || st == SOAK_MISCOMPARE;
+static void tw_written(void *ctx, u64 pa, u64 len, bool source)
+{
 }
 
 static struct soak_twin_detail *new_detail(struct soak_twin_worker *w)
@@ -89,108 +76,95 @@ static struct soak_twin_detail *new_detail(struct soak_twin_worker *w)
 	return NULL;
 }
 
-/* The ledger's address for @virt: the physical one when the process can learn it. */
-static u64 ledger_addr(const struct soak_twin_worker *w, const void *virt, u64 *phys)
+static void tw_found(void *ctx, const struct soak_found *f)
 {
-	*phys = w->phys_of ? w->phys_of(virt) : 0;
-	return *phys ? *phys : (u64)(uintptr_t)virt;
-}
-
-static void record_miss(struct soak_twin_worker *w, u32 pass, const u8 *at, u64 expected,
-			u64 actual, const struct soak_desc *word, int side,
-			const struct soak_writer *wr)
-{
-	u64 t = w->now_ns(), phys, again = 0;
-	u64 addr = ledger_addr(w, at, &phys);
-	bool have = reread(at, word, &again);
+	struct soak_twin_worker *w = ctx;
+	u64 t = w->now_ns(), phys = w->phys_of ? w->phys_of((void *)(uintptr_t)f->pa) : 0;
+	u64 addr = phys ? phys : f->pa;
 	struct soak_twin_detail *d;
 
-	soak_ledger_miscompare(&w->ledger, t, (u16)w->index, addr, expected, actual, wr, have,
-			       again);
+	if (f->poison)
+		soak_ledger_poison(&w->ledger, t, (u16)w->index, addr, 6);
+	else
+		soak_ledger_miscompare(&w->ledger, t, (u16)w->index, addr, f->expected, f->actual,
+				       &f->w, true, f->reread);
 	d = new_detail(w);
 	if (!d)
 		return;
 	*d = (struct soak_twin_detail){
-		.t_ns = t, .virt = (u64)(uintptr_t)at, .phys = phys, .expected = expected,
-		.actual = actual, .reread = again, .pass = pass, .kind = SOAK_EV_MISCOMPARE,
-		.side = (u8)side, .writer = *wr,
-		.reread_class = have ? soak_reread_class(expected, actual, again) :
-			        SOAK_REREAD_NONE,
+		.t_ns = t, .virt = f->pa, .phys = phys, .pass = f->pass, .el = f->el,
+		.kind = f->poison ? SOAK_EV_UC_RECOVERED : SOAK_EV_MISCOMPARE, .writer = f->w,
 	};
-}
-
-static void record_poison(struct soak_twin_worker *w, u32 pass, const u8 *at, int side,
-			  const struct soak_writer *wr)
-{
-	u64 t = w->now_ns(), phys;
-	u64 addr = ledger_addr(w, at, &phys);
-	struct soak_twin_detail *d;
-
-	soak_ledger_poison(&w->ledger, t, (u16)w->index, addr, 6);
-	d = new_detail(w);
-	if (d)
-		*d = (struct soak_twin_detail){ .t_ns = t, .virt = (u64)(uintptr_t)at,
-						.phys = phys, .pass = pass,
-						.kind = SOAK_EV_UC_RECOVERED, .side = (u8)side,
-						.writer = *wr };
-}
-
-/*
- * Verify @len bytes at @buf against @d, going on past each miscompare (at most
- * SOAK_TWIN_MISS_MAX); returns the bytes checked.
- */
-static u64 check(struct soak_twin_worker *w, u32 pass, const u8 *buf, size_t len,
-		 const struct soak_desc *d, int side, const struct soak_writer *wr)
-{
-	size_t off = 0;
-	unsigned int misses = 0;
-
-	while (off < len) {
-		struct soak_desc from = desc_at(d, off);
-		struct soak_miss m;
-		u64 st = soak_verify_mc(buf + off, len - off, &from, &m);
-		struct soak_desc word;
-
-		if (st == SOAK_OK)
-			return len;
-		if (st != SOAK_MISCOMPARE) {
-			if (st == SOAK_POISONED)
-				record_poison(w, pass, buf + off + m.offset, side, wr);
-			return off + (st == SOAK_POISONED ? m.offset : 0);
-		}
-		off += m.offset;
-		word = desc_at(d, off);
-		record_miss(w, pass, buf + off, m.expected, m.actual, &word, side, wr);
-		off += 8;
-		if (++misses == SOAK_TWIN_MISS_MAX)
-			return off;
+	if (!f->poison) {
+		d->expected = f->expected;
+		d->actual = f->actual;
+		d->reread = f->reread;
+		d->reread_class = soak_reread_class(f->expected, f->actual, f->reread);
 	}
-	return len;
 }
 
-u64 soak_twin_pair_run(struct soak_twin_worker *w, u32 pass, u64 pair,
-		       const struct soak_twin_pair *p)
+void soak_twin_worker_init(struct soak_twin_worker *w, unsigned int index, u32 ops,
+			   size_t (*nt_copy)(void *, const void *, size_t),
+			   u64 (*phys_of)(const void *), u64 (*now_ns)(void))
 {
-	enum soak_pat pat = soak_pass_row(pass, NULL)->pat;
-	enum soak_how how = soak_pass_how(pass);
-	int op = soak_copy_op(pass, pair, w->ops);
-	struct soak_writer src_wr = { how, pat, -1 }, dst_wr = { SOAK_HOW_COPY, pat, op };
-	struct soak_desc d;
-	u64 verified = 0, copied = 0;
+	memset(w, 0, sizeof(*w));
+	w->index = index;
+	w->ops = ops & SOAK_COPY_ALL;
+	if (!nt_copy)
+		w->ops &= ~(1u << SOAK_COPY_NT);
+	w->nt_copy = nt_copy;
+	w->phys_of = phys_of;
+	w->now_ns = now_ns;
+	w->seam = (struct soak_mem_ops){ .ctx = w, .march = tw_march, .copy = tw_copy,
+					 .clear = tw_clear, .out = tw_out, .found = tw_found,
+					 .written = tw_written };
+	soak_ledger_init(&w->ledger, w->ev, SOAK_TWIN_EVENTS, NULL);
+}
 
-	soak_pattern_desc(w->seed, pass, (uintptr_t)p->src >> PAGE_SHIFT, &d);
-	if (how == SOAK_HOW_CLEAR)
-		clear_pages(p->src, p->bytes >> PAGE_SHIFT);
-	else if (soak_fill(p->src, p->bytes, &d))
-		w->copy_faults++;	/* a store faulted: the check below says where */
-	if (op >= 0 && !copy_pair(w, op, p)) {
-		w->op_pairs[op]++;
-		copied = p->bytes;
-		verified += check(w, pass, p->dst, p->bytes, &d, 0, &dst_wr);
+/* Wait @ns, or until @deadline: false when the deadline came first. */
+static bool idle(const struct soak_twin_worker *w, u64 ns, u64 deadline)
+{
+	u64 end = w->now_ns() + ns;
+
+	while (w->now_ns() < end) {
+		struct timespec ts = { 0, 1000000 };
+
+		if (deadline && w->now_ns() >= deadline)
+			return false;
+		nanosleep(&ts, NULL);
+	}
+	return true;
+}
+
+bool soak_twin_el_run(struct soak_twin_worker *w, const struct soak_prog *prog, u32 pass,
+		      unsigned int el, u64 idle_ns, u64 deadline_ns)
+{
+	const struct soak_pass_row *row = soak_pass_row(pass, NULL);
+	struct soak_twin_row *rs = &w->row[(row - soak_schedule) % SOAK_TWIN_ROWS];
+	struct soak_el_run r;
+	struct soak_walk walk;
+	struct soak_piece pc;
+	u64 t0 = w->now_ns();
+	bool whole = true;
+
+	soak_el_begin(&r, prog, &w->seam, pass, el);
+	if (r.e->kind == SOAK_EL_IDLE) {
+		whole = idle(w, idle_ns, deadline_ns);
 	} else {
-		w->copy_faults++;
+		soak_walk_init(&walk, prog->plan, w->index, r.e, pass);
+		while (soak_walk_next(&walk, &pc)) {
+			if (deadline_ns && w->now_ns() >= deadline_ns) {
+				whole = false;
+				break;
+			}
+			soak_el_piece(&r, &pc);
+		}
 	}
-	verified += check(w, pass, p->src, p->bytes, &d, 1, &src_wr);
-	soak_twin_count_pair(&w->count, p->bytes, copied, verified);
-	return verified;
+	rs->ns += w->now_ns() - t0;
+	rs->read += r.bytes_read;
+	rs->written += r.bytes_written;
+	rs->copied += r.bytes_copied;
+	rs->passes += whole && el + 1 == row->nr_el;
+	soak_twin_count_add(&w->count, r.bytes_read, r.bytes_written, r.bytes_copied);
+	return whole;
 }

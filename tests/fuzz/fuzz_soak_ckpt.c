@@ -2,7 +2,8 @@
 /*
  * fuzz_soak_ckpt.c - libFuzzer target for the soak checkpoint decoder
  * (soak/checkpoint.c). A record that decodes re-encodes to exactly the input bytes,
- * its counts of buckets and names are within bounds, and it can be described; a refusal
+ * its counts of buckets, names and miscompares are within bounds, and it can be described
+ * (versions 1 and 2); a refusal
  * says why. Seeds: tests/fuzz/corpus_soak_ckpt. Inputs longer than SOAK_CKPT_HEADER whose
  * last byte is odd are also decoded with their length field and CRC made right, so the field
  * checks behind the CRC are explored too.
@@ -25,7 +26,8 @@ static void one(const uint8_t *data, size_t size)
 			abort();
 		return;
 	}
-	if (c.nr_buckets > SOAK_CKPT_BUCKETS || size > SOAK_CKPT_MAX)
+	if (c.nr_buckets > SOAK_CKPT_BUCKETS || c.nr_misc > SOAK_CKPT_MISC ||
+	    size > SOAK_CKPT_MAX)
 		abort();
 	for (unsigned int i = 0; i < c.nr_buckets; i++)
 		if (strlen(c.bucket[i].name) > SOAK_CKPT_NAME)

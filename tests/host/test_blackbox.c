@@ -385,6 +385,34 @@ static void test_final_and_worst_words(void)
 	      p.why ? p.why : "accepted");
 }
 
+/* The first miscompares kept in the record: the next boot's line and record name them. */
+static void test_first_miscompares(void)
+{
+	struct bb_header h = { 9, 2, 0, "" };
+	struct soak_event e = { .t_ns = 3214000000ULL, .cpu = 1, .kind = SOAK_EV_MISCOMPARE,
+				.phys = 0x40001000, .expected = 0x42000040, .actual = 0x40000040,
+				.pat = SOAK_PAT_ADDRESS };
+	static char json[4096];
+	struct json_writer w;
+	struct soak_ckpt c;
+	struct bb_prev p;
+	char text[1024];
+
+	ckpt_of(&c);
+	soak_ckpt_add_miscompare(&c, &e);
+	bv.state = BOOT_VAR_READ;
+	bv.len = (u32)bb_encode(&h, rec, record(&c), bv.data, sizeof(bv.data));
+	bb_prev_from(&p, &bv);
+	bb_prev_text(&p, text, sizeof(text));
+	CHECK(p.state == BB_PREV_UNFINISHED && strstr(text, "; first miscompares: 0x40001000 on "
+	      "CPU 1 after 3.214s (expected 0x42000040 actual 0x40000040, address)"), "%s", text);
+	json_record(&w, json, sizeof(json), "test");
+	bb_prev_json(&w, "previous_soak", &p);
+	CHECK(json_end(&w) > 0 && strstr(json, "\"miscompares\":[{\"phys\":\"0x40001000\","
+	      "\"expected\":\"0x42000040\",\"actual\":\"0x40000040\",\"cpu\":1,"
+	      "\"t_ns\":3214000000,\"pattern\":\"address\"}]"), "%s", json);
+}
+
 static void test_durations(void)
 {
 	static const struct { u64 ns; const char *want; } t[] = {
@@ -473,5 +501,5 @@ int main(void)
 	return RUN_TESTS(test_layout, test_round_trip, test_every_flip_and_cut_is_refused,
 			 test_each_damage_is_named, test_writer_pacing, test_refusing_store,
 			 test_a_day_of_asking, test_next_boot_says, test_final_and_worst_words,
-			 test_durations, test_json, test_bucket_words);
+			 test_first_miscompares, test_durations, test_json, test_bucket_words);
 }

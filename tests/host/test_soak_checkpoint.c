@@ -29,6 +29,7 @@ static struct soak_plan plan;
 static struct smbios_dimms dimms;
 static struct soak_where_map map = { &plan, NULL, &dimms, NULL };
 static u8 rec[SOAK_CKPT_MAX + 16];
+static u8 rec2[SOAK_CKPT_MAX];
 
 static u64 le(const u8 *p, int n)
 {
@@ -101,9 +102,24 @@ static void test_round_trip_and_layout(void)
 	build(&t, &first);
 	soak_judge(&t, &v);
 	soak_ckpt_from(&c, &t, &v, &first, &map, false);
+	/* five miscompares, out of time order: the four earliest are kept, earliest first */
+	for (int i = 0; i < 5; i++) {
+		static const u64 at[5] = { 500, 100, 300, 100, 200 };
+		struct soak_event e = { .t_ns = at[i], .cpu = (u16)(i == 3 ? 0 : 2),
+					.kind = SOAK_EV_MISCOMPARE, .phys = 0x1000 * (u64)(i + 1),
+					.expected = 7, .actual = 5, .pat = SOAK_PAT_CHECK4_INV };
+
+		soak_ckpt_add_miscompare(&c, &e);
+	}
 	len = soak_ckpt_encode(&c, rec, sizeof(rec));
-	CHECK(len == 684 && len == SOAK_CKPT_MAX, "length %zu", len);
-	CHECK(!memcmp(rec, "CKSK", 4) && rec[4] == 1 && le(rec + 6, 2) == len &&
+	CHECK(len == 684 + 4 * 40 && len == SOAK_CKPT_MAX, "length %zu", len);
+	CHECK(rec[81] == 4 && le(rec + 680, 8) == 0x4000 && le(rec + 680 + 40, 8) == 0x2000 &&
+	      le(rec + 680 + 80, 8) == 0x5000 && le(rec + 680 + 120, 8) == 0x3000 &&
+	      le(rec + 680 + 8, 8) == 7 && le(rec + 680 + 16, 8) == 5 &&
+	      le(rec + 680 + 24, 8) == 100 && le(rec + 680 + 32, 2) == 0 &&
+	      rec[680 + 34] == SOAK_PAT_CHECK4_INV, "the first miscompares: at 100 (CPU 0, then "
+	      "2), 200, 300; not 500");
+	CHECK(!memcmp(rec, "CKSK", 4) && rec[4] == 2 && le(rec + 6, 2) == len &&
 	      rec[5] == (SOAK_CKPT_FAILING | SOAK_CKPT_NOT_STORED) &&
 	      le(rec + 8, 8) == 0x1122334455667788ULL &&
 	      le(rec + 16, 8) == 3723500000000ULL && le(rec + 24, 8) == 5 * MiB &&
@@ -125,9 +141,19 @@ static void test_round_trip_and_layout(void)
 	CHECK(soak_ckpt_encode(&d, again, sizeof(again)) == len && !memcmp(again, rec, len),
 	      "re-encoding differs");
 	CHECK(d.passes == 12 && d.count[SOAK_EV_CORRECTED] == 37 && d.nr_buckets == 8 &&
-	      !strcmp(d.bucket[0].name, "P0_CHANNEL_A/DIMM_A0") && d.first.cpu == 0,
+	      !strcmp(d.bucket[0].name, "P0_CHANNEL_A/DIMM_A0") && d.first.cpu == 0 &&
+	      d.nr_misc == 4 && d.misc[3].phys == 0x3000 && d.misc[0].cpu == 0,
 	      "decoded fields");
 	CHECK(soak_ckpt_encode(&c, again, len - 1) == 0, "a short buffer was written");
+	/* a version 1 record (no miscompares) still decodes, and re-encodes as it was */
+	c.nr_misc = 0;
+	c.version = 1;
+	len = soak_ckpt_encode(&c, again, sizeof(again));
+	CHECK(len == 684 && again[4] == 1 && soak_ckpt_decode(again, len, &d, &why) == 0 &&
+	      d.version == 1 && soak_ckpt_encode(&d, rec2, sizeof(rec2)) == len &&
+	      !memcmp(rec2, again, len), "version 1: %zu bytes, %s", len, why ? why : "");
+	c.nr_misc = 1;
+	CHECK(soak_ckpt_encode(&c, again, sizeof(again)) == 0, "version 1 with a miscompare");
 }
 
 static void test_damage_is_refused(void)
@@ -146,10 +172,14 @@ static void test_damage_is_refused(void)
 	for (size_t n = 0; n < len; n++)
 		accepted += soak_ckpt_decode(rec, n, &c, &why) == 0;
 	CHECK(accepted == 0, "%lu damaged records accepted", accepted);
-	rec[4] = 2;
+	rec[4] = 3;
 	CHECK(soak_ckpt_decode(rec, len, &c, &why) == -1 && strstr(why, "another version"),
 	      "version: %s", why);
-	rec[4] = 1;
+	rec[4] = 1;		/* version 1 with four miscompares: its length is wrong */
+	memcpy(rec + len - 4, &(u32){ soak_crc32(rec, len - 4) }, 4);
+	CHECK(soak_ckpt_decode(rec, len, &c, &why) == -1 && strstr(why, "length"),
+	      "version 1 with miscompares: %s", why);
+	rec[4] = 2;
 	rec[77] = 1;				/* reserved, with a good CRC */
 	memcpy(rec + len - 4, &(u32){ soak_crc32(rec, len - 4) }, 4);
 	CHECK(soak_ckpt_decode(rec, len, &c, &why) == -1 && strstr(why, "out of range"),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_soak_cover.c - the soak's coverage rule and the pages it names (soak/cover.c), with
- * the plan (plan.c) and a pass's pieces and runs (step.c) as the image walks them.
+ * the plan (plan.c) and a pass's first element as the image walks it (march.c, its pages
+ * counted through the seam with the memory stubbed out).
  *
  * Issue 31's false FAIL, replayed: four CPUs share one node's free memory of about 1 GiB in
  * the ranges OVMF leaves under QEMU; a page the self-tests left on the poison list
@@ -14,7 +15,7 @@
  */
 #include "kernel/include/page_types.h"
 #include "soak/cover.h"
-#include "soak/step.h"
+#include "soak/march.h"
 #include "tests/host/host_test.h"
 
 #define MiB	(1ULL << 20)
@@ -79,21 +80,59 @@ static enum soak_out why_out(u64 pa, void *ctx)
 	return pa == RETIRED ? SOAK_OUT_RETIRED : SOAK_OUT_NONE;
 }
 
-/* Pages CPU @cpu touches in pass @pass with BAD out, counted as the image's work_piece does. */
+/* The memory stubbed out: every word reads right, the copies and clears do nothing. */
+static u64 no_march(void *ctx, u64 pa, u64 len, const struct soak_mv *mv,
+		    struct soak_word_miss *m)
+{
+	(void)ctx, (void)pa, (void)len, (void)mv, (void)m;
+	return SOAK_OK;
+}
+
+static int no_copy(void *ctx, int op, u64 dst, u64 src, u64 pages)
+{
+	(void)ctx, (void)op, (void)dst, (void)src, (void)pages;
+	return 0;
+}
+
+static void no_clear(void *ctx, u64 pa, u64 pages)
+{
+	(void)ctx, (void)pa, (void)pages;
+}
+
+static bool out_ctx(void *ctx, u64 pa)
+{
+	return out_page(pa, ctx);
+}
+
+static void no_found(void *ctx, const struct soak_found *f)
+{
+	(void)ctx;
+	CHECK(0, "a wrong word at 0x%llx from memory that reads right", (unsigned long long)f->pa);
+}
+
+static void no_written(void *ctx, u64 pa, u64 len, bool source)
+{
+	(void)ctx, (void)pa, (void)len, (void)source;
+}
+
+/*
+ * Pages CPU @cpu touches in the first element of pass @pass with BAD out, counted as the
+ * image's run_el does (its pass's page count is that element's).
+ */
 static u64 touched(unsigned int cpu, u32 pass)
 {
-	struct soak_cursor c;
+	const struct soak_mem_ops ops = { NULL, no_march, no_copy, no_clear, out_ctx, no_found,
+					  no_written };
+	const struct soak_prog prog = { &plan, 1, 1 };
+	struct soak_el_run r;
+	struct soak_walk w;
 	struct soak_piece pc;
-	struct soak_seg seg;
-	u64 n = 0;
 
-	soak_cursor_init(&c);
-	while (soak_step_next(&plan, cpu, pass, &c, &pc))
-		for (u64 from = 0; soak_piece_seg(&pc, from, out_page, NULL, &seg);
-		     from = seg.page + seg.nr)
-			n += seg.kind == SOAK_SEG_PAIR ? 2 * seg.nr :
-			     seg.kind == SOAK_SEG_NONE ? 0 : seg.nr;
-	return n;
+	soak_el_begin(&r, &prog, &ops, pass, 0);
+	soak_walk_init(&w, &plan, cpu, r.e, pass);
+	while (soak_walk_next(&w, &pc))
+		soak_el_piece(&r, &pc);
+	return r.pages;
 }
 
 static void test_a_page_poisoned_before_fails_its_cpu_and_is_named(void)

@@ -266,17 +266,51 @@ static void test_miscompare_entries(void)
 		      "random data, stored error (the re-read stays wrong), physical 0x30000008 "
 		      "(8 bytes), node 1"), "%s", line);
 	soak_event_text(&store[1], &map, line, sizeof(line));
-	CHECK(strstr(line, "differing bits 0, 7, written by soak_fill (walking-ones), read error "
-		      "(the re-read is right)"), "%s", line);
+	CHECK(strstr(line, "differing bits 0, 7, written by soak_march_mc (walking-ones), read "
+		      "error (the re-read is right)"), "%s", line);
 	soak_event_text(&store[2], &map, line, sizeof(line));
 	CHECK(strstr(line, "differing 64 bits"), "%s", line);
 	soak_event_json(&store[0], &map, line, sizeof(line));
-	CHECK(is_json(line) && strstr(line, "\"bits\":\"0x20000\",\"written_by\":\"copy\","
-				      "\"pattern\":\"random\",\"copy\":\"copy_mc_highpages\""),
-	      "%s", line);
+	CHECK(is_json(line) && strstr(line, "\"bits\":\"0x20000\",\"data_address\":null,"
+				      "\"written_by\":\"copy\",\"pattern\":\"random\","
+				      "\"copy\":\"copy_mc_highpages\""), "%s", line);
 	CHECK(soak_reread_class(5, 6, 5) == SOAK_REREAD_READ_ERROR &&
 	      soak_reread_class(5, 6, 6) == SOAK_REREAD_STORED &&
 	      soak_reread_class(5, 6, 7) == SOAK_REREAD_UNSTABLE, "classes");
+}
+
+/*
+ * Address data (a word's own address, or a copy of one) that reads as another soak address:
+ * the line and the record name it, the complement too; not an address, or not address data:
+ * nothing named.
+ */
+static void test_address_data_names_the_other_word(void)
+{
+	struct soak_writer own = { SOAK_HOW_FILL, SOAK_PAT_ADDRESS, -1 };
+	struct soak_writer inv = { SOAK_HOW_COPY, SOAK_PAT_ADDRESS_INV, SOAK_COPY_NT };
+	struct soak_writer rnd = { SOAK_HOW_FILL, SOAK_PAT_RANDOM, -1 };
+	struct soak_ledger l;
+	u64 other;
+
+	soak_ledger_init(&l, store, 64, &map);
+	soak_ledger_miscompare(&l, 1, 0, 0x30000008, 0x30000008, 0x20000040, &own, true,
+			       0x20000040);
+	soak_ledger_miscompare(&l, 2, 0, 0x30000008, ~0x21000008ULL, ~0x20000008ULL, &inv, true,
+			       ~0x20000008ULL);
+	soak_ledger_miscompare(&l, 3, 0, 0x30000008, 0x30000008, 0x70000000, &own, true, 0);
+	soak_ledger_miscompare(&l, 4, 0, 0x30000008, 0x30000008, 0x20000040, &rnd, true, 0);
+	soak_event_text(&store[0], &map, line, sizeof(line));
+	CHECK(strstr(line, "written by soak_march_mc (address), the data read is the address "
+		     "0x20000040 (expected 0x30000008), stored error"), "%s", line);
+	soak_event_json(&store[0], &map, line, sizeof(line));
+	CHECK(is_json(line) && strstr(line, "\"data_address\":\"0x20000040\""), "%s", line);
+	soak_event_text(&store[1], &map, line, sizeof(line));
+	CHECK(strstr(line, "copied by copy_mc_nt from address-inverted data, the data read is "
+		     "the address 0x20000008 (expected 0x21000008)"), "%s", line);
+	CHECK(!soak_data_address(&store[2], &map, &other) &&
+	      !soak_data_address(&store[3], &map, &other) &&
+	      soak_data_address(&store[1], &map, &other) && other == 0x20000008,
+	      "outside the soak ranges, or random data: no address named");
 }
 
 static void sym(u64 rip, char *buf, size_t size)
@@ -614,7 +648,7 @@ int main(void)
 	setup();
 	return RUN_TESTS(test_corrected_errors_attributed, test_no_dimm_map_is_said,
 			 test_interleaved_is_not_one_dimm, test_miscompare_entries,
-			 test_stuck_retired_poison,
+			 test_address_data_names_the_other_word, test_stuck_retired_poison,
 			 test_full_store_counts_everything, test_buckets_overflow_into_other,
 			 test_verdict_rules, test_verdict_names_the_first_address,
 			 test_run_reason_fails_the_summary,

@@ -35,18 +35,24 @@ def bucket(typ=0, node=0, dimm=0, base=0, size=0, counts=(0,) * 6, name=b""):
     return struct.pack("<BBHIQQ6I24s", typ, node, dimm, 0, base, size, *counts, name)
 
 
+def misc(phys, expected, actual, t_ns, cpu, pattern):
+    """One of a version 2 record's first miscompares (soak/checkpoint.h's table)."""
+    return struct.pack("<QQQQHB5s", phys, expected, actual, t_ns, cpu, pattern, b"")
+
+
 def record(flags=0, seed=0, elapsed=0, verified=0, per_pass=0, passes=0, cpus=1, rule=NONE,
-           counts=(0,) * 6, not_stored=0, first=None, buckets=()):
-    """The CKSK record of soak/checkpoint.h, laid out from its table."""
-    n = len(buckets)
-    length = 104 + 72 * n + 4
-    head = b"CKSK" + struct.pack("<BBH", 1, flags, length)
+           counts=(0,) * 6, not_stored=0, first=None, buckets=(), miscompares=None):
+    """The CKSK record of soak/checkpoint.h, laid out from its table: version 1, or 2 with
+    @miscompares."""
+    n, m = len(buckets), len(miscompares or ())
+    length = 104 + 72 * n + 40 * m + 4
+    head = b"CKSK" + struct.pack("<BBH", 1 if miscompares is None else 2, flags, length)
     head += struct.pack("<QQQQIHBB", seed, elapsed, verified, per_pass, passes, cpus, n, rule)
     head += struct.pack("<6IIi", *counts, not_stored, 0)
     kind, cpu, phys, t_ns = first if first else (NONE, 0, 0, 0)
-    head += struct.pack("<BBHIQQ", kind, 0, cpu, 0, phys, t_ns)
+    head += struct.pack("<BBHIQQ", kind, m, cpu, 0, phys, t_ns)
     assert len(head) == 104
-    body = head + b"".join(buckets)
+    body = head + b"".join(buckets) + b"".join(miscompares or ())
     return body + struct.pack("<I", crc(body))
 
 
@@ -85,6 +91,30 @@ def test_the_issue_line():
     assert again.startswith("previous run 1a2b3c4d (already reported by run 55667788) ended "
                             "without a summary; its last checkpoint (19 written) was 3h02m05s "
                             "into the soak: ")
+
+
+def test_first_miscompares():
+    """Version 2: the first miscompares, named in the line and the record; version 1 has
+    none; more than four, or a pattern past the table, is damage."""
+    rec = record(flags=2, elapsed=5 * 10**9, passes=1, rule=2, counts=(0, 0, 0, 2, 0, 2),
+                 miscompares=[misc(0x40001000, 0x42000040, 0x40000040, 3214000000, 1, 2),
+                              misc(0x2000, 0, 1 << 13, 4 * 10**9, 0, 0)])
+    ck = bb.decode(wrapper(rec))
+    assert ck.text().endswith("; first miscompares: 0x40001000 on CPU 1 after 3.214s "
+                              "(expected 0x42000040 actual 0x40000040, address), 0x2000 on "
+                              "CPU 0 after 4.000s (expected 0x0 actual 0x2000, zeros)")
+    assert ck.json()["miscompares"][0] == {"phys": "0x40001000", "expected": "0x42000040",
+                                           "actual": "0x40000040", "cpu": 1,
+                                           "t_ns": 3214000000, "pattern": "address"}
+    assert bb.decode(sample()).json()["miscompares"] == []
+    for bad, why in ((record(miscompares=[misc(0, 0, 0, 0, 0, 20)]), "out of range"),
+                     (record(miscompares=[misc(0, 0, 0, 0, 0, 0)] * 5), "its length")):
+        try:
+            bb.decode(wrapper(bad))
+        except bb.Damaged as e:
+            assert why in str(e), (why, str(e))
+        else:
+            raise AssertionError("decoded: " + why)
 
 
 def test_rule_count_is_ledgers():

@@ -105,6 +105,7 @@ CONDITIONAL = {
                  "aggregate_max_mbps", "single_cpu_mbps", "scaling", "skew_ns",
                  "end_skew_ns", "rounds", "clock_hz", "method"},  # st->err or not
     "soak_event": {"bank", "status", "addr", "misc", "over", "expected", "actual", "bits",
+                   "data_address",
                    "written_by", "pattern", "copy", "reread", "rip", "symbol", "cause",
                    "granularity", "node", "range", "dimm_map", "dimms"},
     "movepages": {"move_speedup_predicted", "move_speedup_predicted_lo",  # >= 3 rounds had

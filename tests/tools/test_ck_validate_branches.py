@@ -100,6 +100,13 @@ HAND = [
     {"schema": 1, "kind": "soak-twin-event", "event": "uncorrected", "worker": 1, "cpu": -1,
      "t_ns": 7000, "pass": 4, "buffer": "source", "virtual": "0x7f3a00202000",
      "physical": "0x1a2b3000", "written_by": "fill", "pattern": "zeros"},
+    # soak/report.c: a miscompare of address data that names another soak word
+    {"schema": 1, "kind": "soak_event", "t_ns": 7861320000, "cpu": 1, "event": "miscompare",
+     "expected": "0x88e7000", "actual": "0x88e5000", "bits": "0x2000",
+     "data_address": "0x88e5000", "written_by": "fill", "pattern": "address", "copy": None,
+     "reread": "stored error (the re-read stays wrong)", "phys": "0x88e7000", "granularity": 8,
+     "node": 0, "range": {"base": "0x1200000", "size": "0x1cdf3000"},
+     "dimm_map": "no DIMM map from firmware", "dimms": []},
     # host/soak/twin_report.c: a failed twin says why
     dict(sample("soak-twin"), result="FAIL", reason="miscompare (1)", miscompares=1),
     # bench/copy_pages_answer.c: a form it could not measure is {"ratio_x1000": null}
@@ -114,6 +121,10 @@ HAND = [
     dict(SUMMARY, soak_checkpoint={"state": "damaged", "why": "header checksum 0x1 != 0x2"}),
     dict(SUMMARY, soak_checkpoint=dict(SUMMARY["soak_checkpoint"], state="unfinished",
                                        final=False)),
+    # soak/blackbox.c: a version 2 checkpoint keeps the first miscompares
+    dict(SUMMARY, soak_checkpoint=dict(SUMMARY["soak_checkpoint"], miscompares=[
+        {"phys": "0x88e7000", "expected": "0x88e7000", "actual": "0x88e5000", "cpu": 1,
+         "t_ns": 7861320000, "pattern": "address"}])),
 ]
 
 

@@ -19,6 +19,8 @@ STARTED = 24
 REC_HEADER = 104                # the CKSK record
 BUCKET = 72
 MAX_BUCKETS = 8
+MISC = 40                       # version 2: each of the first miscompares
+MAX_MISC = 4
 NAME = 24
 NONE = 0xff
 FINAL, FAILING, NOT_STORED, CMDLINE = 1, 2, 4, 8
@@ -28,6 +30,12 @@ KINDS = ("corrected", "deferred", "uncorrected", "miscompares", "stuck_cpus", "r
 EVENT_NAMES = ("corrected", "deferred", "uncorrected", "miscompare", "stuck_cpu",
                "retired_page")
 BUCKET_TYPES = ("dimm", "range", "no_address", "other")
+# What a miscompared word should have held (soak/pattern.c's names, in enum soak_pat order).
+PATTERNS = ("zeros", "ones", "address", "address-inverted",
+            "checker-1", "checker-1-inverted", "checker-2", "checker-2-inverted",
+            "checker-4", "checker-4-inverted", "checker-8", "checker-8-inverted",
+            "checker-16", "checker-16-inverted", "checker-32", "checker-32-inverted",
+            "random", "random-inverted", "walking-ones", "walking-zeros")
 # How many verdict rules soak/ledger.c has (soak_rules[]): a stored rule index must be
 # below it. tests/tools/test_ck_results_ckpt.py counts the table in the source.
 NR_RULES = 6
@@ -68,20 +76,32 @@ def decode_bucket(p):
             "counts": counts(p, 24)}
 
 
+def decode_misc(p):
+    phys, expected, actual, t_ns, cpu = struct.unpack_from("<QQQQH", p)
+    if p[34] >= len(PATTERNS) or not zero(p[35:MISC]):
+        raise Damaged("soak checkpoint: a miscompare field out of range")
+    return {"phys": phys, "expected": expected, "actual": actual, "cpu": cpu, "t_ns": t_ns,
+            "pattern": PATTERNS[p[34]]}
+
+
 def decode_record(r):
     """The CKSK record (soak/checkpoint.h) as a dict; raises Damaged."""
     if len(r) < 8 or r[:4] != b"CKSK":
         raise Damaged("not a soak checkpoint (no CKSK magic)")
-    if r[4] != 1:
-        raise Damaged("a soak checkpoint of another version (this build reads version 1)")
+    if r[4] not in (1, 2):
+        raise Damaged("a soak checkpoint of another version (this build reads versions 1 and "
+                      "2)")
     n = r[46] if len(r) > 46 else 0
+    m = r[81] if len(r) > 81 else 0
     if (struct.unpack_from("<H", r, 6)[0] != len(r) or len(r) < REC_HEADER + 4 or
-            n > MAX_BUCKETS or len(r) != REC_HEADER + BUCKET * n + 4):
-        raise Damaged("soak checkpoint: its length does not match its size or bucket count")
+            n > MAX_BUCKETS or m > MAX_MISC or (r[4] == 1 and m) or
+            len(r) != REC_HEADER + BUCKET * n + (MISC * m if r[4] == 2 else 0) + 4):
+        raise Damaged("soak checkpoint: its length does not match its size, bucket or "
+                      "miscompare count")
     if crc32(r[:-4]) != struct.unpack_from("<I", r, len(r) - 4)[0]:
         raise Damaged("soak checkpoint: bad CRC (a torn or corrupt write)")
     flags, rule, kind = r[5], r[47], r[80]
-    if (flags & ~15 or (rule != NONE and rule >= NR_RULES) or not zero(r[76:80]) or r[81] or
+    if (flags & ~15 or (rule != NONE and rule >= NR_RULES) or not zero(r[76:80]) or
             not zero(r[84:88]) or (kind != NONE and kind >= len(KINDS)) or
             (kind == NONE and not zero(r[82:104]))):
         raise Damaged("soak checkpoint: a field out of range")
@@ -95,7 +115,9 @@ def decode_record(r):
             "passes": passes, "cpus": cpus, "counts": counts(r, 48),
             "not_stored": struct.unpack_from("<I", r, 72)[0], "first": first,
             "buckets": [decode_bucket(r[REC_HEADER + BUCKET * i:REC_HEADER + BUCKET * (i + 1)])
-                        for i in range(n)]}
+                        for i in range(n)],
+            "miscompares": [decode_misc(r[REC_HEADER + BUCKET * n + MISC * i:][:MISC])
+                            for i in range(m)]}
 
 
 class Checkpoint:
@@ -124,6 +146,11 @@ class Checkpoint:
             "failing" if r["flags"] & FAILING else "passing", worst(r["buckets"]))
         if r["flags"] & CMDLINE:
             out += "; its command line had errors, so its verdict was never PASS"
+        for i, m in enumerate(r["miscompares"]):
+            out += "%s%#x on CPU %d after %d.%03ds (expected %#x actual %#x, %s)" % (
+                ", " if i else "; first miscompares: ", m["phys"], m["cpu"],
+                m["t_ns"] // 10**9, m["t_ns"] // 10**6 % 1000, m["expected"], m["actual"],
+                m["pattern"])
         return out
 
     def json(self):
@@ -142,6 +169,8 @@ class Checkpoint:
                 "worst": [{"type": b["type"], "node": b["node"], "dimm": b["dimm"],
                            "base": "%#x" % b["base"], "size": "%#x" % b["size"],
                            "counts": b["counts"]} for b in r["buckets"]],
+                "miscompares": [dict(m, phys="%#x" % m["phys"], expected="%#x" % m["expected"],
+                                     actual="%#x" % m["actual"]) for m in r["miscompares"]],
                 "text": self.text()}
 
 
