@@ -5,10 +5,10 @@
  * once.
  *
  *   flip     the first soaking CPU after the boot CPU (the boot CPU itself when it soaks
- *            alone), once it has written its first copied piece of each pass, asks the boot
- *            CPU to flip one bit of a word there and waits (bounded) until it has: the
- *            verify that follows must find a stored error at that word and nothing else in
- *            the piece (in every pass, so also in those whose data changes word by word,
+ *            alone), once it has written its first piece of each pass that is not a copy's
+ *            source, asks the boot CPU to flip one bit of a word there and waits (bounded)
+ *            until it has: the read that follows must find a stored error at that word and
+ *            nothing else in the piece (in every pass, so also in those whose data changes word by word,
  *            where the verify that goes on past a miscompare must resume at the right word);
  *            a bit asked for and not flipped fails the soak;
  *   stuck:N  CPU N, at its first piece, turns interrupts off and spins: the watchdog must
@@ -126,7 +126,8 @@ void soak_fault_piece_written(unsigned int idx, u64 pa, u64 len, bool source)
 		emu_piece_written(idx, pa, len);
 	if (soak.opts.fault.kind == SOAK_KNOB_MCE && source)
 		mce_piece_written(idx, pa, len);
-	if (soak.opts.fault.kind == SOAK_KNOB_FLIP)
+	/* not in a copy's source: the copy would carry the flip to a second, sound word */
+	if (soak.opts.fault.kind == SOAK_KNOB_FLIP && !source)
 		flip_piece_written(idx, pa, len);
 }
 
