@@ -156,6 +156,8 @@ HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/p
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (host/soak/ck-soak.c's accounting, parsers and pair work).
 HOST_PURE += host/soak/twin_peer.c host/soak/twin_work.c
+# The host injector's faults (host/inject/ck-inject.c keeps them alive in a guest's RAM file).
+HOST_PURE += host/inject/fault.c
 HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c
 HOST_PURE += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
 HOST_PURE += bench/migrate_calc.c
@@ -287,6 +289,13 @@ $(B)/ck-soak: $(SOAK_SRC) $(HOST_ASM) $(wildcard host/*/*.h soak/*.h copy/*.h) |
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(SOAK_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
+# The host injector: DRAM faults kept alive in a QEMU guest's RAM file (tools/ck-run.py --inject).
+INJECT_SRC := host/inject/ck-inject.c host/inject/fault.c
+$(B)/ck-inject: $(INJECT_SRC) host/inject/fault.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(INJECT_SRC) -o $@
+
 SOAK_BENCH_ARGS ?= --hugepages
 soak-bench: $(B)/ck-soak
 	$(Q)tools/ensure-deps.sh soak-bench
@@ -309,7 +318,8 @@ run:
 check:
 	$(Q)tools/ensure-deps.sh check
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img $(B)/ck-bench \
-		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cmdline-doc $(B)/guest/ck-bench $(B)/guest/init
+		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cmdline-doc $(B)/guest/ck-bench $(B)/guest/init \
+		$(B)/ck-inject
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
 # A default run on every CPU model QEMU lists (MODELS=all: every versioned name too, or a

@@ -37,7 +37,8 @@ import sys
 ROOMS = [
     "kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
     "kernel/mm", "copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init", "ktest",
-    "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak", "tools",
+    "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak",
+    "host/inject", "tools",
 ]
 
 LOW = ["kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
@@ -74,7 +75,7 @@ ALLOWED = {
     "boot": ["kernel/include", "kernel/lib"],
     # Host programs test or drive the pure logic of any layer (the hosted tools' too).
     "tests/host": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
-                         "host/lib", "host/bench", "host/soak"],
+                         "host/lib", "host/bench", "host/soak", "host/inject"],
     "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
                          "tests/host"],
     # The hosted programs: what the hosted benchmark and soak twin share (the Linux machine),
@@ -83,6 +84,8 @@ ALLOWED = {
     "host/bench": LOW + ["copy", "bench", "host/lib"],
     "host/soak": LOW + ["copy", "mce", "bench", "soak", "host/lib"],
     "host": LOW + ["copy", "mce", "bench", "soak", "init"],
+    # The host injector (DRAM faults in a QEMU guest's RAM file): the C library alone.
+    "host/inject": [],
     "tools": [],
 }
 
@@ -90,7 +93,7 @@ ALLOWED = {
 # library is theirs. Every other room is built into the image, where no C library exists
 # (ktest/oracle: the models of Linux, plain C; linux_folio_mc.c is also linked into the image).
 HOST_ROOMS = ["tests/host", "tests/fuzz", "ktest/oracle", "host", "host/lib", "host/bench",
-              "host/soak", "tools"]
+              "host/soak", "host/inject", "tools"]
 # Headers the compiler itself provides (C11 freestanding): the only angle-bracket includes
 # of a file built into the image, outside a CK_HOST branch.
 FREESTANDING = ["stdarg.h", "stdbool.h", "stddef.h", "stdint.h"]
