@@ -59,7 +59,7 @@ PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .re
 	-j .rela.* -j .reloc -j .ksyms
 
 .PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
-	lava-check models soak-bench cmdline-doc guest
+	lava-check models soak-bench cmdline-doc guest memtest-compare
 all: $(B)/copykernel.efi
 
 deps:
@@ -322,6 +322,15 @@ check:
 		$(B)/ck-inject
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
+# The soak and memtest86+ (Debian's, from OVMF's shell) on the same QEMU machine with the same
+# DRAM faults kept alive by the host injector: found or not, time to first report, address and
+# bit, per fault (tools/memtest-compare.py; MEMTEST_ARGS='--mem 512M --faults stuck0,none').
+MEMTEST_ARGS ?=
+memtest-compare:
+	$(Q)tools/ensure-deps.sh memtest
+	$(Q)$(MAKE) --no-print-directory all $(B)/ck-inject
+	$(Q)$(PYTHON) tools/memtest-compare.py --build $(B) $(MEMTEST_ARGS)
+
 # A default run on every CPU model QEMU lists (MODELS=all: every versioned name too, or a
 # comma-separated list), two at a time, one table row per model (tests/qemu/model_tests.py).
 MODELS ?=
@@ -348,6 +357,7 @@ help:
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
 	@echo "make soak-speed the soak's verify/compare/fill against memcmp/memset, hosted"
+	@echo "make memtest-compare  the soak and memtest86+ on the same injected DRAM faults (QEMU)"
 	@echo "make soak-bench the hosted soak twin against stressapptest, interleaved (a ratio)"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make models     a default run on every QEMU CPU model, one table row each (MODELS=all)"

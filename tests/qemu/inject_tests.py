@@ -30,31 +30,9 @@ inject = load_tool("ck-run").inject
 MiB = 1 << 20
 MEM = "512M"
 DIMMS = [(0, 256 * MiB, "DIMM_A0"), (256 * MiB, 256 * MiB, "DIMM_B0")]
-# name: (kind, address, bit or the second address, the fault's extra number or None)
-FAULTS = {
-    "stuck1": ("stuck1", 0x04000a08, 3, None),
-    "zeros": ("zeros", 0x12345670, 17, None),
-    "stuck0": ("stuck0", 0x06000010, 40, None),
-    "ones": ("ones", 0x14000018, 63, None),
-    # The word at A reads as the word 1 MiB below (A has bit 20 set: the addresses differ
-    # in that bit alone).
-    "alias": ("alias", 0x0a100020, 0x0a000020, None),
-    # Address bit 25: A and A + 32 MiB are one cell.
-    "cell": ("cell", 0x0c000028, 0x0e000028, None),
-    # Retention: the bit decays 4 s after the word last changed.
-    "fade": ("fade", 0x16000030, 5, 4000),
-    # Once, 2 s after the soak first changes the word once armed.
-    "flip": ("flip", 0x18000038, 9, 2000),
-}
-DECODER = ("alias", "cell")
+FAULTS, DECODER, spec = inject.FAULTS, inject.DECODER, inject.spec
 # The timed soak of the transient flip: long enough for passes after the one that writes it.
 FLIP_SOAK = "60s"
-
-
-def spec(name):
-    kind, addr, arg, extra = FAULTS[name]
-    return ":".join(["%s" % kind, "0x%x" % addr, ("0x%x" % arg) if name in DECODER else
-                     str(arg)] + ([str(extra)] if extra is not None else []))
 
 
 def dimm_of(addr):

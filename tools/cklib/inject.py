@@ -35,6 +35,35 @@ ACT = re.compile(r"^ck-inject: t=(\d+\.\d+) fault (\d+) (\w+): (first change|fli
                  r"0x([0-9a-f]+) 0x([0-9a-f]+) -> 0x([0-9a-f]+)$", re.M)
 
 
+# The faults of the QEMU scenarios (tests/qemu/inject_tests.py) and of memtest-compare, each
+# at its own address in the free RAM of a 512 MiB or 1 GiB q35 guest (the soak's range runs
+# from about 18 MiB up), each in its own 32 MiB:
+# name: (kind, address, bit or the second address, the fault's extra number or None)
+FAULTS = {
+    "stuck0": ("stuck0", 0x06000010, 40, None),
+    "stuck1": ("stuck1", 0x04000a08, 3, None),
+    "zeros": ("zeros", 0x12345670, 17, None),
+    "ones": ("ones", 0x14000018, 63, None),
+    # The word at A reads as the word 1 MiB below (A has bit 20 set: the addresses differ
+    # in that bit alone).
+    "alias": ("alias", 0x0a100020, 0x0a000020, None),
+    # Address bit 25: A and A + 32 MiB are one cell.
+    "cell": ("cell", 0x0c000028, 0x0e000028, None),
+    # Retention: the bit decays 4 s after the word last changed.
+    "fade": ("fade", 0x16000030, 5, 4000),
+    # Once, 2 s after the guest first changes the word once armed.
+    "flip": ("flip", 0x18000038, 9, 2000),
+}
+DECODER = ("alias", "cell")
+
+
+def spec(name):
+    """The injector's argument for the fault @name of FAULTS."""
+    kind, addr, arg, extra = FAULTS[name]
+    return ":".join([kind, "0x%x" % addr, ("0x%x" % arg) if name in DECODER else str(arg)] +
+                    ([str(extra)] if extra is not None else []))
+
+
 class Refused(Exception):
     """An injection this machine cannot have, with the reason."""
 
