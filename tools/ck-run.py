@@ -22,6 +22,7 @@ boot under KVM really starts; otherwise (and always on the CI machines, whose pa
 cannot run OVMF) the run uses TCG.
 """
 import argparse
+import ctypes
 import os
 import re
 import shutil
@@ -39,6 +40,7 @@ from cklib import inject  # noqa: E402
 EXIT_MAP = {1: (0, "all tests passed"), 3: (1, "some tests failed"), 5: (2, "panic"),
             7: (3, "bad command line")}
 STATUS_RESET, STATUS_TIMEOUT, STATUS_QEMU = 4, 124, 125
+PR_SET_PDEATHSIG = 1    # <linux/prctl.h>
 ANSI = re.compile(rb"\x1b\[[0-9;?=]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1bc")
 OVMF_BIOS = ["/usr/share/qemu/OVMF.fd", "/usr/share/ovmf/OVMF.fd"]
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
@@ -233,6 +235,11 @@ def watch(args, proc, log, workdir, t0, start_timeout):
                     sys.stdout.buffer.write(ANSI.sub(b"", chunk).replace(b"\r", b""))
                     sys.stdout.flush()
             started = started or STARTED in data
+            if args.injector_proc and args.injector_proc.linked and maps(proc.pid,
+                                                                      args.injector_proc.path):
+                # QEMU has mapped its RAM: the file's name can go now, so that no way out,
+                # a SIGKILL included, leaves it in /dev/shm.
+                args.injector_proc.unlink()
             if args.inject_mce and chunk:
                 injected = relay_mce_requests(args, data, injected, workdir)
             nmis.poll(data)
@@ -268,10 +275,28 @@ def watch(args, proc, log, workdir, t0, start_timeout):
     return rc, data, started
 
 
+def maps(pid, path):
+    """Process @pid has @path mapped."""
+    try:
+        with open("/proc/%d/maps" % pid) as f:
+            return path in f.read()
+    except OSError:
+        return False
+
+
 def whole_line_matches(pattern, data):
     """@pattern matches within the serial lines received whole (ANSI sequences dropped)."""
     text = ANSI.sub(b"", data).decode("ascii", "replace").replace("\r", "")
     return re.search(pattern, "\n".join(text.split("\n")[:-1]), re.M) is not None
+
+
+def die_with_parent():
+    """In the child before exec: SIGKILL when the runner goes, however it goes (PR_SET_PDEATHSIG),
+    so that no QEMU outlives a runner killed by its caller's timeout."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
 
 
 def run_once(args, accel, esp, workdir, start_timeout=None):
@@ -284,7 +309,7 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
     errf = open(os.path.join(workdir, "qemu-%s.err" % accel), "w+")
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=errf, stderr=errf,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=die_with_parent)
     except FileNotFoundError:
         sys.exit("ck-run: qemu-system-x86_64 not found; install 'qemu-system-x86'")
     t0 = time.monotonic()

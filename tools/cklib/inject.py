@@ -97,7 +97,7 @@ class Injector:
                  armed=True):
         self.binary, self.faults, self.size = binary, list(faults) or ["none"], mem_bytes
         self.period_us, self.max_seconds, self.armed_at_start = period_us, max_seconds, armed
-        self.path, self.proc, self.tmp, self.text = None, None, None, ""
+        self.path, self.proc, self.tmp, self.text, self.linked = None, None, None, "", False
 
     def qemu_args(self):
         return ["-object", "memory-backend-file,id=ck-ram,size=%d,mem-path=%s,share=on" %
@@ -107,6 +107,7 @@ class Injector:
         if not os.access(self.binary, os.X_OK):
             raise Refused("%s is not built (make %s)" % (self.binary, self.binary))
         fd, self.path = tempfile.mkstemp(prefix="ck-ram-", dir="/dev/shm")
+        self.linked = True
         try:
             os.ftruncate(fd, self.size)
         finally:
@@ -136,6 +137,16 @@ class Injector:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGUSR1)
 
+    def unlink(self):
+        """Remove the file's name once QEMU and the injector have it open (their mappings
+        stay); stop() then has nothing left to remove."""
+        if self.path and self.linked:
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+            self.linked = False
+
     def stop(self):
         """End the injector (its summary lines come on SIGTERM) and remove the RAM file;
         returns its whole output. Safe to call twice."""
@@ -150,12 +161,7 @@ class Injector:
             self.read()
             self.tmp.close()
             self.tmp = None
-        if self.path:
-            try:
-                os.unlink(self.path)
-            except FileNotFoundError:
-                pass
-            self.path = None
+        self.unlink()
         return self.text
 
 
