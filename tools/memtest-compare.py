@@ -51,6 +51,7 @@ MASK = (1 << 64) - 1
 ERROR_ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s+([0-9a-f]{12}) \([^)]*\)\s+([0-9a-f]{16})"
                        r"\s+([0-9a-f]{16})\s*$")
 CLOCK = re.compile(r"Time:\s+(\d+):(\d\d):(\d\d)")
+TEST = re.compile(r"Test #\s*(\d+)")
 SOAK_START = re.compile(r"^soak: soak=")
 SOAK_VERDICT = re.compile(r"^# copykernel-soak: result=(PASS|FAIL)")
 ORDER = ["stuck0", "stuck1", "zeros", "ones", "alias", "cell", "fade", "flip", "none"]
@@ -151,7 +152,7 @@ def run_memtest(args, name):
     child = Child(runner(args, args.memtest, args.mem, args.smp,
                          args.bound + args.silent + 180, faults,
                          extra=["--raw", "--shell"]) + ["--"] + MEMTEST_ARGS)
-    screen, reports, seen = vt100.Screen(), [], set()
+    screen, reports, seen, tests = vt100.Screen(), [], set(), []
     t0 = last = time.monotonic()
     start, end, how = None, None, None
     try:
@@ -166,6 +167,9 @@ def run_memtest(args, name):
                 if start is None and "Memtest86+" in text and CLOCK.search(text):
                     start = t
                 memtest_reports(screen, t, reports, seen)
+                m = TEST.search(text)
+                if m and (not tests or tests[-1][1] != int(m.group(1))):
+                    tests.append((t, int(m.group(1))))
             now = time.monotonic()
             if how:
                 break
@@ -183,7 +187,7 @@ def run_memtest(args, name):
     m = CLOCK.search(screen.text())
     return {"tool": "memtest86+", "fault": name, "start": start, "end": end, "how": how,
             "reports": reports, "flip_t": flip_time(err) if name == "flip" else None,
-            "clock": m.group(0) if m else None, "screen": screen.text()}
+            "clock": m.group(0) if m else None, "screen": screen.text(), "tests": tests}
 
 
 def run_soak(args, name):
@@ -247,6 +251,12 @@ def cell(res):
                                              res["clock"]), None, not reports)
     if name == "flip" and origin is None:
         return "the injector never flipped (the word was not written once armed)", None, False
+    if name == "flip":
+        during = [n for t, n in res.get("tests", []) if t <= origin]
+        flipped = "flipped %.1f s in%s; " % (origin - res["start"], " (test %d)" % during[-1]
+                                             if during else "")
+    else:
+        flipped = ""
     right = judge(name, reports)
     if not reports:
         what = "not found"
@@ -255,7 +265,7 @@ def cell(res):
                      " in %.0f s (%s)") % (res["end"] - res["start"], res["clock"])
         else:
             what += " (%s, %.0f s)" % (res["verdict"] or "no verdict", res["end"] - res["start"])
-        return what, None, False
+        return flipped + what, None, False
     first = reports[0]
     secs = first["t"] - origin
     where = " (test %d)" % first["test"] if "test" in first else ""
@@ -264,7 +274,7 @@ def cell(res):
                         else "")
     else:
         ok = "WRONG: 0x%x %016x -> %016x" % (first["addr"], first["expected"], first["actual"])
-    return "found %.1f s%s, %s" % (secs, where, ok), secs, bool(right)
+    return "%sfound %.1f s%s, %s" % (flipped, secs, where, ok), secs, bool(right)
 
 
 def where(name):
@@ -325,7 +335,8 @@ def main():
     ap.add_argument("--silent", type=int, default=60,
                     help="seconds of a silent memtest86+ console that mean hung (default 60)")
     ap.add_argument("--soak-timeout", type=int, default=900)
-    ap.add_argument("--flip-soak", default="60s", help="the timed soak of the flip")
+    ap.add_argument("--flip-soak", default="4m", help="the timed soak of the flip (default "
+                    "4m: at least three passes over 1 GiB with one CPU under TCG)")
     ap.add_argument("--json", metavar="FILE", help="every run's reports as JSON")
     args = ap.parse_args()
     args.image = os.path.join(args.build, "copykernel.efi")
