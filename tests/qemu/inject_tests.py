@@ -72,6 +72,28 @@ def miscompares(b):
     return out
 
 
+# The text line of a miscompare, as soak/report.c prints it:
+#   # soak-event: T CPU N miscompare: expected 0x... actual 0x..., differing bit 3, ...,
+#   physical 0x4000a08 (8 bytes), node 0, ...
+TEXT_MISCOMPARE = re.compile(r"^# soak-event: .*\bmiscompare: expected 0x([0-9a-f]+) actual "
+                             r"0x([0-9a-f]+), differing (?:bits? ([\d, ]+)|(\d+) bits),.*?, "
+                             r"physical 0x([0-9a-f]+) \(", re.M)
+
+
+def check_text_agrees(b, events):
+    """Each miscompare's text line and its JSON record say the same word, values and bits."""
+    text = []
+    for m in TEXT_MISCOMPARE.finditer(b.log):
+        exp, act = int(m.group(1), 16), int(m.group(2), 16)
+        if m.group(3):
+            b.expect(sum(1 << int(x) for x in m.group(3).split(", ")) == exp ^ act,
+                     "the bits named are not expected ^ actual: %s" % m.group(0))
+        text.append((int(m.group(5), 16), exp, act))
+    records = [(e["phys"], e["expected"], e["actual"]) for e in events]
+    b.expect(sorted(text) == sorted(records), "the text lines and the records of the "
+             "miscompares differ: text %s, records %s" % (text[:4], records[:4]))
+
+
 def usable_ranges(b):
     """The firmware's usable RAM as the image printed its memory map: [(start, end)]."""
     return [(int(s, 16), int(e, 16) + 1) for s, e in
@@ -213,6 +235,7 @@ def t_inject(b, *names):
         return
     b.status_is(FAIL)
     b.has(r'^# copykernel-soak: result=FAIL .* reason="miscompare \(\d+\)')
+    check_text_agrees(b, events)
     for i, n in enumerate(faults):
         if n == "flip":
             check_flip(b, i, events)
