@@ -296,10 +296,11 @@ def machine_line():
 
 
 def table(args, results):
-    out = ["memtest-compare: %s, %s (%d CPUs); QEMU q35 -cpu max -m %s, TCG: times are TCG "
-           "times, from the start of each test (the flip: from the flip), not hardware's" % (
-               datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), machine_line(),
-               os.cpu_count() or 0, args.mem),
+    out = ["memtest-compare: %s, %s (%d CPUs, load average %.1f at the start, %.1f at the "
+           "end); QEMU q35 -cpu max -m %s, TCG: times are TCG times, from the start of each "
+           "test (the flip: from the flip), not hardware's" % (
+               args.began, machine_line(), os.cpu_count() or 0, args.load, os.getloadavg()[0],
+               args.mem),
            "soak: tests=none soak=passes:1 (the flip: soak=%s), -smp %d; memtest86+: %s %s, "
            "-smp %d, stopped once it names the fault, after %d s of testing, or silent %d s" % (
                args.flip_soak, args.image_smp, args.memtest, " ".join(MEMTEST_ARGS), args.smp,
@@ -356,6 +357,8 @@ def main():
         inject.check_layout(args.mem, [])
     except inject.Refused as e:
         ap.error(str(e))
+    args.began = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
+    args.load = os.getloadavg()[0]
     results = {}
     for name in names:
         results[name] = {}
