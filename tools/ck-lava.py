@@ -30,7 +30,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cklib.common import bounded  # noqa: E402
 # The monitors' patterns and the ids of a run's results (the tests read them from here too).
-from cklib.lavaids import (BENCH_PATTERN, KTAP_RESULT, PATTERN, SOAK_PATTERN,  # noqa: E402,F401
+from cklib.lavaids import (BENCH_PATTERN, PATTERN, SOAK_PATTERN,  # noqa: E402,F401
                            bench_figures, compare, ktap_cases, slug, soak_verdict)
 from cklib.soak import SoakValue, monitor_minutes, parse_limit, soak_of  # noqa: E402
 

@@ -35,31 +35,17 @@ Exit status: 0 valid, 1 invalid, 2 usage or I/O error.
 """
 import argparse
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cklib.common import bounded, run_main  # noqa: E402
+# KTAP's line grammar, which the reports' readers share (tools/cklib/seriallog.py).
+from cklib.seriallog import (DIRECTIVES, END_MARKERS, PLAN, PREFIXED_START, RESULT,  # noqa: E402
+                             START, SUBTEST, description, ktap_kind)
 
 PROG = "ktap-check"
 
 SUPPORTED_VERSIONS = {("KTAP", 1), ("TAP", 13), ("TAP", 14)}
-DIRECTIVES = ("SKIP", "TODO", "XFAIL", "TIMEOUT", "ERROR")
-
-# Where a document starts: a version line at column 0.
-START_RE = re.compile(r"(K?TAP) version (\d+)$")
-# The same text anywhere on a line, to explain a miss (console timestamps and the like).
-PREFIXED_START_RE = re.compile(r"K?TAP version \d+$")
-# Lines after which kunit_parser stops reading a kernel log.
-END_MARKERS_RE = re.compile(r"List of all partitions:|Kernel panic - not syncing: VFS:|"
-                            r"reboot: System halted")
-
-VERSION_RE = re.compile(r"(K?TAP) version (.*)$")
-SUBTEST_RE = re.compile(r"# Subtest:(.*)$")
-PLAN_LIKE_RE = re.compile(r"\d+\.\.")
-PLAN_RE = re.compile(r"1\.\.(\d+)(?: # .*)?$")
-RESULT_LIKE_RE = re.compile(r"(?:not\s+)?ok(?:\s|$)")
-RESULT_RE = re.compile(r"(ok|not ok) (\d+)(?: (.*))?$")
 
 
 class Level:
@@ -118,18 +104,18 @@ class Checker:
         """Take line number n (1-based) whose text has its line ending removed."""
         text = text.rstrip()
         if not self.started:
-            m = START_RE.match(text)
+            m = START.match(text)
             if m:
                 self.start(n, m)
             elif self.prefixed_start is None:
-                p = PREFIXED_START_RE.search(text)
+                p = PREFIXED_START.search(text)
                 if p:
                     self.prefixed_start = (n, p.start())
             return
         if self.done:
             self.after_end(n, text)
             return
-        if END_MARKERS_RE.search(text):
+        if END_MARKERS.search(text):
             self.finish(n, "the kernel log's end marker")
             return
         self.line(n, text)
@@ -147,11 +133,11 @@ class Checker:
     def after_end(self, n, text):
         if self.post_end_reported:
             return
-        if START_RE.match(text):
+        if START.match(text):
             self.warn(n, "another KTAP document starts here; only the first one (complete at "
                       "line %d) is checked" % self.done_line)
             self.post_end_reported = True
-        elif RESULT_RE.match(text) or PLAN_RE.match(text):
+        elif RESULT.match(text) or PLAN.match(text):
             self.warn(n, "a top-level KTAP line after the document ended (its plan was "
                       "complete at line %d): does the plan count all the tests?" % self.done_line)
             self.post_end_reported = True
@@ -163,17 +149,10 @@ class Checker:
         if not content:
             self.unknown(n, "an empty line")
             return
-        if content.startswith("#") and not SUBTEST_RE.match(content):
+        kind = ktap_kind(content)
+        if kind == "diagnostic":
             return      # diagnostic line: allowed anywhere
-        if VERSION_RE.match(content):
-            kind = "version"
-        elif SUBTEST_RE.match(content):
-            kind = "subtest"
-        elif PLAN_LIKE_RE.match(content):
-            kind = "plan"
-        elif RESULT_LIKE_RE.match(content):
-            kind = "result"
-        else:
+        if kind is None:
             self.unknown(n, "an unknown line")
             return
         if "\t" in lead:
@@ -220,7 +199,7 @@ class Checker:
 
     def on_version(self, n, indent, content):
         top = self.stack[-1]
-        m = START_RE.match(content)
+        m = START.match(content)
         if not m or (m.group(1), int(m.group(2))) not in SUPPORTED_VERSIONS:
             self.error(n, "unsupported version line '%s' (KTAP 1 or TAP 13/14 expected)"
                        % content)
@@ -237,7 +216,7 @@ class Checker:
                                                                     top.indent))
 
     def on_subtest(self, n, indent, content):
-        name = SUBTEST_RE.match(content).group(1).strip()
+        name = SUBTEST.match(content).group(1).strip()
         top = self.stack[-1]
         if not name:
             self.error(n, "'# Subtest:' line without a name")
@@ -254,7 +233,7 @@ class Checker:
                        "version line)")
 
     def on_plan(self, n, indent, content):
-        m = PLAN_RE.match(content)
+        m = PLAN.match(content)
         if not m:
             self.error(n, "malformed plan line '%s' (expected '1..N')" % content)
             return
@@ -285,7 +264,7 @@ class Checker:
         self.check_complete(n)
 
     def on_result(self, n, indent, content):
-        m = RESULT_RE.match(content)
+        m = RESULT.match(content)
         if not m:
             self.error(n, "malformed result line '%s' (expected 'ok|not ok <number> <name>')"
                        % content)
@@ -362,31 +341,19 @@ class Checker:
 
     def parse_description(self, n, rest):
         """Split "[- ]name[ # directive ...]"; report what is wrong. Returns (name, directive)."""
-        if rest.startswith("- "):
-            rest = rest[2:]
-        elif rest == "-":
-            rest = ""
-        directive = None
-        hash_at = rest.find("#")
-        if hash_at < 0:
-            name = rest.strip()
-        else:
-            name = rest[:hash_at].strip()
-            after = rest[hash_at:]
-            if name and not rest[:hash_at].endswith(" "):
-                self.error(n, "'#' inside the test name '%s' (a '#' starts the directive and "
-                           "must stand as ' # ')" % rest.split(" # ")[0])
-                return name, None
-            if not after.startswith("# ") or not after[2:].strip():
-                if name:
-                    self.error(n, "'#' after the name must be followed by a space and a directive "
-                               "or diagnostic text ('%s')" % after)
-            else:
-                directive = self.parse_directive(n, after[2:].strip())
-        if not name:
+        d = description(rest)
+        if d.fault == "hash in name":
+            self.error(n, "'#' inside the test name '%s' (a '#' starts the directive and "
+                       "must stand as ' # ')" % d.text.split(" # ")[0])
+            return d.name, None
+        if d.fault == "bare hash":
+            self.error(n, "'#' after the name must be followed by a space and a directive "
+                       "or diagnostic text ('%s')" % d.text[d.text.find("#"):])
+        directive = self.parse_directive(n, d.directive) if d.directive else None
+        if not d.name:
             self.error(n, "empty test name (a result line needs a name before any ' # ')")
             return None, directive
-        return name, directive
+        return d.name, directive
 
     def parse_directive(self, n, text):
         word = text.split()[0]

@@ -148,3 +148,24 @@ def test_damaged_files_keep_the_contract(copy, machine, name):
 def test_a_wrongly_typed_summary_is_bad_input(copy):
     edit(os.path.join(copy, "epyc-1g", "result.json"), '"family": 23', '"family": "23"')
     assert_clean(run_tool(TOOL, "--fleet", copy), TOOL, allowed=(3,))
+
+
+@pytest.mark.parametrize("value", ["1.0", "true", '"1"', "2"])
+def test_a_summary_whose_schema_is_not_the_integer_1_is_bad_input(copy, value):
+    """ck-results writes "schema": 1 (an integer); 1.0 is another document."""
+    edit(os.path.join(copy, "epyc-1g", "result.json"), '"schema": 1,', '"schema": %s,' % value)
+    r = run_tool(TOOL, "--fleet", copy)
+    assert_clean(r, TOOL, allowed=(3,))
+    assert "epyc-1g" in r.err_text and "schema 1" in r.err_text, r
+
+
+@pytest.mark.parametrize("line", ["result=FAIL suites=3 pass=17 fail=1",
+                                  "result=ERROR reason=cmdline suites=3 pass=18 fail=0"])
+def test_a_run_whose_summary_is_not_a_pass_is_flagged(copy, line):
+    """The summary line's verdict, whatever the word: only PASS is a clean run."""
+    edit(os.path.join(copy, "epyc-1g", "serial.log"), "result=PASS suites=3 pass=18 fail=0",
+         line)
+    ms = fleet_json(copy)
+    word = line.split()[0].split("=")[1]
+    assert ms["epyc-1g"]["result"] == word
+    assert "run result %s" % word in ms["epyc-1g"]["flags"], ms["epyc-1g"]["flags"]

@@ -212,10 +212,16 @@ def run_doc():
     return kcidb(RUN, "--machine", "sky-2g")
 
 
+# The stored runs as KCIDB documents: a run, both fleets, a benchmark run.
+STORED = {"run": lambda: run_doc(),
+          "fleet": lambda: kcidb("--fleet", os.path.join(DATA, "fleet")),
+          "soak-fleet": lambda: kcidb("--fleet", os.path.join(DATA, "soak-fleet")),
+          "bench": lambda: kcidb(os.path.join(DATA, "bench-sample.log"))}
+
+
 def test_a_stored_run_keeps_kcidb_rules():
     doc = run_doc()
     assert kcidb_problems(doc) == []
-    assert schema_errors(doc) == []
     assert len(doc["checkouts"]) == 1 and len(doc["builds"]) == 1 and doc["tests"]
     assert all(t["id"].startswith("copykernel:") for t in doc["tests"])
 
@@ -223,18 +229,24 @@ def test_a_stored_run_keeps_kcidb_rules():
 @pytest.mark.parametrize("fleet", ["fleet", "soak-fleet"])
 def test_a_stored_fleet_keeps_kcidb_rules_and_names_every_machine(fleet):
     d = os.path.join(DATA, fleet)
-    doc = kcidb("--fleet", d)
+    doc = STORED[fleet]()
     assert kcidb_problems(doc) == []
-    assert schema_errors(doc) == []
     machines = {e for e in os.listdir(d) if os.path.isdir(os.path.join(d, e))}
     assert {t["environment"]["misc"]["machine"] for t in doc["tests"]} == machines
 
 
 def test_a_stored_benchmark_run_keeps_kcidb_rules():
-    doc = kcidb(os.path.join(DATA, "bench-sample.log"))
-    assert kcidb_problems(doc) == [] and schema_errors(doc) == []
+    doc = STORED["bench"]()
+    assert kcidb_problems(doc) == []
     ratios = [t for t in doc["tests"] if "_vs_" in t["path"]]
     assert ratios and all("unit" not in t["number"] for t in ratios)
+
+
+@pytest.mark.parametrize("name", sorted(STORED))
+def test_a_stored_document_keeps_the_json_schema(name):
+    """The same documents held to our JSON Schema of KCIDB's rules (needs python3-jsonschema:
+    only this part skips without it)."""
+    assert schema_errors(STORED[name]()) == []
 
 
 def test_a_run_printed_twice_gets_distinct_ids():
@@ -363,6 +375,48 @@ def test_benchmark_figures_are_bytes_a_second_from_the_records_own_times():
         nbytes = size[t["path"].split(".")[4]]
         exact = nbytes * 1e9 / t["misc"]["median_ns"]
         assert abs(t["number"]["value"] - exact) <= 0.05 * exact + 1e6, t
+
+
+def log_records(path, kind):
+    """The records of @kind in a stored log, in order, read here from its JSON lines."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(ln[ln.index('{"schema"'):]) for ln in f
+                if '{"schema"' in ln and '"kind":"%s"' % kind in ln]
+
+
+def test_a_comparison_is_its_records_ratio_and_interval():
+    log = os.path.join(DATA, "bench-sample.log")
+    recs = log_records(log, "comparison")
+    tests = [t for t in kcidb(log)["tests"] if "_vs_" in t["path"]]
+    assert len(tests) == len(recs) >= 5
+    assert any(r["ci_lo_x1000"] != r["ci_hi_x1000"] for r in recs)
+    for t, r in zip(tests, recs):
+        # the records' figures are thousandths (docs/schema: ratio_x1000, ci_*_x1000)
+        assert (t["number"]["value"], t["misc"]["ci_lo"], t["misc"]["ci_hi"],
+                t["misc"]["significant"]) == (r["ratio_x1000"] / 1000, r["ci_lo_x1000"] / 1000,
+                                              r["ci_hi_x1000"] / 1000, r["significant"]), t
+        assert t["misc"]["ci_lo"] <= t["number"]["value"] <= t["misc"]["ci_hi"], t
+
+
+def test_a_long_excerpt_keeps_the_lines_next_to_the_failure():
+    """KCIDB holds 16384 characters of a log excerpt: those right before the failing result,
+    where the reason is, not the subtest's first lines."""
+    head = ["KTAP version 1", "1..1", "    KTAP version 1", "    # Subtest: demo", "    1..1"]
+    said = ["    # step %04d of the copy: the bytes still agree" % i for i in range(600)]
+    tail = ["    # the copy was wrong at byte 7", "    not ok 1 fails"]
+    lines = head + said + tail + ["not ok 1 demo"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "long.log")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        doc = kcidb(path)
+    assert kcidb_problems(doc) == []
+    [t] = [t for t in doc["tests"] if t["path"] == "demo.fails"]
+    text = "\n".join(head + said + tail)
+    assert len(text) > 16384 + 1000
+    assert len(t["log_excerpt"]) == 16384 and text.endswith(t["log_excerpt"])
+    assert "the copy was wrong at byte 7" in t["log_excerpt"]
+    assert said[0] not in t["log_excerpt"]
 
 
 SOAK_LEDGER = re.compile(r"^# soak-ledger: (.+?): corrected (\d+), deferred (\d+), uncorrected "

@@ -4,6 +4,8 @@
   common        exit statuses, the one-line error contract, strict JSON, bounded numbers
                 for argparse, the never-a-traceback wrapper, loading a tool as a module
   records       the JSON-lines records of benchmark output (ck-report.py)
+  seriallog     the image's serial log read once for every tool: the pattern of each line
+                a tool takes, KTAP's line grammar (ktap-check.py's too), the summary verdicts
   compare       ck-report.py --compare: the change of each ratio between two builds
   fleet         ck-report.py --fleet: one row per machine, outliers among peers
   plots         ck-report.py --plot and --fleet --plot (matplotlib)

@@ -7,7 +7,6 @@
   - strict JSON: NaN, Infinity and numbers out of a float's range are not JSON;
   - bounded(), an argparse type that refuses a number out of its range by name;
   - run_main(), which turns whatever escapes a tool's main() into one line and a status;
-  - KTAP's subtest line, as the image prints it;
   - load_tool(), a tool (tools/NAME.py, a file name with '-') as a module.
 
 A tool imports it as `from cklib import common` after putting tools/ on sys.path
@@ -18,15 +17,11 @@ import importlib.util
 import json
 import math
 import os
-import re
 import sys
 
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 EXIT_OK, EXIT_NO_RESULT, EXIT_USAGE, EXIT_BAD_INPUT = 0, 1, 2, 3
-
-KTAP_SUBTEST = re.compile(r"^(?P<indent> *)# Subtest: (?P<name>.+?)\s*$")
-
 
 class BadInput(Exception):
     """The input cannot be read as what it claims to be (exit status 3)."""

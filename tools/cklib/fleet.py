@@ -12,7 +12,8 @@ import os
 import re
 from collections import defaultdict
 
-from cklib.common import KTAP_SUBTEST, BadInput, loads_strict, os_problem
+from cklib import seriallog
+from cklib.common import BadInput, loads_strict, os_problem
 from cklib.records import NUM, SIZE, STR, fits, json_type, records, records_of_lines, size_name
 from cklib.soak import soak_ledger_table, soak_row, soak_table
 
@@ -25,15 +26,6 @@ FLEET_FACTOR = 2.0      # ... and only when it is also more than this factor off
                         # runs under TCG on a loaded host scattered by up to 1.7x (tests/data/fleet)
 KEY_FIGURES = ("quick/memcpy_erms", "quick/memcpy_orig", "quick/copy_page_rep",
                "quick/copy_mc_fragile", "quick/clear_pages_erms")
-RE_CPU = re.compile(r"^CPU: (\S+) family (0x[0-9a-f]+) model (0x[0-9a-f]+) stepping (\d+)")
-RE_UCODE = re.compile(r"^CPU: microcode revision (0x[0-9a-f]+)")
-RE_STALE = re.compile(r"^MCE: .*?(\d+) stale banks? cleared")
-RE_DISPATCH = re.compile(r"^dispatch: (copy_highpage|copy_mc_highpage|clear_highpage)\(s\)\s+"
-                         r"(\w+): (.+?)\s{2,}(\w+): (.+?)\s{2,}")
-RE_VERDICT = re.compile(r"^\s*# mce-verdict: copy_mc_to_kernel here is .*?: (.*)$")
-RE_MCA = re.compile(r"^\s*# mce-verdict: (MCA .*)$")
-RE_FAILED = re.compile(r"^( {4,})not ok \d+ ([^#]*?)\s*(?:#.*)?$")
-RE_SUMMARY = re.compile(r"^# copykernel-summary: result=(\S+)")
 
 
 class Machine:
@@ -67,31 +59,29 @@ class Machine:
 
 
 def fleet_serial(m, lines, path):
-    suites = {}
-    for raw in lines:
-        line = raw.rstrip("\r\n").lstrip("\x1b")
-        if (mt := RE_CPU.match(line)):
-            m.vendor, m.family, m.model = mt.group(1), int(mt.group(2), 16), int(mt.group(3), 16)
-            m.stepping = int(mt.group(4))
-        elif (mt := RE_UCODE.match(line)):
-            m.ucode = int(mt.group(1), 16)
-        elif (mt := RE_STALE.match(line)):
-            m.stale = int(mt.group(1))
-        elif (mt := RE_DISPATCH.match(line)):
-            m.dispatch.setdefault(mt.group(2), mt.group(3))
-            m.dispatch.setdefault("bulk " + mt.group(4), mt.group(5))
-        elif (mt := RE_VERDICT.match(line)):
-            m.verdict = mt.group(1)
-        elif (mt := RE_MCA.match(line)) and m.mca is None:
-            m.mca = mt.group(1)
-        elif (mt := KTAP_SUBTEST.match(line)):
-            suites[len(mt.group(1))] = mt.group(2)
-        elif (mt := RE_FAILED.match(line)):
-            outer = suites.get(len(mt.group(1)) - 4)
-            case = "%s.%s" % (suites.get(len(mt.group(1)), "?"), mt.group(2))
+    suites = {}     # indent -> the subtest open there
+    for _, kind, v in seriallog.read(lines):
+        if kind == "cpu":
+            m.vendor, m.family, m.model, m.stepping = v.vendor, v.family, v.model, v.stepping
+        elif kind == "microcode":
+            m.ucode = v
+        elif kind == "stale":
+            m.stale = v
+        elif kind == "dispatch":
+            m.dispatch.setdefault(v.name, v.primitive)
+            m.dispatch.setdefault("bulk " + v.bulk_name, v.bulk)
+        elif kind == "mce_verdict" and v.copy_mc is not None:
+            m.verdict = v.copy_mc
+        elif kind == "mce_verdict" and v.mca is not None and m.mca is None:
+            m.mca = v.mca
+        elif kind == "subtest":
+            suites[v.indent] = v.name
+        elif kind == "result" and not v.ok and v.indent >= 4:
+            outer = suites.get(v.indent - 4)
+            case = "%s.%s" % (suites.get(v.indent, "?"), v.name)
             m.failed.append("%s.%s" % (outer, case) if outer else case)
-        elif (mt := RE_SUMMARY.match(line)):
-            m.result = mt.group(1)
+        elif kind == "summary":
+            m.result = v.result
     m.serial += lines
     for r in records_of_lines(lines, path):
         fleet_record(m, r, path)
@@ -131,7 +121,8 @@ def fleet_record(m, r, path):
 
 def fleet_summary(m, obj, path):
     """ck-results.py's JSON summary."""
-    if not isinstance(obj, dict) or obj.get("schema") != 1 or "status" not in obj:
+    if not isinstance(obj, dict) or type(obj.get("schema")) is not int or obj["schema"] != 1 \
+            or "status" not in obj:
         raise BadInput(path, "not a ck-results.py summary (schema 1 with a status)")
     cpu = obj.get("cpu") if isinstance(obj.get("cpu"), dict) else {}
     for k, attr, want in (("vendor", "vendor", STR), ("family", "family", SIZE),
@@ -240,7 +231,7 @@ def fleet_flag(machines):
         if m.failed:
             m.flags.append("failed: " + ", ".join(m.failed[:5]) +
                            (" and %d more" % (len(m.failed) - 5) if len(m.failed) > 5 else ""))
-        elif m.result not in (None, "PASS"):
+        elif m.result is not None and not seriallog.passed(m.result):
             m.flags.append("run result %s" % m.result)
         if m.soak and m.soak["result"] != "PASS":
             m.flags.append("soak %s: %s" % (m.soak["result"], m.soak["reason"]))

@@ -28,8 +28,8 @@ the tool or the harness, and a failing DIMM is none of those.
 import hashlib
 import re
 
-from cklib.lavaids import KTAP_RESULT, slug
-from cklib.common import KTAP_SUBTEST
+from cklib import seriallog
+from cklib.lavaids import slug
 from cklib.records import size_name
 from cklib.soak import KINDS
 
@@ -39,16 +39,6 @@ COMMIT_RE = re.compile(r"^[0-9a-f]{40}$")
 URL_RE = re.compile(r"^https://[^\0]+$")
 EXCERPT_MAX = 16384     # KCIDB's longest log_excerpt
 ID_DIGITS = 16          # hex digits of a machine's file digest in its tests' ids
-
-RE_VERSION = re.compile(r"^copykernel (\S+): the machine is ours")
-RE_FIRMWARE = re.compile(r"^firmware: (.+?); image at ")
-RE_UEFI = re.compile(r"^copykernel: boot: UEFI .* rev (\S+)$")
-RE_FAMILY = re.compile(r"^CPU: \S+ family 0x[0-9a-f]+ model 0x[0-9a-f]+ stepping \d+ "
-                       r"\(signature (0x[0-9a-f]+)\)(.*)$")
-RE_RAM = re.compile(r"^memory map: (\d+) MiB of RAM")
-RE_CMDLINE = re.compile(r"^cmdline: in effect: (.*)$")
-RE_MCE_VERDICT = re.compile(r"^\s*# mce-verdict: (.*)$")
-RE_STALE = re.compile(r"^MCE: .*?(\d+) stale banks? cleared")
 
 
 class Paths:
@@ -64,10 +54,6 @@ class Paths:
         return path if n == 1 else "%s#%d" % (path, n)
 
 
-def clean(line):
-    return line.rstrip("\r\n").lstrip("\x1b").replace("\0", "")
-
-
 def ktap_status(ok, directive):
     d = directive.strip().upper()
     if d.startswith("SKIP"):
@@ -77,11 +63,11 @@ def ktap_status(ok, directive):
     return "PASS" if ok else "FAIL"
 
 
-def ktap_tests(lines):
+def ktap_tests(log):
     """[(path parts, status, name, excerpt lines, directive)] for every KTAP result of
-    @lines, and an ERROR for every subtest whose result line never came (the log ends, or a
-    new KTAP document starts, inside it). A result's excerpt is the lines since the previous
-    result at its indentation (or since its subtest began)."""
+    @log (a cklib.seriallog.Log), and an ERROR for every subtest whose result line never came
+    (the log ends, or a new KTAP document starts, inside it). A result's excerpt is the lines
+    since the previous result at its indentation (or since its subtest began)."""
     out, open_, since = [], {}, {0: []}     # open_: indent -> name of the subtest open there
     params = {}                             # param -> times seen in the open case
 
@@ -92,29 +78,24 @@ def ktap_tests(lines):
                         "the log ends inside this subtest: no result line"))
         open_.clear()
 
-    for raw in lines:
-        line = clean(raw)
+    for line, kind, v in log:
         for buf in since.values():
             buf.append(line)
-        if line == "KTAP version 1":
+        if kind == "ktap_start":
             cut_off()
             since, params = {0: [line]}, {}
             continue
-        m = KTAP_SUBTEST.match(line)
-        if m:
-            ind = len(m.group("indent"))
-            open_[ind], since[ind] = m.group("name"), []
-            if ind == 8:
+        if kind == "subtest":
+            open_[v.indent], since[v.indent] = v.name, []
+            if v.indent == 8:
                 params = {}     # a case's parameters: each name once (the image's rule)
             continue
-        m = KTAP_RESULT.match(line)
-        if not m:
+        if kind != "result":
             continue
-        ind = len(m.group("indent"))
+        ind = v.indent
         if ind % 4 or ind > 8 or not all(i in open_ for i in range(4, ind + 1, 4)):
             continue
-        name = m.group("name").strip()
-        parts = [slug(open_[i]) for i in range(4, ind + 1, 4)] + [slug(name)]
+        parts = [slug(open_[i]) for i in range(4, ind + 1, 4)] + [slug(v.name)]
         if ind == 8:
             params[parts[2]] = params.get(parts[2], 0) + 1
             if params[parts[2]] > 1:
@@ -123,15 +104,14 @@ def ktap_tests(lines):
         for i in [i for i in open_ if i > ind]:
             del open_[i]
             since.pop(i, None)
-        directive = (m.group("directive") or "").strip()
-        out.append((parts, ktap_status(m.group("ok") == "ok", directive), name, excerpt,
-                    directive))
+        directive = v.directive or ""
+        out.append((parts, ktap_status(v.ok, directive), v.name, excerpt, directive))
     cut_off()
     return out
 
 
-def environment(m):
-    """The KCIDB environment of machine @m (a cklib.fleet.Machine)."""
+def environment(m, log):
+    """The KCIDB environment of machine @m (a cklib.fleet.Machine), @log its serial log."""
     misc = {"machine": m.name, "hosted": m.hosted}
     for k, v in (("vendor", m.vendor), ("family", m.family), ("model", m.model),
                  ("stepping", m.stepping)):
@@ -139,24 +119,14 @@ def environment(m):
             misc[k] = v
     if m.ucode is not None:
         misc["microcode"] = "%#x" % m.ucode
-    prev = ""
-    for raw in m.serial:
-        line = clean(raw)
-        if (mt := RE_FIRMWARE.match(line)):
-            misc["firmware"] = mt.group(1)
-        elif (mt := RE_UEFI.match(line)):
-            misc["uefi_revision"] = mt.group(1)
-        elif (mt := RE_FAMILY.match(line)):
-            misc["signature"] = mt.group(1)
-            misc["hypervisor"] = "hypervisor" in mt.group(2)
-        elif RE_FAMILY.match(prev) and line.startswith("CPU: ") and \
-                not line.startswith("CPU: microcode"):
-            misc["cpu_name"] = line[5:]
-        elif (mt := RE_RAM.match(line)):
-            misc["ram_mib"] = int(mt.group(1))
-        elif (mt := RE_CMDLINE.match(line)):
-            misc["cmdline"] = mt.group(1)
-        prev = line
+    for _, kind, v in log:
+        if kind == "cpu" and v.signature is not None:
+            misc["signature"] = v.signature
+            misc["hypervisor"] = v.hypervisor
+        elif kind in ("firmware", "cmdline", "ram_mib", "cpu_name"):
+            misc[kind] = v
+        elif kind == "uefi":
+            misc["uefi_revision"] = v
     words = ["%s: %s" % (m.name, m.cpu_key())]
     if m.stepping is not None:
         words.append("stepping %d" % m.stepping)
@@ -230,15 +200,9 @@ def soak_tests(records):
     return out
 
 
-def mce_tests(lines):
+def mce_tests(log):
     """[(path parts, fields)]: the verdict lines as one test, the stale banks as another."""
-    verdict, stale = [], None
-    for raw in lines:
-        line = clean(raw)
-        if (mt := RE_MCE_VERDICT.match(line)):
-            verdict.append(mt.group(1))
-        elif (mt := RE_STALE.match(line)) and stale is None:
-            stale = int(mt.group(1))
+    verdict, stale = [v.text for v in log.all("mce_verdict")], log.first("stale")
     out = []
     if verdict:
         copy_mc = [v for v in verdict if v.startswith("copy_mc_to_kernel")]
@@ -251,10 +215,10 @@ def mce_tests(lines):
     return out
 
 
-def machine_tests(m, origin, build_id):
-    """Every KCIDB test of machine @m."""
+def machine_tests(m, log, origin, build_id):
+    """Every KCIDB test of machine @m, @log its serial log."""
     key = m.digest.hexdigest()[:ID_DIGITS]
-    env, paths, out = environment(m), Paths(), []
+    env, paths, out = environment(m, log), Paths(), []
 
     def add(parts, source, fields):
         path = ".".join(parts)
@@ -267,14 +231,14 @@ def machine_tests(m, origin, build_id):
                 t[k] = t[k].replace("\0", "")
         out.append(t)
 
-    for parts, status, name, excerpt, directive in ktap_tests(m.serial):
+    for parts, status, name, excerpt, directive in ktap_tests(log):
         fields = {"status": status, "comment": name + (" # " + directive if directive else "")}
         if status in ("FAIL", "ERROR") and excerpt:
             fields["log_excerpt"] = "\n".join(excerpt)[-EXCERPT_MAX:]
         add(parts, "ktap", fields)
     for parts, num, misc in bench_tests(m.records):
         add(parts, "bench", {"status": "DONE", "number": num, "misc": misc})
-    for parts, fields in mce_tests(m.serial):
+    for parts, fields in mce_tests(log):
         add(parts, "mce", fields)
     for parts, fields in soak_tests(m.records):
         add(parts, "soak", fields)
@@ -283,8 +247,8 @@ def machine_tests(m, origin, build_id):
 
 def document(machines, origin="copykernel", commit=None, url=None):
     """The KCIDB I/O document (a dict) for @machines (cklib.fleet.Machine, one or more)."""
-    versions = sorted({mt.group(1) for m in machines for line in m.serial
-                       if (mt := RE_VERSION.match(clean(line)))})
+    logs = [seriallog.read(m.serial) for m in machines]
+    versions = sorted({v for log in logs for v in log.all("version")})
     if commit:
         key = commit
     else:
@@ -302,7 +266,7 @@ def document(machines, origin="copykernel", commit=None, url=None):
     if url:
         checkout["git_repository_url"] = url
     builds, tests = {}, []
-    for m in machines:
+    for m, log in zip(machines, logs):
         kind = "hosted" if m.hosted else "image"
         if kind not in builds:
             builds[kind] = {
@@ -311,6 +275,6 @@ def document(machines, origin="copykernel", commit=None, url=None):
                 "config_name": kind,
                 "comment": "the UEFI image (copykernel.efi)" if kind == "image" else
                            "the hosted benchmark (build/ck-bench, a Linux process)"}
-        tests += machine_tests(m, origin, builds[kind]["id"])
+        tests += machine_tests(m, log, origin, builds[kind]["id"])
     return {"version": {"major": MAJOR, "minor": MINOR}, "checkouts": [checkout],
             "builds": list(builds.values()), "tests": tests}

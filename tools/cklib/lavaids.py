@@ -6,7 +6,7 @@ check, make lava-check).
 """
 import re
 
-from cklib.common import KTAP_SUBTEST
+from cklib import seriallog
 
 # The monitors' patterns (docs/user/results.md), ending at the line's closing '>'. LAVA
 # records a measurement (null when the group did not match) whenever the pattern has the
@@ -16,10 +16,6 @@ BENCH_PATTERN = (r"ck-lava <(?P<test_case_id>bench\.[a-z0-9_.-]+) (?P<result>pas
                  r"(?P<measurement>[0-9]+) (?P<units>MB/s)>")
 # The soak's cases (soak.nodeN) and its verdict (soak), after the suites' totals.
 SOAK_PATTERN = r"ck-lava <(?P<test_case_id>soak(?:\.[a-z0-9_-]+)?) (?P<result>pass|fail)>"
-
-
-KTAP_RESULT = re.compile(r"^(?P<indent> *)(?P<ok>ok|not ok) (?P<num>\d+) (?P<name>[^#]*?)"
-                         r"\s*(?:# (?P<directive>.*))?$")
 
 
 def slug(name, size=64):
@@ -48,28 +44,24 @@ def ktap_cases(lines):
     names = {}          # indent -> name of the subtest open at that indent
     seen_params = {}    # param slug -> occurrences, within the current case
     out = {}
-    for raw in lines:
-        line = raw.rstrip("\r\n")
-        m = KTAP_SUBTEST.match(line)
-        if m:
-            names[len(m.group("indent"))] = m.group("name")
-            if len(m.group("indent")) == 8:
+    for _, kind, v in seriallog.read(lines):
+        if kind == "subtest":
+            names[v.indent] = v.name
+            if v.indent == 8:
                 seen_params = {}
             continue
-        m = KTAP_RESULT.match(line)
-        if not m:
+        if kind != "result":
             continue
-        indent = len(m.group("indent"))
+        indent = v.indent
         if indent == 0:
             continue        # a suite's result: not a case
-        directive = (m.group("directive") or "").strip()
-        if m.group("ok") == "not ok":
+        if not v.ok:
             result = "fail"
-        elif directive.upper().startswith("SKIP"):
+        elif (v.directive or "").upper().startswith("SKIP"):
             result = "skip"
         else:
             result = "pass"
-        name = m.group("name").strip()
+        name = v.name
         if indent == 4:
             if 4 not in names:
                 raise ValueError(f"case {name!r} outside a suite")
@@ -104,11 +96,8 @@ def bench_figures(lines):
 def soak_verdict(lines):
     """{"soak": pass|fail} from the image's soak summary line (the same run's serial): the
     soak's LAVA verdict, which is no KTAP case."""
-    for line in lines:
-        m = re.match(r"^# copykernel-soak: result=(PASS|FAIL) ", line)
-        if m:
-            return {"soak": m.group(1).lower()}
-    return {}
+    verdict = seriallog.read(lines).first("soak")
+    return {"soak": verdict.lower()} if verdict else {}
 
 
 def compare(ktap, lava):
