@@ -32,7 +32,7 @@ MEM = "512M"
 DIMMS = [(0, 256 * MiB, "DIMM_A0"), (256 * MiB, 256 * MiB, "DIMM_B0")]
 FAULTS, DECODER, spec = inject.FAULTS, inject.DECODER, inject.spec
 # The timed soak of the transient flip: long enough for passes after the one that writes it.
-FLIP_SOAK = "60s"
+FLIP_SOAK = "90s"
 
 
 def dimm_of(addr):
