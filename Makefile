@@ -60,7 +60,7 @@ PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .re
 	-j .rela.* -j .reloc -j .ksyms
 
 .PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
-	lava-check models soak-bench cmdline-doc coverage-doc guest
+	lava-check models soak-bench cmdline-doc coverage-doc guest memtest-compare
 all: $(B)/copykernel.efi
 
 deps:
@@ -159,6 +159,8 @@ HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/p
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (host/soak/ck-soak.c's accounting, parsers and pair work).
 HOST_PURE += host/soak/twin_peer.c host/soak/twin_work.c
+# The host injector's faults (host/inject/ck-inject.c keeps them alive in a guest's RAM file).
+HOST_PURE += host/inject/fault.c
 HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c mce/scan_core.c
 HOST_PURE += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
 HOST_PURE += bench/migrate_calc.c
@@ -302,6 +304,13 @@ $(B)/ck-soak: $(SOAK_SRC) $(HOST_ASM) $(wildcard host/*/*.h soak/*.h copy/*.h) |
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(SOAK_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
+# The host injector: DRAM faults kept alive in a QEMU guest's RAM file (tools/ck-run.py --inject).
+INJECT_SRC := host/inject/ck-inject.c host/inject/fault.c
+$(B)/ck-inject: $(INJECT_SRC) host/inject/fault.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(INJECT_SRC) -o $@
+
 SOAK_BENCH_ARGS ?= --hugepages
 soak-bench: $(B)/ck-soak
 	$(Q)tools/ensure-deps.sh soak-bench
@@ -324,8 +333,18 @@ run:
 check:
 	$(Q)tools/ensure-deps.sh check
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img $(B)/ck-bench \
-		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cmdline-doc $(B)/guest/ck-bench $(B)/guest/init
+		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cmdline-doc $(B)/guest/ck-bench $(B)/guest/init \
+		$(B)/ck-inject
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
+
+# The soak and memtest86+ (Debian's, from OVMF's shell) on the same QEMU machine with the same
+# DRAM faults kept alive by the host injector: found or not, time to first report, address and
+# bit, per fault (tools/memtest-compare.py; MEMTEST_ARGS='--mem 512M --faults stuck0,none').
+MEMTEST_ARGS ?=
+memtest-compare:
+	$(Q)tools/ensure-deps.sh memtest
+	$(Q)$(MAKE) --no-print-directory all $(B)/ck-inject
+	$(Q)$(PYTHON) tools/memtest-compare.py --build $(B) $(MEMTEST_ARGS)
 
 # A default run on every CPU model QEMU lists (MODELS=all: every versioned name too, or a
 # comma-separated list), two at a time, one table row per model (tests/qemu/model_tests.py).
@@ -353,6 +372,7 @@ help:
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
 	@echo "make soak-speed the soak's verify/compare/fill against memcmp/memset, hosted"
+	@echo "make memtest-compare  the soak and memtest86+ on the same injected DRAM faults (QEMU)"
 	@echo "make soak-bench the hosted soak twin against stressapptest, interleaved (a ratio)"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"
 	@echo "make models     a default run on every QEMU CPU model, one table row each (MODELS=all)"

@@ -10,11 +10,19 @@ timeout, and maps QEMU's exit status (isa-debug-exit) to the image's outcome:
     3 bad command line      4 reset or triple fault (QEMU exited by itself)
     124 timeout (the image hung)                    125 QEMU could not run
 
+With --inject FAULT (host/inject/ck-inject.c's faults: stuck0:ADDR:BIT, ..., none) the guest's
+RAM is a shared file under /dev/shm and the host injector keeps the faults alive in it for the
+whole run (tools/cklib/inject.py; only on q35 with at most 1 GiB, where a file offset is the
+guest physical address); --inject-arm REGEX arms its flips once a serial line matches. The
+injector, QEMU and the file are ended and removed on every way out (a timeout, SIGTERM, an
+error), and the injector's lines close the runner's own messages.
+
 KVM is used only when asked for or with --accel auto, when the host CPU shows vmx or svm and a
 boot under KVM really starts; otherwise (and always on the CI machines, whose paravirtual KVM
 cannot run OVMF) the run uses TCG.
 """
 import argparse
+import ctypes
 import os
 import re
 import shutil
@@ -27,10 +35,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cklib.common import bounded  # noqa: E402
+from cklib import inject  # noqa: E402
 
 EXIT_MAP = {1: (0, "all tests passed"), 3: (1, "some tests failed"), 5: (2, "panic"),
             7: (3, "bad command line")}
 STATUS_RESET, STATUS_TIMEOUT, STATUS_QEMU = 4, 124, 125
+PR_SET_PDEATHSIG = 1    # <linux/prctl.h>
 ANSI = re.compile(rb"\x1b\[[0-9;?=]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1bc")
 OVMF_BIOS = ["/usr/share/qemu/OVMF.fd", "/usr/share/ovmf/OVMF.fd"]
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
@@ -113,6 +123,8 @@ def qemu_argv(args, accel, esp, log, workdir):
         argv += ["-monitor", "unix:%s,server,nowait" % os.path.join(workdir, "monitor.sock")]
     for extra in args.qemu_arg:
         argv += extra.split()
+    if args.injector_proc:
+        argv += args.injector_proc.qemu_args()
     return argv
 
 
@@ -204,22 +216,11 @@ class NmiSender:
                       file=sys.stderr)
 
 
-def run_once(args, accel, esp, workdir, start_timeout=None):
-    """Boot once. Returns (qemu_rc or None on timeout, log bytes, stderr text, started)."""
-    log = os.path.join(workdir, "serial-%s.log" % accel)
-    open(log, "wb").close()
-    argv = qemu_argv(args, accel, esp, log, workdir)
-    if args.verbose:
-        print("ck-run: " + " ".join(argv), file=sys.stderr)
-    errf = open(os.path.join(workdir, "qemu-%s.err" % accel), "w+")
-    try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=errf, stderr=errf,
-                                start_new_session=True)
-    except FileNotFoundError:
-        sys.exit("ck-run: qemu-system-x86_64 not found; install 'qemu-system-x86'")
-    t0 = time.monotonic()
-    pos, data, rc, started, injected, dumped = 0, b"", None, False, 0, False
-    reset = False
+def watch(args, proc, log, workdir, t0, start_timeout):
+    """Follow the serial log while QEMU runs, doing what the options ask on the way.
+    Returns (qemu_rc or None when it is still running, log bytes, started)."""
+    data, rc, started, injected, dumped = b"", None, False, 0, False
+    reset, armed = False, not args.inject_arm
     nmis = NmiSender(args, workdir)
     sends = LineCommands(args, workdir)
     with open(log, "rb") as f:
@@ -227,15 +228,28 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
             chunk = f.read()
             if chunk:
                 data += chunk
-                if not args.quiet:
+                if args.raw:
+                    sys.stdout.buffer.write(chunk)
+                    sys.stdout.flush()
+                elif not args.quiet:
                     sys.stdout.buffer.write(ANSI.sub(b"", chunk).replace(b"\r", b""))
                     sys.stdout.flush()
             started = started or STARTED in data
+            if args.injector_proc and args.injector_proc.linked and maps(proc.pid,
+                                                                      args.injector_proc.path):
+                # QEMU has mapped its RAM: the file's name can go now, so that no way out,
+                # a SIGKILL included, leaves it in /dev/shm.
+                args.injector_proc.unlink()
             if args.inject_mce and chunk:
                 injected = relay_mce_requests(args, data, injected, workdir)
             nmis.poll(data)
             if chunk:
                 sends.poll(data)
+            if not armed and chunk and whole_line_matches(args.inject_arm, data):
+                args.injector_proc.arm()
+                armed = True
+                print("ck-run: armed the injector's flips (%r is on the console)" %
+                      args.inject_arm, file=sys.stderr)
             if args.reset_on and not reset and args.reset_on.encode() in data:
                 hmp(args.monitor or os.path.join(workdir, "monitor.sock"), "system_reset")
                 reset = True
@@ -256,15 +270,69 @@ def run_once(args, accel, esp, workdir, start_timeout=None):
             if elapsed > args.timeout:
                 break
             time.sleep(0.05)
-    if rc is None:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
     if started:
         sends.report_unsent()
+    return rc, data, started
+
+
+def maps(pid, path):
+    """Process @pid has @path mapped."""
+    try:
+        with open("/proc/%d/maps" % pid) as f:
+            return path in f.read()
+    except OSError:
+        return False
+
+
+def whole_line_matches(pattern, data):
+    """@pattern matches within the serial lines received whole (ANSI sequences dropped)."""
+    text = ANSI.sub(b"", data).decode("ascii", "replace").replace("\r", "")
+    return re.search(pattern, "\n".join(text.split("\n")[:-1]), re.M) is not None
+
+
+def die_with_parent():
+    """In the child before exec: SIGKILL when the runner goes, however it goes (PR_SET_PDEATHSIG),
+    so that no QEMU outlives a runner killed by its caller's timeout."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def run_once(args, accel, esp, workdir, start_timeout=None):
+    """Boot once. Returns (qemu_rc or None on timeout, log bytes, stderr text, started)."""
+    log = os.path.join(workdir, "serial-%s.log" % accel)
+    open(log, "wb").close()
+    argv = qemu_argv(args, accel, esp, log, workdir)
+    if args.verbose:
+        print("ck-run: " + " ".join(argv), file=sys.stderr)
+    errf = open(os.path.join(workdir, "qemu-%s.err" % accel), "w+")
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=errf, stderr=errf,
+                                start_new_session=True, preexec_fn=die_with_parent)
+    except FileNotFoundError:
+        sys.exit("ck-run: qemu-system-x86_64 not found; install 'qemu-system-x86'")
+    t0 = time.monotonic()
+    data, rc, started = b"", None, False
+    try:
+        rc, data, started = watch(args, proc, log, workdir, t0, start_timeout)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     errf.seek(0)
     err = errf.read()
     errf.close()
     return rc, data, err, started
+
+
+def stop_injector(args):
+    """End the injector, remove the RAM file and pass its lines on (once)."""
+    if args.injector_proc:
+        text = args.injector_proc.stop()
+        args.injector_proc = None
+        for line in text.splitlines():
+            print("ck-run: " + line, file=sys.stderr)
 
 
 def main():
@@ -310,6 +378,18 @@ def main():
                     help="write no copykernel.cmdline (the image gets no command line)")
     ap.add_argument("--cmdline-file", metavar="FILE",
                     help="use FILE's bytes, as they are, as copykernel.cmdline")
+    ap.add_argument("--inject", action="append", default=[], metavar="FAULT",
+                    help="keep this DRAM fault alive in the guest's RAM, held in a shared file "
+                    "(host/inject/fault.h: stuck0:ADDR:BIT, stuck1:ADDR:BIT, zeros:ADDR:BIT, "
+                    "ones:ADDR:BIT, alias:ADDR:FROM, cell:ADDR:OTHER, fade:ADDR:BIT:MS, "
+                    "flip:ADDR:BIT[:MS], none; ADDR a guest physical address); repeat it")
+    ap.add_argument("--inject-arm", metavar="REGEX",
+                    help="arm the injector's flips once a whole serial line matches REGEX "
+                    "(default: at once)")
+    ap.add_argument("--injector", metavar="PATH",
+                    help="the host injector (default: ck-inject beside --image)")
+    ap.add_argument("--raw", action="store_true",
+                    help="echo the console's bytes as they come (escape sequences kept)")
     ap.add_argument("-q", "--quiet", action="store_true", help="do not echo the console")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("cmdline", nargs="*", help="kernel command line words")
@@ -322,11 +402,36 @@ def main():
             re.compile(pattern)
         except re.error as e:
             ap.error("--hmp-when: bad regular expression %r: %s" % (pattern, e))
+    if args.inject_arm:
+        try:
+            re.compile(args.inject_arm)
+        except re.error as e:
+            ap.error("--inject-arm: bad regular expression %r: %s" % (args.inject_arm, e))
+        if not args.inject:
+            ap.error("--inject-arm without --inject: no injector to arm")
     if not os.path.exists(args.image):
         sys.exit("ck-run: %s does not exist; run 'make' first" % args.image)
     cmdline = None if args.no_cmdline_file else " ".join(args.cmdline)
+    # SIGTERM ends the run the way a timeout does: QEMU and the injector go, files removed.
+    signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit("ck-run: ended by SIGTERM"))
+    args.injector_proc = None
+    if args.inject:
+        try:
+            size = inject.check_layout(args.mem, args.qemu_arg)
+            args.injector_proc = inject.Injector(
+                args.injector or os.path.join(os.path.dirname(os.path.abspath(args.image)),
+                                              "ck-inject"),
+                args.inject, size, max_seconds=args.timeout + 120,
+                armed=not args.inject_arm)
+        except inject.Refused as e:
+            sys.exit("ck-run: --inject: %s" % e)
     workdir = tempfile.mkdtemp(prefix="ck-run-")
     try:
+        if args.injector_proc:
+            try:
+                args.injector_proc.start()
+            except inject.Refused as e:
+                sys.exit("ck-run: --inject: %s" % e)
         esp = make_esp(args.image, cmdline, workdir, shell=args.shell)
         if args.cmdline_file:
             shutil.copy(args.cmdline_file, os.path.join(esp, "EFI", "BOOT", "copykernel.cmdline"))
@@ -358,10 +463,12 @@ def main():
             status, what = STATUS_RESET, "QEMU exited on its own: reset, shutdown or triple fault"
         else:
             status, what = STATUS_QEMU, "QEMU failed (exit %d): %s" % (rc, err.strip()[-500:])
+        stop_injector(args)
         print("ck-run: result: %s (status %d, accel %s)" % (what, status, accel),
               file=sys.stderr)
         return status
     finally:
+        stop_injector(args)
         shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ensure-deps.sh build|run|img|check|lava|soak-bench - make sure the Debian packages a target
-# needs are present (soak-bench: stressapptest, the peer the hosted soak twin is compared with).
+# ensure-deps.sh build|run|img|check|lava|soak-bench|memtest - make sure the Debian packages a
+# target needs are present (soak-bench: stressapptest, the peer the hosted soak twin is compared
+# with; memtest: memtest86+, the tester make memtest-compare runs beside the soak).
 # As root, missing ones are installed with apt-get; otherwise the script names them and fails.
 set -eu
 what=${1:-build}
@@ -21,7 +22,7 @@ need binutils command -v objcopy
 need make command -v make
 need nasm command -v nasm
 need gnu-efi test -f /usr/lib/crt0-efi-x86_64.o -a -f /usr/include/efi/efi.h
-if [ "$what" = run ] || [ "$what" = check ] || [ "$what" = lava ]; then
+if [ "$what" = run ] || [ "$what" = check ] || [ "$what" = lava ] || [ "$what" = memtest ]; then
 	need qemu-system-x86 command -v qemu-system-x86_64
 	need ovmf test -f /usr/share/qemu/OVMF.fd -o -f /usr/share/ovmf/OVMF.fd
 	need python3 test -x /usr/bin/python3
@@ -46,6 +47,9 @@ if [ "$what" = check ]; then
 fi
 if [ "$what" = soak-bench ]; then
 	need stressapptest command -v stressapptest
+fi
+if [ "$what" = memtest ]; then
+	need memtest86+ test -f /boot/memtest86+x64.efi
 fi
 if [ "$what" = lava ]; then	# lava-run, with lava-common, python3-yaml and python3-jinja2
 	need lava-dispatcher command -v lava-run

@@ -25,7 +25,8 @@ import tempfile
 ROOMS = [
     "kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
     "kernel/mm", "copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init", "ktest",
-    "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak", "tools",
+    "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak",
+    "host/inject", "tools",
 ]
 
 LOW = ["kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
@@ -62,7 +63,7 @@ ALLOWED = {
     "boot": ["kernel/include", "kernel/lib"],
     # Host programs test or drive the pure logic of any layer (the hosted tools' too).
     "tests/host": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
-                         "host/lib", "host/bench", "host/soak"],
+                         "host/lib", "host/bench", "host/soak", "host/inject"],
     "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
                          "tests/host"],
     # The hosted programs: what the hosted benchmark and soak twin share (the Linux machine),
@@ -70,6 +71,8 @@ ALLOWED = {
     "host/lib": LOW + ["copy", "init"],
     "host/bench": LOW + ["copy", "bench", "host/lib"],
     "host/soak": LOW + ["copy", "mce", "bench", "soak", "host/lib"],
+    # The host injector (DRAM faults in a QEMU guest's RAM file): the C library alone.
+    "host/inject": [],
     "host": LOW + ["copy", "mce", "bench", "soak", "init"],
     "tools": [],
 }
@@ -78,7 +81,7 @@ ALLOWED = {
 # library is theirs. Every other room is built into the image, where no C library exists
 # (ktest/oracle: the models of Linux, plain C; linux_folio_mc.c is also linked into the image).
 HOST_ROOMS = ["tests/host", "tests/fuzz", "ktest/oracle", "host", "host/lib", "host/bench",
-              "host/soak", "tools"]
+              "host/soak", "host/inject", "tools"]
 
 INCLUDE_RE = re.compile(r'^\s*[#%]\s*include\s+"([^"]+)"')
 SOURCE_EXT = (".c", ".h", ".asm", ".inc")

@@ -219,11 +219,16 @@ def load(path=TABLE):
     return parse(path)[:2]
 
 
+# Rows of this group wait for a change that has not landed: run only when asked for (by name,
+# group or part of a name), never by make check.
+PENDING = "pending"
+
+
 def select(rows, names=(), groups=(), parts=()):
     """The rows named exactly by @names, in a group of @groups, or whose name holds one of
-    @parts, in table order; every row when nothing is asked."""
+    @parts, in table order; every row but the PENDING ones when nothing is asked."""
     if not (names or groups or parts):
-        return list(rows)
+        return [r for r in rows if PENDING not in r["groups"].split()]
     return [r for r in rows if r.name in names or set(groups) & set(r["groups"].split()) or
             any(p in r.name for p in parts)]
 

@@ -16,6 +16,9 @@
                 and ck-validate.py
   soak          the soak= value and a LAVA monitor's minutes for it (ck-lava.py), the
                 soak_summary record as a row of the fleet's soak table
+  inject        a QEMU guest's RAM in a shared file and the host injector beside it
+                (ck-run.py --inject, memtest-compare.py), the faults of the scenarios
+  vt100         a screen-drawing serial console replayed into a grid (memtest86+'s)
 
 The tools' file names hold '-', so they are not modules themselves; each one puts its own
 directory on sys.path before `from cklib import ...`.
