@@ -33,6 +33,10 @@ DIMMS = [(0, 256 * MiB, "DIMM_A0"), (256 * MiB, 256 * MiB, "DIMM_B0")]
 FAULTS, DECODER, spec = inject.FAULTS, inject.DECODER, inject.spec
 # The timed soak of the transient flip: long enough for passes after the one that writes it.
 FLIP_SOAK = "90s"
+# The retention cell (cklib.inject) decays 4 s after its word last changed; pass 0 rewrites
+# every word within a second or so under TCG, so only the fade pass (pass 4, soak/pattern.c) idles long
+# enough: the first five passes, with an idle longer than the decay.
+FADE_SOAK = "soak=passes:5 soak_fade=6"
 
 
 def dimm_of(addr):
@@ -211,9 +215,10 @@ def check_flip(b, index, events):
 
 def t_inject(b, *names):
     """soak=passes:1 with the faults @names (or none) kept alive: each found, FAIL. With the
-    transient flip, a timed soak (FLIP_SOAK) whose start arms it."""
+    transient flip, a timed soak (FLIP_SOAK) whose start arms it; with the retention cell, the
+    passes up to the fade pass (FADE_SOAK): pass 0 never leaves a word unchanged for long."""
     cmdline = "exit=qemu tests=none " + ("soak=%s" % FLIP_SOAK if "flip" in names else
-                                          "soak=passes:1")
+                                          FADE_SOAK if "fade" in names else "soak=passes:1")
     with tempfile.TemporaryDirectory(prefix="ck-inject-") as tmp:
         dimms = dimm_args(b, tmp)
         if dimms is None:
