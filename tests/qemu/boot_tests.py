@@ -59,7 +59,8 @@ def t_bad_cmdline(b):
           r"comma-separated list of cmdline, blackbox, extable, .*\); using the default 'all'")
     b.has(r"bad value 'ttyS9' for console= .*using the default 'ttyS0,115200'")
     b.has(r"'lonely' is not key=value")
-    b.has(r"bad value 'sometimes' for crash= .*valid: none, ud, gp, pf, de, bp, df, ap")
+    b.has(r"bad value 'sometimes' for crash= .*valid: none, ud, gp, pf, de, bp, df, ap, fail, "
+          r"hang\)")
     b.has(r"^cmdline: in effect: tests=all console=ttyS0,115200 exit=qemu crash=none")
     b.has(r"cmdline_errors=5")
     check_ktap(b)
