@@ -151,6 +151,7 @@ HOST_PURE += soak/pattern.c soak/plan.c kernel/platform/smbios.c \
 	soak/ledger.c soak/report.c soak/limit.c \
 	soak/checkpoint.c
 HOST_PURE += soak/blackbox.c
+HOST_PURE += kernel/platform/smbios_load.c
 HOST_PURE += soak/step.c soak/watch.c soak/handover.c soak/knob.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
@@ -192,7 +193,7 @@ $(B)/host/test_oracle_models: ktest/oracle/selftest_linux_folio_mc.c $(ORACLE_MO
 $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTLD  $@")
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -o $@
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB_OBJ) $(HOST_ASM) -Wl,-z,noexecstack -lm -o $@
 
 FUZZ_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c init/cmdline.c \
 	kernel/platform/cpufeat.c copy/dispatch.c mce/einj.c kernel/platform/acpi.c \

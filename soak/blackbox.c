@@ -135,17 +135,7 @@ static void put_worst(char *buf, size_t size, size_t *len, const struct soak_ckp
 		ck_appendf(buf, size, len, "none (no error so far)");
 		return;
 	}
-	if (b->type == SOAK_BUCKET_DIMM)
-		ck_appendf(buf, size, len, "DIMM %s", b->name[0] ? b->name : "?");
-	else if (b->type == SOAK_BUCKET_RANGE && b->size)
-		ck_appendf(buf, size, len, "node %u range 0x%llx-0x%llx", b->node,
-			   (unsigned long long)b->base,
-			   (unsigned long long)(b->base + b->size - 1));
-	else if (b->type == SOAK_BUCKET_RANGE)
-		ck_appendf(buf, size, len, "node %u outside the soak ranges", b->node);
-	else
-		ck_appendf(buf, size, len, "%s", b->type == SOAK_BUCKET_NO_ADDRESS ? "no address" :
-			   "other places");
+	soak_ckpt_where(buf, size, len, b);
 	ck_appendf(buf, size, len, " (");
 	put_counts(buf, size, len, b->count);
 	ck_appendf(buf, size, len, ")");

@@ -275,7 +275,7 @@ int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char 
 	return *why ? -1 : 0;
 }
 
-static void put_bucket(char *buf, size_t size, size_t *len, const struct soak_ckpt_bucket *b)
+void soak_ckpt_where(char *buf, size_t size, size_t *len, const struct soak_ckpt_bucket *b)
 {
 	if (b->type == SOAK_BUCKET_DIMM)
 		ck_appendf(buf, size, len, "DIMM %s", b->name[0] ? b->name : "?");
@@ -287,7 +287,7 @@ static void put_bucket(char *buf, size_t size, size_t *len, const struct soak_ck
 		ck_appendf(buf, size, len, "node %u outside the soak ranges", b->node);
 	else
 		ck_appendf(buf, size, len, "%s",
-			   b->type == SOAK_BUCKET_NO_ADDRESS ? "no address" : "other");
+			   b->type == SOAK_BUCKET_NO_ADDRESS ? "no address" : "other places");
 }
 
 size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size)
@@ -316,7 +316,7 @@ size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size)
 			   (unsigned long long)(c->first.t_ns / 1000000000));
 	for (unsigned int i = 0; i < c->nr_buckets; i++) {
 		ck_appendf(buf, size, &len, "%s", i ? ", " : "; worst: ");
-		put_bucket(buf, size, &len, &c->bucket[i]);
+		soak_ckpt_where(buf, size, &len, &c->bucket[i]);
 		ck_appendf(buf, size, &len, " (%u corrected, %u uncorrected)",
 			   c->bucket[i].count[SOAK_EV_CORRECTED],
 			   c->bucket[i].count[SOAK_EV_UC_RECOVERED] +

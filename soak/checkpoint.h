@@ -91,6 +91,12 @@ size_t soak_ckpt_encode(const struct soak_ckpt *c, u8 *buf, size_t size);
 int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char **why);
 /* The next boot's line: "previous soak ended without a summary after ...: ...". */
 size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size);
+/*
+ * Where a stored bucket's errors were, appended to @buf at *@len (ck_appendf): "DIMM name",
+ * "node N range 0xbase-0xlast", "node N outside the soak ranges", "no address" or "other
+ * places"; the words of every line that names a stored bucket (this and the black box's).
+ */
+void soak_ckpt_where(char *buf, size_t size, size_t *len, const struct soak_ckpt_bucket *b);
 
 /*
  * Whether to write a checkpoint now: none written yet (@last_ns is ~0), a kind of event in

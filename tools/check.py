@@ -120,10 +120,11 @@ def host_tests(build, res):
         cases = 0
         failed_before = res.failed
         for line in p.stdout.splitlines():
-            m = re.match(r"(not ok|ok) \d+ (\S+)", line)
+            m = re.match(r"(not ok|ok) \d+ (\S+)(?: # (SKIP\b.*))?", line)
             if m:
                 cases += 1
-                res.add("host/%s/%s" % (name, m.group(2)), m.group(1) == "ok", diags)
+                res.add("host/%s/%s" % (name, m.group(2)), m.group(1) == "ok", diags,
+                        note=m.group(3) or "")
                 diags = []
             elif line.startswith("# ") and ":" in line and "CHECK(" in line:
                 diags.append(line[2:])

@@ -3,8 +3,9 @@
  * smbios.h - the DIMM map from SMBIOS (DMTF DSP0134): which memory device (type 17: locator,
  * bank locator, size) holds a physical address, through the memory device mapped address
  * ranges (type 20), with the array ranges (type 19) for the record. Plain C over a byte
- * range: boot/ finds the entry point (a UEFI configuration table), smbios_fw.c reads it; these
- * parse it and the structure table it points to. Host-tested and fuzzed.
+ * range: boot/ finds the entry point (a UEFI configuration table), smbios_load.c reads it
+ * within the firmware's memory map; these parse it and the structure table it points to.
+ * Host-tested and fuzzed.
  *
  * An address maps to a DIMM only through a type 20 range. Without any (QEMU builds types 16,
  * 17 and 19 but no 20; so do many servers), every lookup says "no DIMM map from firmware":
@@ -106,12 +107,23 @@ void smbios_dimm_name(const struct smbios_dimms *d, unsigned int idx, char *buf,
 const char *smbios_where_text(enum smbios_where w);
 
 /*
- * The firmware's table (image only, kernel/platform/smbios_fw.c): smbios_fw_init() finds,
- * checks, parses and reports it once, early in the run; smbios_dimms_get() is the map it
- * parsed, or NULL when the firmware gave no usable table (the soak then attributes errors to
- * a node and a range).
+ * The firmware's table (smbios_load.c, plain C): @bi's SMBIOS 3 entry point first, then the
+ * 2.x one (not when it names the table the first one's was refused over), each and the table
+ * read only up to the end of their range of @bi's memory map or of the first MiB; the table
+ * of the first usable one parsed into @d. Every line it has to say (what it found, one per
+ * memory device, why it refused) goes to @say, @warn for a warning. True when @d holds a map.
  */
 struct boot_info;
+typedef void (*smbios_say_fn)(void *ctx, bool warn, const char *line);
+bool smbios_load(const struct boot_info *bi, struct smbios_dimms *d, smbios_say_fn say,
+		 void *ctx);
+
+/*
+ * The run's (image only, kernel/platform/smbios_fw.c): smbios_fw_init() loads the table once,
+ * early in the run, and prints its lines; smbios_dimms_get() is the map it parsed, or NULL
+ * when the firmware gave no usable table (the soak then attributes errors to a node and a
+ * range).
+ */
 void smbios_fw_init(const struct boot_info *bi);
 const struct smbios_dimms *smbios_dimms_get(void);
 

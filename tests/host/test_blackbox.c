@@ -164,6 +164,13 @@ static void test_each_damage_is_named(void)
 	n = bb_encode(&(struct bb_header){ 0, 1, 0, "" }, rec, n - 44, var, sizeof(var));
 	CHECK(bb_decode(var, n, &v, &why) && strstr(why, "run id or checkpoint count 0"), "%s",
 	      why);
+	/* a checkpoint the run wrote is its first or later: a count of 0 was never written */
+	n = bb_encode(&(struct bb_header){ 0x1a2b3c4d, 0, 0, "" }, rec, n - 44, var, sizeof(var));
+	CHECK(bb_decode(var, n, &v, &why) && strstr(why, "run id or checkpoint count 0"),
+	      "count 0: %s", why ? why : "accepted");
+	n = bb_encode(&(struct bb_header){ 0x1a2b3c4d, 1, 0, "" }, rec, n - 44, var, sizeof(var));
+	CHECK(!bb_decode(var, n, &v, &why) && v.h.seq == 1, "count 1 is read: %s",
+	      why ? why : "-");
 }
 
 static struct {
@@ -411,10 +418,43 @@ static void test_json(void)
 	      out);
 }
 
+/*
+ * Every kind of stored bucket in the words tools/cklib/blackbox.py (worst()) gives it, the
+ * same in the black box's line (its worst bucket) and in the checkpoint's own line.
+ */
+static void test_bucket_words(void)
+{
+	static const struct {
+		struct soak_ckpt_bucket b;
+		const char *words;
+	} cases[] = {
+		{ { .type = SOAK_BUCKET_DIMM, .name = "P0_CH_A/DIMM_A0" }, "DIMM P0_CH_A/DIMM_A0" },
+		{ { .type = SOAK_BUCKET_DIMM }, "DIMM ?" },
+		{ { .type = SOAK_BUCKET_RANGE, .node = 1, .base = 0x40000000, .size = 0x200000 },
+		  "node 1 range 0x40000000-0x401fffff" },
+		{ { .type = SOAK_BUCKET_RANGE, .node = 2 }, "node 2 outside the soak ranges" },
+		{ { .type = SOAK_BUCKET_NO_ADDRESS }, "no address" },
+		{ { .type = SOAK_BUCKET_OTHER }, "other places" },
+	};
+	struct bb_prev p = { .state = BB_PREV_UNFINISHED, .v.h.run_id = 1, .v.h.seq = 1 };
+	char text[600], want[120];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		p.v.c.nr_buckets = 1;
+		p.v.c.bucket[0] = cases[i].b;
+		bb_prev_text(&p, text, sizeof(text));
+		snprintf(want, sizeof(want), "; worst: %s (CE 0,", cases[i].words);
+		CHECK(strstr(text, want), "black box, want '%s': %s", cases[i].words, text);
+		soak_ckpt_text(&p.v.c, text, sizeof(text));
+		snprintf(want, sizeof(want), "; worst: %s (0 corrected,", cases[i].words);
+		CHECK(strstr(text, want), "checkpoint, want '%s': %s", cases[i].words, text);
+	}
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_layout, test_round_trip, test_every_flip_and_cut_is_refused,
 			 test_each_damage_is_named, test_writer_pacing, test_refusing_store,
 			 test_a_day_of_asking, test_next_boot_says, test_final_and_worst_words,
-			 test_durations, test_json);
+			 test_durations, test_json, test_bucket_words);
 }

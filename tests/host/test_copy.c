@@ -104,7 +104,7 @@ static bool have(const char *feature)
 static void test_copy_mc_avx2_nt(void)
 {
 	if (!have("avx2")) {
-		printf("# SKIP: no AVX2 on this CPU\n");
+		SKIP("no AVX2 on this CPU");
 		return;
 	}
 	sweep(copy_mc_avx2_nt, "copy_mc_avx2_nt");
@@ -113,7 +113,7 @@ static void test_copy_mc_avx2_nt(void)
 static void test_copy_mc_avx512_nt(void)
 {
 	if (!have("avx512f")) {
-		printf("# SKIP: no AVX-512F on this CPU\n");
+		SKIP("no AVX-512F on this CPU");
 		return;
 	}
 	sweep(copy_mc_avx512_nt, "copy_mc_avx512_nt");

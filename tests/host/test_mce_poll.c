@@ -375,6 +375,16 @@ static void test_ownership(void)
 	mce_poll_ownership(&sh, &owned, &unknown);
 	CHECK(owned == 0x13 && unknown == 0x24, "CMCI: won banks owned, no-CMCI banks unknown, "
 	      "bank 3 (another CPU's) in neither");
+	/*
+	 * A bank in both masks (bank 1: won, and also found without CMCI) is owned, never read
+	 * again under the lock as unknown; bits at or past nbanks (6, 7) are in neither.
+	 */
+	sh.cmci_mine = 0x53;
+	sh.cmci_none = 0xa6;
+	mce_poll_ownership(&sh, &owned, &unknown);
+	CHECK(owned == 0x13 && unknown == 0x24, "overlapping masks: owned 0x%llx unknown 0x%llx",
+	      (unsigned long long)owned, (unsigned long long)unknown);
+	CHECK(!(owned & unknown), "no bank both owned and unknown");
 	sh = (struct mce_poll_share){ .share = MCE_SHARE_IPID, .nbanks = 5, .ipid_below = 0x6 };
 	mce_poll_ownership(&sh, &owned, &unknown);
 	CHECK(owned == 0x19 && !unknown, "SMCA: banks a lower CPU shares are its");

@@ -9,7 +9,11 @@
  * internal.h's STORM_BEGIN_THRESHOLD 5 and STORM_END_POLL_THRESHOLD 29 (history bits 29..0),
  * threshold.c's mce_track_storm() (shift by seconds since the last look, by one in a storm),
  * and the SDM's register layout (MCi_CTL2 at 0x280 + i: CMCI_EN bit 30, threshold 14:0;
- * LVT CMCI at APIC offset 0x2f0; the version register's max LVT in bits 23:16).
+ * LVT CMCI at APIC offset 0x2f0; the version register's max LVT in bits 23:16). What the
+ * history counts is threshold.c's too: a bit for a look that found a valid corrected error
+ * ("VAL=1 && UC=0", mce_is_correctable()); core.c's machine_check_poll() tracks every look
+ * before it checks VAL, so a look at an uncorrected error moves the history on and counts as
+ * no error.
  */
 #include "mce/cmci.h"
 #include "mce/poll_core.h"
@@ -20,6 +24,7 @@
 #define THR_MASK	0x7fffULL
 #define STATUS(b)	(0x401 + 4 * (b))
 #define CORRECTED	0x9000000000000090ULL	/* VAL EN, memory controller */
+#define UCNA		0xa000000000000090ULL	/* VAL UC, no PCC, no S: the poller's to log */
 #define LVT_CMCI	0x2f0
 #define APIC_VER	0x30
 
@@ -118,16 +123,24 @@ static void test_interrupt(void)
 	      "a CMCI with nothing new: acknowledged, nothing queued");
 }
 
+/* One CMCI with @status in bank 1 at @t_ms. */
+static void cmci_status_at(struct mce_poll_state *s, struct mce_poll_env *e,
+			   struct mce_sim *sim, const struct mce_apic_ops *ops, u64 t_ms,
+			   u64 status)
+{
+	struct mce_poll_event ev[4];
+
+	mce_sim_set(sim, STATUS(1), status);
+	e->now_ms = t_ms;
+	mce_cmci_interrupt(s, e, ops);
+	mce_poll_queue_take(&s->q, ev, 4);
+}
+
 /* One CMCI with a corrected error in bank 1 at @t_ms. */
 static void cmci_at(struct mce_poll_state *s, struct mce_poll_env *e, struct mce_sim *sim,
 		    const struct mce_apic_ops *ops, u64 t_ms)
 {
-	struct mce_poll_event ev[4];
-
-	mce_sim_set(sim, STATUS(1), CORRECTED);
-	e->now_ms = t_ms;
-	mce_cmci_interrupt(s, e, ops);
-	mce_poll_queue_take(&s->q, ev, 4);
+	cmci_status_at(s, e, sim, ops, t_ms, CORRECTED);
 }
 
 static void test_storm_begins_at_five(void)
@@ -212,8 +225,50 @@ static void test_storm_ends_after_thirty_clean_polls(void)
 	      CMCI_EN) && s.cmci.bank[1].history == 0, "threshold back to 1, history cleared");
 }
 
+/*
+ * Uncorrected errors between the corrected ones: each look moves the history on, none sets a
+ * bit. Eight looks 0.9 s apart (one bit each), corrected and UCNA in turn: four corrected,
+ * no storm; the fifth corrected one begins it. In the storm, thirty polls that each find a
+ * UCNA are thirty polls without a corrected error: the storm ends.
+ */
+static void test_storm_counts_corrected_only(void)
+{
+	struct mce_poll_event ev[4];
+	struct mce_poll_state s;
+	struct mce_poll_env e;
+	struct mce_sim sim;
+	struct fake_apic a;
+	struct mce_apic_ops ops = apic_of(&a, 6);
+	u64 t = 100;
+
+	cpu_init(&s, &e, &sim);
+	mce_cmci_claim(&s, &sim, 0x2, 0);
+	for (int i = 0; i < 8; i++, t += 900)
+		cmci_status_at(&s, &e, &sim, &ops, t, i % 2 ? UCNA : CORRECTED);
+	CHECK(s.cmci.bank[1].history == 0xaa, "history 0x%llx: the corrected looks' bits alone",
+	      (unsigned long long)s.cmci.bank[1].history);
+	CHECK(!s.cmci.storming && s.st.storms == 0 && (mce_sim_get(&sim, CTL2(1)) & THR_MASK) == 1,
+	      "four corrected and four uncorrected errors: no storm");
+	cmci_at(&s, &e, &sim, &ops, t);
+	CHECK(s.cmci.storming == 0x2 && s.st.storms == 1, "the fifth corrected error: storm");
+
+	for (int i = 0; i < 30; i++) {
+		t += 1000;
+		mce_sim_set(&sim, STATUS(1), UCNA);
+		e.now_ms = t;
+		mce_poll_scan(&s, &e, s.cmci.owned, false);
+		mce_poll_queue_take(&s.q, ev, 4);
+		if (i == 28)
+			CHECK(s.cmci.storming == 0x2, "29 polls with a UCNA each: still storming");
+	}
+	CHECK(!s.cmci.storming && s.st.storms_ended == 1 &&
+	      (mce_sim_get(&sim, CTL2(1)) & THR_MASK) == 1,
+	      "30 polls finding only uncorrected errors: the storm is over");
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_lvt, test_claim, test_interrupt, test_storm_begins_at_five,
-			 test_storm_ends_after_thirty_clean_polls);
+			 test_storm_ends_after_thirty_clean_polls,
+			 test_storm_counts_corrected_only);
 }

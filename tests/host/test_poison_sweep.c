@@ -22,7 +22,7 @@
 #include "tests/host/fault_shim.h"
 #include "tests/host/host_test.h"
 
-#define NPAGES		4
+#define NPAGES		8	/* the host's folio: sampling leaves pages 2 and 5 out */
 #define PFN0		0x4000ULL
 #define EFLAGS_TF	0x100
 
@@ -148,6 +148,11 @@ static void test_bank_page(void)
 	o.record_pfn = PFN0 + 4;
 	CHECK(judge(&pt, &o, what) == PSW_UNEXPLAINED, "bank naming page 4 but 5 queued: %s",
 	      what);
+	/* the bank names page 5, the formula page 4, and page 6 is queued: neither explains it */
+	o = v3_obs(5, 0, PSW_EARLY);
+	o.queued_pfn = PFN0 + 6;
+	CHECK(judge(&pt, &o, what) == PSW_UNEXPLAINED && strstr(what, "queued pfn"),
+	      "bank page 5, formula page 4, page 6 queued: %s", what);
 	o = v3_obs(5, 0, PSW_EARLY);
 	o.dst_copied--;
 	CHECK(judge(&pt, &o, what) == PSW_UNEXPLAINED && strstr(what, "destination"),
@@ -227,6 +232,8 @@ static struct {
 	uintptr_t page, line;	/* the poisoned page and line, 0 when none */
 	bool stepping;
 	unsigned long steps;
+	uintptr_t src;		/* the source folio's first byte */
+	u32 pages_poisoned;	/* a bit per source page a machine-check point poisoned */
 } hp;
 static struct sigaction shim_segv;
 
@@ -269,6 +276,7 @@ static bool host_poison(u64 addr, unsigned int early)
 		return false;	/* the twin stops exactly: no early window */
 	hp.page = addr & ~4095ULL;
 	hp.line = addr & ~63ULL;
+	hp.pages_poisoned |= 1u << ((hp.page - hp.src) >> 12);
 	return !mprotect((void *)hp.page, 4096, PROT_NONE);
 }
 
@@ -300,6 +308,7 @@ static void host_env(struct psw_env *env)
 	pgmap_add(d, NPAGES, frames_dst, 0);
 	*env = (struct psw_env){ .src = { frames_src, NPAGES }, .dst = { frames_dst, NPAGES },
 				 .src_pfn = s, .poison = host_poison, .heal = host_heal };
+	hp.src = (uintptr_t)s << 12;
 	psw_fill(env);
 }
 
@@ -308,14 +317,14 @@ static void host_env(struct psw_env *env)
  * counts (every page of the folio, each agreeing), a primitive that did not run says why, and
  * the total record counts the refusals.
  */
-static void check_output(const struct psw_table *tab)
+static void check_output(const struct psw_table *tab, int mc_points)
 {
 	char buf[448], want[64];
 
 	psw_cell_name(PSW_V3, PSW_FRAGILE, PSW_LAST, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "v3 batched, fragile, last line"), "cell name: %s", buf);
 	psw_cell_text(tab, PSW_V3, PSW_FRAGILE, PSW_LAST, buf, sizeof(buf));
-	snprintf(want, sizeof(want), "%6d %6d %6d %6d %6d", NPAGES, NPAGES, 0, 0, 0);
+	snprintf(want, sizeof(want), "%6d %6d %6d %6d %6d", mc_points, mc_points, 0, 0, 0);
 	CHECK(strstr(buf, "last line") && strstr(buf, want), "cell text: %s", buf);
 	psw_cell_name(PSW_COPY_PAGES_NOPREEMPT, PSW_PAGES_REP, PSW_FIRST, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "cand. no-preempt, pages_rep, first line"), "cell name: %s", buf);
@@ -324,7 +333,7 @@ static void check_output(const struct psw_table *tab)
 	psw_cell_text(tab, PSW_V3, PSW_MOVSB_EARLY, PSW_LAST, buf, sizeof(buf));
 	CHECK(strstr(buf, "not run"), "a primitive that did not run: %s", buf);
 	psw_cell_json(tab, NPAGES, PSW_PER_PAGE, PSW_MOVSB, PSW_MIDDLE, buf, sizeof(buf));
-	snprintf(want, sizeof(want), "\"points\":%d,\"agree\":%d,", NPAGES, NPAGES);
+	snprintf(want, sizeof(want), "\"points\":%d,\"agree\":%d,", mc_points, mc_points);
 	CHECK(strstr(buf, "\"kind\":\"poison-sweep\"") && strstr(buf, want) &&
 	      strstr(buf, "\"place\":\"middle line\"") && strstr(buf, "\"offset\":2048"),
 	      "cell record: %s", buf);
@@ -333,41 +342,68 @@ static void check_output(const struct psw_table *tab)
 		      (v == PSW_AGREE || v == PSW_UNEXPLAINED),
 		      "verdict %u (%s): a reason exactly when the difference is deliberate", v,
 		      psw_verdict_names[v]);
-	psw_total_json(tab, NPAGES, false, 7, buf, sizeof(buf));
+	psw_total_json(tab, NPAGES, true, 7, buf, sizeof(buf));
 	snprintf(want, sizeof(want), "\"ours_refuse\":%lu,", psw_total(tab, PSW_OURS_REFUSE));
 	CHECK(strstr(buf, "\"poison-sweep-total\"") && strstr(buf, want) &&
+	      strstr(buf, "\"pages\":\"sampled\"") &&
 	      strstr(buf, "\"unexplained\":0,") && strstr(buf, "\"single_steps\":7"),
 	      "total record: %s", buf);
 }
 
 /*
+ * The form-primitive pairs @tab swept; in *@off, the cells (a pair and a place) whose points
+ * are not @mc for a machine-check place or @hw for a hwpoison one.
+ */
+static unsigned long swept_cells(const struct psw_table *tab, unsigned long mc,
+				 unsigned long hw, unsigned long *off)
+{
+	unsigned long cells = 0;
+
+	*off = 0;
+	for (unsigned int f = 0; f < PSW_FORMS; f++)
+		for (unsigned int p = 0; p < PSW_PRIMS; p++) {
+			if (!tab->prim_ran[p] || !psw_prim_fits(f, p))
+				continue;
+			cells++;
+			for (unsigned int pl = 0; pl < PSW_PLACES; pl++)
+				*off += tab->cell[f][p][pl].points !=
+					(psw_place_is_mc(pl) ? mc : hw);
+		}
+	return cells;
+}
+
+/*
  * Every form, over fragile and rep movsb or the candidate's three copy_mc_pages bodies
- * (stopping exactly: the twin has no early window), every place at every page of a 4-page
- * folio: with no bank (the host has no #MC), the project queues v3's own page, so every
- * machine-check point agrees with the model, the pre-check refuses every hwpoison page and,
- * switched off, agrees.
+ * (stopping exactly: the twin has no early window), sampled over an 8-page folio. What
+ * sampling visits is poison_sweep.h's rule, not the code's: a machine check at the first two
+ * pages, the two around the middle (3, 4) and the last two (6, 7), six of the eight; the
+ * hwpoison places at the first, middle and last page, three. With no bank (the host has no
+ * #MC), the project queues v3's own page, so every machine-check point agrees with the
+ * model, the pre-check refuses every hwpoison page and, switched off, agrees.
  */
 static void test_host_sweep(void)
 {
 	static struct psw_table tab;
+	unsigned long cells, off;
 	struct psw_env env;
-	unsigned long cells = 0;
 
 	host_env(&env);
 	tab.prim_ran[PSW_FRAGILE] = tab.prim_ran[PSW_MOVSB] = true;
 	tab.prim_ran[PSW_PAGES_ERMS] = tab.prim_ran[PSW_PAGES_REP] = true;
 	tab.prim_ran[PSW_PAGES_UNROLLED] = true;
-	psw_sweep(&env, &tab, false);
-	for (unsigned int f = 0; f < PSW_FORMS; f++)
-		for (unsigned int p = 0; p < PSW_PRIMS; p++)
-			cells += tab.prim_ran[p] && psw_prim_fits(f, p);
+	hp.pages_poisoned = 0;
+	psw_sweep(&env, &tab, true);
+	cells = swept_cells(&tab, 6, 3, &off);
 	CHECK(cells == 3 * 2 + 2 * 3, "%lu form-primitive pairs, want 12", cells);
+	CHECK(!off, "%lu cells without 6 points (machine check) or 3 (hwpoison)", off);
+	CHECK(hp.pages_poisoned == 0xdb, "pages poisoned 0x%x, want 0, 1, 3, 4, 6, 7 (0xdb)",
+	      hp.pages_poisoned);
 	CHECK(psw_total(&tab, PSW_UNEXPLAINED) == 0, "%lu unexplained; first: %s",
 	      psw_total(&tab, PSW_UNEXPLAINED), tab.cell[0][0][0].first_what);
-	CHECK(psw_total(&tab, PSW_AGREE) == cells * 4 * NPAGES, "%lu agree, want %lu",
-	      psw_total(&tab, PSW_AGREE), cells * 4 * NPAGES);
-	CHECK(psw_total(&tab, PSW_OURS_REFUSE) == cells * NPAGES, "%lu refused, want %lu",
-	      psw_total(&tab, PSW_OURS_REFUSE), cells * NPAGES);
+	CHECK(psw_total(&tab, PSW_AGREE) == cells * (3 * 6 + 3), "%lu agree, want %lu",
+	      psw_total(&tab, PSW_AGREE), cells * (3 * 6 + 3));
+	CHECK(psw_total(&tab, PSW_OURS_REFUSE) == cells * 3, "%lu refused, want %lu",
+	      psw_total(&tab, PSW_OURS_REFUSE), cells * 3);
 	CHECK(psw_total(&tab, PSW_OURS_BANK_PAGE) == 0, "no bank, no bank page");
 	for (unsigned int f = 0; f < PSW_FORMS; f++)
 		for (unsigned int p = 0; p < PSW_PRIMS; p++)
@@ -379,7 +415,20 @@ static void test_host_sweep(void)
 					       tab.cell[f][p][pl].first_what);
 	/* Each machine-check point steps the loads before its line: none for a first line. */
 	CHECK(hp.steps > 0 && !hp.stepping, "%lu loads stepped", hp.steps);
-	check_output(&tab);
+	check_output(&tab, 6);
+
+	/* Not sampled, a folio under PSW_BIG_PAGES: every page for every place (fragile alone). */
+	memset(&tab, 0, sizeof(tab));
+	tab.prim_ran[PSW_FRAGILE] = true;
+	hp.pages_poisoned = 0;
+	psw_sweep(&env, &tab, false);
+	cells = swept_cells(&tab, NPAGES, NPAGES, &off);
+	CHECK(cells == 3 && !off && hp.pages_poisoned == 0xff,
+	      "every page: %lu cells, %lu without %d points, pages poisoned 0x%x", cells, off,
+	      NPAGES, hp.pages_poisoned);
+	CHECK(psw_total(&tab, PSW_AGREE) == cells * 4 * NPAGES &&
+	      psw_total(&tab, PSW_OURS_REFUSE) == cells * NPAGES, "%lu agree, %lu refused",
+	      psw_total(&tab, PSW_AGREE), psw_total(&tab, PSW_OURS_REFUSE));
 }
 
 int main(void)

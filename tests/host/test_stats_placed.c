@@ -8,8 +8,12 @@
  * variance 1), not from the code under test. A run's interval must hold an
  * independent run's estimate 95% of the time, whichever spread dominates; the rounds' own
  * interval, far less when the placements' spread dominates. Also the cases worked out by
- * hand, with Student's t read from a printed table.
+ * hand, with Student's t read from a printed table, and every t point the code holds for
+ * 1 .. 15 degrees of freedom against t worked out here: closed forms for 1 and 2, the
+ * density integrated numerically for the rest.
  */
+#include <math.h>
+
 #include "bench/harness.h"
 #include "tests/host/host_test.h"
 #include "tests/host/sim_rng.h"
@@ -156,8 +160,112 @@ static void test_placed_known(void)
 	CHECK(!stats_round_ratio_placed(a, b, g, 2, 2, 2000, STATS_SEED, &r), "too few rounds");
 }
 
+/* ---- Student's t, worked out here ---- */
+
+/*
+ * The density of t with @df degrees of freedom is c * (1 + x^2 / df)^(-(df + 1) / 2), with
+ * c = G((df + 1) / 2) / (sqrt(df pi) G(df / 2)). The ratio G((df + 1) / 2) / G(df / 2) needs
+ * no gamma function: it is 1 / sqrt(pi) for df = 1, sqrt(pi) / 2 for df = 2, and
+ * G(x + 1) = x G(x) takes it from df to df + 2 times (df + 1) / df.
+ */
+static double t_density_c(unsigned int df)
+{
+	double r = df % 2 ? 1.0 / sqrt(M_PI) : sqrt(M_PI) / 2.0;
+
+	for (unsigned int k = df % 2 ? 1 : 2; k < df; k += 2)
+		r *= (k + 1.0) / k;
+	return r / sqrt(df * M_PI);
+}
+
+static double t_density(unsigned int df, double x)
+{
+	return t_density_c(df) * pow(1.0 + x * x / df, -(df + 1.0) / 2.0);
+}
+
+/* P(T <= t) for t >= 0: 1/2 and the density's integral over [0, t] (Simpson, 20000 steps). */
+static double t_cdf(unsigned int df, double t)
+{
+	const unsigned int n = 20000;
+	double h = t / n, sum = t_density(df, 0) + t_density(df, t);
+
+	for (unsigned int i = 1; i < n; i++)
+		sum += (i % 2 ? 4.0 : 2.0) * t_density(df, i * h);
+	return 0.5 + sum * h / 3.0;
+}
+
+/*
+ * The @p quantile (p > 1/2) by Newton's method from t = 1: the CDF is concave for t > 0, so
+ * each step lands below the root and the steps shrink to it.
+ */
+static double t_quantile(unsigned int df, double p)
+{
+	double t = 1.0;
+
+	for (int i = 0; i < 100; i++) {
+		double step = (t_cdf(df, t) - p) / t_density(df, t);
+
+		t -= step;
+		if (fabs(step) < 1e-12)
+			break;
+	}
+	return t;
+}
+
+/*
+ * The t points stats_round_ratio_placed() uses, one per number of blocks P = 2 .. 16, read
+ * back from its half-width t * s * sqrt(2 / P) (stats.h) over blocks whose medians are known:
+ * P / 2 blocks at 1450 and the others at 1550 (one at 1500 when P is odd), two rounds each.
+ * Their mean is 1500 and s is worked out here. Against t: tan(0.475 pi) for df = 1 (the Cauchy
+ * distribution's quantile), (2p - 1) / sqrt(2p(1 - p)) for df = 2 (its CDF is
+ * 1/2 + t / (2 sqrt(2 + t^2))), and t_quantile() for all; the closed forms check the
+ * integration too. The code works in whole ppm: t rounded, sqrt(2 / P) as q = that in ppm
+ * rounded down, t * q and the half-width each rounded down; read back, that is at most
+ * 1 + (t + 10^6) / q ppm of t off (a few ppm; none for P = 2, where q is 10^6 exactly).
+ */
+static void test_t_points(void)
+{
+	const double p = 0.975, spread = 5e7;	/* ppm: the medians 50 from their mean */
+	double cauchy = tan(0.475 * M_PI), df2 = (2 * p - 1) / sqrt(2 * p * (1 - p));
+
+	CHECK(fabs(t_quantile(1, p) - cauchy) < 1e-8 && fabs(t_quantile(2, p) - df2) < 1e-8,
+	      "the integration: df 1 %.9f (tan 0.475 pi %.9f), df 2 %.9f (closed form %.9f)",
+	      t_quantile(1, p), cauchy, t_quantile(2, p), df2);
+	for (unsigned int groups = 2; groups <= STATS_MAX_GROUPS; groups++) {
+		unsigned int df = groups - 1, n = 2 * groups;
+		double t = df == 1 ? cauchy : df == 2 ? df2 : t_quantile(df, p);
+		double ss = 0, s, q = sqrt(2.0 / groups) * 1e6, got, tol;
+		u64 a[2 * STATS_MAX_GROUPS], b[2 * STATS_MAX_GROUPS];
+		u8 g[2 * STATS_MAX_GROUPS];
+		struct ratio r;
+
+		for (unsigned int i = 0; i < n; i++) {
+			unsigned int blk = i / 2;
+			double dev = blk % 2 ? spread : -spread;
+
+			if (groups % 2 && blk == groups - 1)
+				dev = 0;	/* the odd one out, at the mean */
+
+			g[i] = (u8)blk;
+			b[i] = 1000000;
+			a[i] = (u64)(1500e6 + dev);
+			if (i % 2)
+				ss += dev * dev;
+		}
+		s = sqrt(ss / df);
+		CHECK(stats_round_ratio_placed(a, b, g, n, groups, 20, STATS_SEED, &r) &&
+		      r.replication && r.placements == groups && r.ratio_ppm == 1500000000,
+		      "P %u: a replication interval around 1500: %u", groups, r.ratio_ppm);
+		got = (r.hi_ppm - (double)r.ratio_ppm) / (s * q / 1e12);
+		tol = 1 + (t * 1e6 + 1e6) / q;
+		CHECK(fabs(got - t * 1e6) <= tol &&
+		      r.ratio_ppm - r.lo_ppm == r.hi_ppm - r.ratio_ppm,
+		      "df %u: t read back %.1f ppm, worked out %.1f (+- %.1f)", df, got, t * 1e6,
+		      tol);
+	}
+}
+
 int main(void)
 {
-	return RUN_TESTS(test_placed_known, test_coverage_between_dominates,
+	return RUN_TESTS(test_placed_known, test_t_points, test_coverage_between_dominates,
 			 test_coverage_no_placement_effect);
 }

@@ -90,6 +90,32 @@ static void test_floor_known(void)
 }
 
 /*
+ * A row whose half-width is the floor exactly is not widened (stats.h: "not where
+ * stats_rel_half_ppm() of it was @rel_ppm or more"), one ppm under it is. The rows are
+ * asymmetric, so widening one would move its near end out to the far end's distance.
+ */
+static void test_floor_met_exactly(void)
+{
+	/* 1.2 in [1.1, 1.34]: (1.34 - 1.1) / 2 / 1.2 = 0.1 exactly */
+	struct ratio r = replicated(1.2, 1.1, 1.34);
+
+	CHECK(stats_rel_half_ppm(&r) == 100000, "half-width %u", stats_rel_half_ppm(&r));
+	stats_ratio_widen(&r, 100000);
+	CHECK(!r.widened && r.min_half_ppm == 100000, "at the floor: not widened, floor said");
+	CHECK(r.lo_ppm == 1100000 && r.hi_ppm == 1340000 && r.lo_pm == 1100 && r.hi_pm == 1340,
+	      "at the floor: [%u, %u] kept", r.lo_ppm, r.hi_ppm);
+	/* one ppm over its half-width: widened, to 1.2 +- max(0.1200012, 0.1, 0.14) */
+	r = replicated(1.2, 1.1, 1.34);
+	stats_ratio_widen(&r, 100001);
+	CHECK(r.widened && r.lo_ppm == 1060000 && r.hi_ppm == 1340000,
+	      "a ppm above: widened to [%u, %u]", r.lo_ppm, r.hi_ppm);
+	/* and a symmetric row at its floor keeps its flag clear too */
+	r = replicated(1.25, 1.15, 1.35);
+	stats_ratio_widen(&r, 80000);
+	CHECK(!r.widened && r.lo_ppm == 1150000 && r.hi_ppm == 1350000, "1.25 +- 0.1 at 8%%");
+}
+
+/*
  * One row of one run: 30 rounds in six blocks; a block's offset from the true ratio 1.2 is
  * normal with sd 1% (85 of 100 blocks) or 5% (the rest), each round adds 0.2%.
  */
@@ -162,5 +188,6 @@ static void test_pooled_cover_heavy_tails(void)
 
 int main(void)
 {
-	return RUN_TESTS(test_rel_half_and_rms, test_floor_known, test_pooled_cover_heavy_tails);
+	return RUN_TESTS(test_rel_half_and_rms, test_floor_known, test_floor_met_exactly,
+			 test_pooled_cover_heavy_tails);
 }
