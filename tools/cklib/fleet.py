@@ -228,6 +228,7 @@ def fleet_lava_job(m):
             "measurement": r.get("measurement")}) for r in m.log_results]
     mine = [(suite, t) for suite, t in recs if suite.startswith(lavajob.SUITE_PREFIX)]
     j.results = Counter(t["result"] for _, t in mine)
+    j.suites = Counter(suite for suite, _ in mine)
     j.problems = lavajob.agreement(m.serial, recs)
     try:
         ktap = lavajob.expected(m.serial)

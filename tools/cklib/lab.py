@@ -37,6 +37,8 @@ FLEET = (
     Plan("fail", "tests=cmdline,deliberate crash=fail exit=auto", (), 3, "fail"),
     Plan("hang", "tests=cmdline crash=hang exit=auto", (), 1, "hang"),
     Plan("refused", "tests=cmdline frobnicate=1 exit=auto", (), 3, "refused"),
+    Plan("bench", "tests=cpu bench=clear bench_tiny=yes bench_runs=3 exit=auto", (), 6,
+         "bench"),
 )
 # The job the worker is stopped under: long enough to be stopped in its soak.
 FAULT = Plan("fault", "tests=cmdline soak=2m exit=auto", (), None, "fault")
@@ -47,6 +49,7 @@ EXPECT = {
     "fail": "Complete; deliberate.fails_on_purpose the one failure, in KTAP and in LAVA",
     "hang": "Incomplete by the monitor's timeout; the report says the run did not finish",
     "refused": "the bad word makes the run's verdict ERROR and a failing LAVA result",
+    "bench": "Complete; every benchmark figure one copykernel-bench result with its value",
     "fault": "Incomplete by the server's rules once the worker is back; the report says the "
              "run did not finish",
 }
@@ -81,7 +84,9 @@ def expect(plan, m):
         return bad
     if unfinished:
         bad.append(unfinished[0])
-    if kind in ("pass", "soak"):
+    if kind == "bench" and not (j.get("suites") or {}).get(SUITE_PREFIX + "-bench"):
+        bad.append("no copykernel-bench result: %s" % j.get("suites"))
+    if kind in ("pass", "soak", "bench"):
         if res["fail"] or m.get("failed") or flags_like(m, "run result "):
             bad.append("a failure: %s" % "; ".join(m.get("flags", [])))
         if not res["pass"]:

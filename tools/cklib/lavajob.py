@@ -183,6 +183,7 @@ class Job:
         self.error = None           # what LAVA said went wrong, when it did
         self.comment = None         # the job record's failure_comment
         self.results = None         # Counter of the copykernel* records' results
+        self.suites = None          # Counter of those records by suite (monitor)
         self.problems = []          # agreement()
         self.source = None          # "api" (fetch's files) or "lava-run" (an offline log)
 
@@ -196,6 +197,7 @@ class Job:
                 "health": self.health, "error": self.error, "comment": self.comment,
                 "source": self.source,
                 "results": dict(self.results) if self.results is not None else None,
+                "suites": dict(self.suites) if self.suites is not None else None,
                 "problems": self.problems}
 
 
