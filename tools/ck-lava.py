@@ -441,7 +441,12 @@ def api_command(args):
                                            " on " + j["actual_device"]
                                            if j.get("actual_device") else ""), flush=True)
             done = lavaapi.wait(server, args.ids, args.timeout, args.poll, progress=show)
-            return 0 if all(j.get("health") == "Complete" for j in done.values()) else 1
+            bad = ["%d (%s)" % (i, j.get("health")) for i, j in sorted(done.items())
+                   if j.get("health") != "Complete"]
+            if bad:
+                print("ck-lava: not every job ended Complete: %s" % ", ".join(bad),
+                      file=sys.stderr)
+            return 1 if bad else 0
         late = []
         for i in args.ids:
             job = lavaapi.fetch(server, i, os.path.join(args.out, "job-%d" % i))
