@@ -60,7 +60,7 @@ PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .re
 	-j .rela.* -j .reloc -j .ksyms
 
 .PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
-	lava-check models soak-bench cmdline-doc coverage-doc guest memtest-compare
+	lava-check lab-check models soak-bench cmdline-doc coverage-doc guest memtest-compare
 all: $(B)/copykernel.efi
 
 deps:
@@ -362,6 +362,15 @@ lava-check:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(PYTHON) tools/ck-lava.py check --build $(B)
 
+# A LAVA server of its own on loopback (PostgreSQL, lava-server, one lava-worker, two QEMU
+# devices): the fleet's jobs through its scheduler, their results read back through its REST
+# API and held to the same jobs' serial logs, a worker stopped under a job; as root, it
+# installs what is missing and leaves no process behind (tools/ck-lab.py, docs/user/lab.md).
+lab-check:
+	$(Q)timeout 1800 tools/ensure-deps.sh lab
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(PYTHON) tools/ck-lab.py check --build $(B)
+
 clean:
 	rm -rf $(B)
 
@@ -380,6 +389,7 @@ help:
 	@echo "make coverage-doc write the soak's fault-coverage table into docs/user/soak.md"
 	@echo "make img        build $(B)/copykernel.img, a GPT disk image for a USB stick"
 	@echo "make lava-check run the image under LAVA's lava-run (offline) and compare with KTAP"
+	@echo "make lab-check  a LAVA server on loopback: a fleet of jobs through its scheduler (root)"
 	@echo "make clean      remove $(B)/"
 	@echo "V=1             show commands; CROSS_COMPILE=x86_64-linux-gnu- for a cross build"
 

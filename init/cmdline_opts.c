@@ -90,7 +90,8 @@ static const struct cmdline_opt opts[] = {
 		  "under QEMU)", DOC("user/results") },
 	{ .key = "crash", .kind = OPT_CHOICE, FIELD(crash), .names_of = NAMES_CRASHES,
 	  .def = "none", .always = true,
-	  .desc = "raise this exception on purpose before the tests, to see the report",
+	  .desc = "on purpose, before the tests: raise this exception, fail a case (fail), hang "
+		  "(hang)",
 	  DOC("user/results") },
 	CHOICE("ebs", ebs_stale, ebs_names, "normal",
 	       "stale: boot/ spoils the first ExitBootServices map key, so the retry runs",

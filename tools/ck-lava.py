@@ -8,6 +8,10 @@
   ck-lava.py device qemu-ovmf --templates /usr/share/lava-server/device-types -o dev.yaml
   ck-lava.py validate job.yaml
   ck-lava.py check                 make lava-check: lava-run offline on QEMU, compared with KTAP
+  ck-lava.py submit --url URL --token-file F job.yaml...   send jobs to a server: their ids
+  ck-lava.py wait --url URL --token-file F [--timeout S] ID...   until every job is Finished
+  ck-lava.py fetch --url URL --token-file F --out DIR ID...   each job's record, results and
+                                   log into DIR/job-ID (what ck-report.py --fleet DIR reads)
 
 Job templates live in lava/jobs (qemu-disk, qemu-kernel, ipxe, grub), device dictionaries in
 lava/devices; a device dictionary extends one of lava-server's device-type templates, so
@@ -18,9 +22,15 @@ dependency of lava-dispatcher) before it is written.
 With soak= (--preset soak, or in --cmdline) the monitor's minutes come from the soak's
 length (tools/cklib/soak.py) and a monitor `copykernel-soak` records soak.nodeN and soak.
 
-Exit statuses: 0 written (or valid); 1 LAVA's schema rejected it; 2 usage error (also a
-command line that cannot go into a job, or a soak that cannot fit in one); 3 bad input (missing template or file, YAML that
-does not parse, lava_common or jinja2 not installed).
+submit, wait and fetch talk to a LAVA server's REST API (tools/cklib/lavaapi.py says why not
+lavacli); the token (a user's API token, `lava-server manage tokens add --user NAME`) comes
+from --token-file or the environment's LAVA_TOKEN, never the command line.
+
+Exit statuses: 0 written (or valid; submitted; every job finished; fetched); 1 LAVA's schema
+rejected it (wait: a job ended other than Complete; fetch: a job has not finished); 2 usage
+error (also a command line that cannot go into a job, or a soak that cannot fit in one);
+3 bad input (missing template or file, YAML that does not parse, lava_common or jinja2 not
+installed; the server refused a request or did not answer; wait: the time ran out).
 """
 import argparse
 import os
@@ -66,6 +76,10 @@ TEMPLATES = {
 # Quotes, braces, spaces and '#' would break the YAML, LAVA's {SUBSTITUTIONS}, a shell's
 # -append or GRUB's and iPXE's parsers.
 WORD = re.compile(r"^[a-z_]+=[A-Za-z0-9,._:-]+$")
+# A device tag (LAVA's tags are names) and a path QEMU's -chardev logfile= can take as is
+# (no comma: QEMU's option separator; no quote or space: the job's image_arg).
+TAG = re.compile(r"^[A-Za-z0-9_.-]+$")
+SERIAL_LOG = re.compile(r"^/[A-Za-z0-9/._-]+$")
 
 
 class Fail(Exception):
@@ -124,9 +138,12 @@ def load_yaml(text, where):
 
 
 def render_job(template, cmdline, image_url=None, disk_url=None, device_type=None,
-               name=None, job_minutes=None, test_minutes=10, validate=True):
+               name=None, job_minutes=None, test_minutes=10, validate=True, tags=(),
+               serial_log=None):
     """The job's YAML text for @template, validated (unless @validate is false: then only
-    jinja2 is needed); raises Fail."""
+    jinja2 is needed); raises Fail. @tags: the device tags the job asks for; @serial_log (QEMU
+    templates): a file on the worker where QEMU also writes the serial output, a copy of the
+    console that does not pass through LAVA."""
     if template not in TEMPLATES:
         raise Fail(2, f"unknown template {template!r}: {', '.join(TEMPLATES)}")
     fname, types, needs = TEMPLATES[template]
@@ -140,6 +157,15 @@ def render_job(template, cmdline, image_url=None, disk_url=None, device_type=Non
     if any(c in url for c in "'\" {}"):
         raise Fail(2, f"URL {url!r} has quotes, spaces or braces")
     cmdline = check_cmdline(cmdline)
+    for tag in tags:
+        if not TAG.match(tag):
+            raise Fail(2, f"device tag {tag!r} is not [A-Za-z0-9_.-]+")
+    if serial_log is not None:
+        if not template.startswith("qemu"):
+            raise Fail(2, "--serial-log is for the QEMU templates (a file QEMU writes)")
+        if not SERIAL_LOG.match(serial_log):
+            raise Fail(2, f"--serial-log {serial_log!r} is not an absolute path of "
+                          "[A-Za-z0-9/._-]")
     # The image takes the last bench= word; with a preset, figures follow the KTAP totals.
     bench = [w for w in cmdline.split() if w.startswith("bench=")][-1:] not in ([], ["bench=none"])
     soak = soak_of(cmdline) not in (None, "off")
@@ -155,7 +181,7 @@ def render_job(template, cmdline, image_url=None, disk_url=None, device_type=Non
             template=fname, cmdline=cmdline, image_url=image_url, disk_url=disk_url,
             device_type=device_type, name=name or template, pattern=PATTERN,
             bench=bench, bench_pattern=BENCH_PATTERN, soak=soak,
-            soak_pattern=SOAK_PATTERN,
+            soak_pattern=SOAK_PATTERN, tags=list(tags), serial_log=serial_log,
             job_minutes=job_minutes or test_minutes + 5, test_minutes=test_minutes).lstrip()
     except jinja2.TemplateError as e:
         raise Fail(3, f"lava/jobs/{fname}: {e}")
@@ -397,6 +423,60 @@ def run_check(build, cmdline, timeout, log):
     return failed
 
 
+# ---- a LAVA server's API: submit, wait, fetch --------------------------------------------
+
+def api_token(path):
+    if path:
+        token = read(path).strip()
+    else:
+        token = os.environ.get("LAVA_TOKEN", "").strip()
+    if not token:
+        raise Fail(2, "no API token: give --token-file FILE or set LAVA_TOKEN")
+    return token
+
+
+def api_command(args):
+    """submit, wait or fetch; the server's refusals and silences are Fail(3)."""
+    from cklib import lavaapi
+    server = lavaapi.Server(args.url, api_token(args.token_file), args.http_timeout)
+    try:
+        if args.cmd == "submit":
+            for f in args.files:
+                text = read(f)
+                lava_validate_job(load_yaml(text, f), f)
+                print("%s: %s" % (f, " ".join(str(i) for i in server.submit(text))))
+            return 0
+        if args.cmd == "wait":
+            def show(j):
+                print("job %s: %s %s%s" % (j.get("id"), j.get("state"), j.get("health"),
+                                           " on " + j["actual_device"]
+                                           if j.get("actual_device") else ""), flush=True)
+            done = lavaapi.wait(server, args.ids, args.timeout, args.poll, progress=show)
+            bad = ["%d (%s)" % (i, j.get("health")) for i, j in sorted(done.items())
+                   if j.get("health") != "Complete"]
+            if bad:
+                print("ck-lava: not every job ended Complete: %s" % ", ".join(bad),
+                      file=sys.stderr)
+            return 1 if bad else 0
+        late = []
+        for i in args.ids:
+            job = lavaapi.fetch(server, i, os.path.join(args.out, "job-%d" % i))
+            print("job %d: %s %s -> %s" % (i, job.get("state"), job.get("health"),
+                                           os.path.join(args.out, "job-%d" % i)))
+            if job.get("state") != lavaapi.FINISHED:
+                late.append(i)
+        if late:
+            print("ck-lava: not finished, fetched as they are: %s" %
+                  " ".join(str(i) for i in late), file=sys.stderr)
+        return 1 if late else 0
+    except lavaapi.ApiError as e:
+        raise Fail(3, str(e))
+    except lavaapi.WaitTimeout as e:
+        raise Fail(3, str(e))
+    except OSError as e:
+        raise Fail(3, f"{args.out}: {e.strerror}")
+
+
 def write(text, out):
     if out in (None, "-"):
         sys.stdout.write(text)
@@ -437,6 +517,10 @@ def main(argv=None):
     j.add_argument("--soak", metavar="VALUE", help="with --preset soak: the soak= value, a "
                    f"duration up to 23h (30s, 90m, 12h) or passes:N with --test-minutes "
                    f"(default {SOAK_DEFAULT})")
+    j.add_argument("--tags", default="", help="comma-separated device tags the job asks "
+                   "for (the scheduler then picks a device with all of them)")
+    j.add_argument("--serial-log", metavar="PATH", help="QEMU templates: a file on the worker "
+                   "where QEMU also writes the serial output (-chardev logfile=)")
     j.add_argument("-o", "--out", help="output file (default stdout)")
     d = sub.add_parser("device", help="render a device dictionary from lava/devices")
     d.add_argument("name")
@@ -453,6 +537,25 @@ def main(argv=None):
                    "bench=clear figures")
     c.add_argument("--timeout", type=bounded(int, 10, 7200, "a number of seconds"), default=240,
                    help="seconds per job")
+    for name, what in (("submit", "send job files to a LAVA server; prints their ids"),
+                       ("wait", "wait until every job is Finished; prints how each ended"),
+                       ("fetch", "write each job's record, results and log for ck-report")):
+        a = sub.add_parser(name, help=what)
+        a.add_argument("--url", required=True, help="the server, http://HOST[:PORT]")
+        a.add_argument("--token-file", help="a file holding the API token (else $LAVA_TOKEN)")
+        a.add_argument("--http-timeout", type=bounded(int, 1, 600, "a number of seconds"),
+                       default=30, help="seconds a request may take")
+        if name == "submit":
+            a.add_argument("files", nargs="+")
+        else:
+            a.add_argument("ids", nargs="+", type=bounded(int, 1, 2 ** 31, "a job id"))
+        if name == "wait":
+            a.add_argument("--timeout", type=bounded(int, 1, 7 * 86400, "a number of seconds"),
+                           default=3600, help="seconds to wait for all of them")
+            a.add_argument("--poll", type=bounded(int, 1, 600, "a number of seconds"),
+                           default=10, help="seconds between two looks")
+        if name == "fetch":
+            a.add_argument("--out", required=True, help="a directory: DIR/job-ID per job")
     sub.add_parser("pattern", help="print the monitor patterns: cases, benchmark figures")
     args = ap.parse_args(argv)
     try:
@@ -467,7 +570,9 @@ def main(argv=None):
             minutes = job_minutes(cmdline, args.test_minutes, minutes)
             write(render_job(args.template, cmdline, image_url=args.image_url,
                              disk_url=args.disk_url, device_type=args.device_type,
-                             name=args.name or args.preset, test_minutes=minutes), args.out)
+                             name=args.name or args.preset, test_minutes=minutes,
+                             tags=[t for t in args.tags.split(",") if t],
+                             serial_log=args.serial_log), args.out)
         elif args.cmd == "device":
             write(render_device(args.name, args.templates), args.out)
         elif args.cmd == "validate":
@@ -481,6 +586,8 @@ def main(argv=None):
             if run_check(args.build, args.cmdline, args.timeout, log):
                 return 1
             log("ok")
+        elif args.cmd in ("submit", "wait", "fetch"):
+            return api_command(args)
         else:
             print(PATTERN)
             print(BENCH_PATTERN)

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ensure-deps.sh build|run|img|check|lava|soak-bench|memtest - make sure the Debian packages a
-# target needs are present (soak-bench: stressapptest, the peer the hosted soak twin is compared
-# with; memtest: memtest86+, the tester make memtest-compare runs beside the soak).
+# ensure-deps.sh build|run|img|check|lava|lab|soak-bench|memtest - make sure the Debian packages
+# a target needs are present (soak-bench: stressapptest, the peer the hosted soak twin is
+# compared with; memtest: memtest86+, the tester make memtest-compare runs beside the soak;
+# lab: make lab-check's LAVA server, worker and PostgreSQL).
 # As root, missing ones are installed with apt-get; otherwise the script names them and fails.
 set -eu
 what=${1:-build}
@@ -22,7 +23,8 @@ need binutils command -v objcopy
 need make command -v make
 need nasm command -v nasm
 need gnu-efi test -f /usr/lib/crt0-efi-x86_64.o -a -f /usr/include/efi/efi.h
-if [ "$what" = run ] || [ "$what" = check ] || [ "$what" = lava ] || [ "$what" = memtest ]; then
+if [ "$what" = run ] || [ "$what" = check ] || [ "$what" = lava ] || [ "$what" = memtest ] ||
+	[ "$what" = lab ]; then
 	need qemu-system-x86 command -v qemu-system-x86_64
 	need ovmf test -f /usr/share/qemu/OVMF.fd -o -f /usr/share/ovmf/OVMF.fd
 	need python3 test -x /usr/bin/python3
@@ -51,8 +53,15 @@ fi
 if [ "$what" = memtest ]; then
 	need memtest86+ test -f /boot/memtest86+x64.efi
 fi
-if [ "$what" = lava ]; then	# lava-run, with lava-common, python3-yaml and python3-jinja2
+if [ "$what" = lava ] || [ "$what" = lab ]; then	# lava-run, lava-common, yaml, jinja2
 	need lava-dispatcher command -v lava-run
+fi
+if [ "$what" = lab ]; then	# no lavacli: tools/cklib/lavaapi.py speaks the REST API
+	need lava-server test -x /usr/bin/lava-server -a -x /usr/bin/gunicorn3
+	need postgresql sh -c 'ls /usr/lib/postgresql/*/bin/initdb'
+	need python3-pytest /usr/bin/python3 -c 'import pytest'
+	need python3-hypothesis /usr/bin/python3 -c 'import hypothesis'
+	need python3-jsonschema /usr/bin/python3 -c 'import jsonschema'
 fi
 [ -z "$missing" ] && exit 0
 

@@ -6,10 +6,14 @@
  * that #PF faults again, and the CPU raises #DF, which arrives on its own IST stack.
  * "fail" raises nothing: the run goes on and the one case of the "deliberate" suite fails,
  * so the failed-tests exit status and its precedence can be checked end to end.
+ * "hang" raises nothing either: the boot CPU stops with interrupts off and the run says
+ * nothing more, as a wedged machine would, so a harness's own timeout is what ends it (a LAVA
+ * job's monitor, tools/ck-run.py --timeout): make lab-check's hang job.
  */
 #include "kernel/arch/bootmem.h"
 #include "kernel/arch/paging.h"
 #include "kernel/console/printk.h"
+#include "kernel/include/x86.h"
 #include "kernel/lib/ptrsort.h"
 #include "kernel/platform/smp.h"
 #include "ktest/lib/crash.h"
@@ -36,7 +40,7 @@ unsigned int ck_crashes_get(const struct ck_crash *const **list)
 
 void crash_now(const struct ck_crash *c)
 {
-	if (c->goes_on) {
+	if (c->how != CRASH_RAISES) {
 		c->fn();
 		return;
 	}
@@ -128,7 +132,15 @@ static void crash_fail(void)
 	printk("crash: crash=fail: deliberate.fails_on_purpose will fail on purpose; the run goes "
 	       "on\n");
 }
-CK_CRASH_KIND(fail, 8, crash_fail, true);
+CK_CRASH_KIND(fail, 8, crash_fail, CRASH_GOES_ON);
+
+static void crash_hang(void)
+{
+	printk("crash: crash=hang: the boot CPU stops here with interrupts off and the run says "
+	       "nothing more; only an outside timeout ends it\n");
+	halt_forever();
+}
+CK_CRASH_KIND(hang, 9, crash_hang, CRASH_HANGS);
 
 static void fails_on_purpose(struct ck_test *t)
 {

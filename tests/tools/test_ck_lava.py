@@ -281,7 +281,8 @@ def test_template_needs_its_image():
 
 @needs_lava
 @pytest.mark.skipif(TEMPLATES is None, reason="no lava-server device-type templates here")
-@pytest.mark.parametrize("device", ["qemu-ovmf", "qemu-ovmf-kvm", "x86-ipxe", "x86-grub"])
+@pytest.mark.parametrize("device", ["qemu-ovmf", "qemu-ovmf-kvm", "qemu-penryn", "qemu-epyc",
+                                    "x86-ipxe", "x86-grub"])
 def test_rendered_devices_are_current(device):
     r = run_tool(TOOL, "device", device, "--templates", TEMPLATES)
     assert_clean(r, TOOL, allowed=(0,))

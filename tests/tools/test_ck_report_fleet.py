@@ -171,3 +171,46 @@ def test_a_run_whose_summary_is_not_a_pass_is_flagged(copy, line):
     # ERROR's reason follows its word (cklib/fleet.py): "run result ERROR reason=cmdline".
     assert "run result %s" % " ".join(line.split()[:2] if word == "ERROR" else [word]).replace(
         "result=", "") in ms["epyc-1g"]["flags"], ms["epyc-1g"]["flags"]
+
+
+def cut_after(path, line):
+    """Keep @path up to and including its first line that starts with @line."""
+    with open(path) as f:
+        lines = f.read().splitlines(True)
+    keep = next(i for i, ln in enumerate(lines) if ln.startswith(line))
+    with open(path, "w") as f:
+        f.writelines(lines[:keep + 1])
+
+
+def test_a_run_whose_log_ends_before_its_summary_is_flagged_unfinished(copy):
+    """A hang: the log stops, and no summary was stored (the JSON summary is written at the
+    run's end); the flag quotes the log's last line."""
+    os.remove(os.path.join(copy, "epyc-1g", "result.json"))
+    cut_after(os.path.join(copy, "epyc-1g", "serial.log"), "    # Subtest: tsc")
+    ms = fleet_json(copy)
+    assert ms["epyc-1g"]["result"] is None
+    assert ms["epyc-1g"]["flags"] == [
+        "unfinished: the log ends before the run's summary (last line: '# Subtest: tsc')"]
+
+
+def test_a_run_that_stopped_before_its_summary_says_its_exit_status(copy):
+    """A panic: the exit status came, the summary did not."""
+    os.remove(os.path.join(copy, "epyc-1g", "result.json"))
+    path = os.path.join(copy, "epyc-1g", "serial.log")
+    cut_after(path, "    # Subtest: tsc")
+    with open(path, "a") as f:
+        f.write("PANIC: unexpected exception 6 #UD\ncopykernel: exit status 2 (panic)\n")
+    assert fleet_json(copy)["epyc-1g"]["flags"] == [
+        "unfinished: exit status 2 (panic) before the run's summary"]
+
+
+def test_a_lava_failure_that_ktap_also_says_counts_once(copy):
+    """lava-run's log: a case failed in KTAP and in LAVA's result is one failure; a LAVA
+    failure of a case KTAP passed stays a failure of its own."""
+    log = os.path.join(copy, "qemu-max-lava", "lava-run.log")
+    edit(log, '"msg": "    ok 4 monotonic"', '"msg": "    not ok 4 monotonic"')
+    edit(log, '"test_case_id": "tsc.monotonic"}, "level": "3.1", "result": "pass"',
+         '"test_case_id": "tsc.monotonic"}, "level": "3.1", "result": "fail"')
+    m = fleet_json(copy)["qemu-max-lava"]
+    assert m["failed"] == ["tsc.monotonic"], m["failed"]
+    assert m["lava"]["problems"] == [] and m["lava"]["results"]["fail"] == 1

@@ -513,3 +513,25 @@ def test_a_nul_in_a_record_does_not_reach_a_text_field():
     assert kcidb_problems(doc) == []
     [s] = [t for t in doc["tests"] if t["path"] == "soak.summary"]
     assert s["comment"] == "miscompare"
+
+
+def test_a_run_that_did_not_finish_is_one_error_test_and_a_finished_one_none():
+    """The run's log ends inside the tsc suite (a hang): its cases so far, the cut-off
+    subtest, and one "run" ERROR test that quotes how the log ends; a whole run has no
+    "run" test."""
+    assert [t for t in run_doc()["tests"] if t["path"] == "run"] == []
+    with open(RUN, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    cut = next(i for i, ln in enumerate(lines) if ln == "    ok 2 agrees_with_pm_timer") + 1
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "hung.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines[:cut]) + "\n")
+        doc = kcidb(path)
+    assert kcidb_problems(doc) == []
+    [run] = [t for t in doc["tests"] if t["path"] == "run"]
+    assert run["status"] == "ERROR" and run["misc"]["source"] == "run"
+    assert run["comment"] == ("unfinished: the log ends before the run's summary (last line: "
+                              "'ok 2 agrees_with_pm_timer')")
+    assert run["log_excerpt"].endswith("    ok 2 agrees_with_pm_timer")
+    assert len(run["log_excerpt"].splitlines()) == 20

@@ -12,6 +12,11 @@
   kcidb         ck-report.py --kcidb: a run or a fleet as one KernelCI KCIDB v5.3 document
   lavaids       LAVA's monitor patterns, the dotted ids of a KTAP log and the comparison of
                 a run's results with lava-run's record (ck-lava.py check)
+  lavaapi       a LAVA server's REST API: submit, wait, fetch (ck-lava.py, make lab-check)
+  lavajob       a LAVA job's log, record and results as fetch wrote them, and whether its
+                results are the run's own cases one each (the fleet's LAVA table)
+  lab           make lab-check's devices and jobs, what each must show, and the comparison
+                of the reports from the server's results with those from the serial logs
   schema        the JSON Schema of every record (docs/schema/): validation for make check
                 and ck-validate.py
   soak          the soak= value and a LAVA monitor's minutes for it (ck-lava.py), the

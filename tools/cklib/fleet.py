@@ -6,13 +6,12 @@ cases flagged; and a soak table, one row per machine whose logs hold a soak_summ
 (tools/cklib/soak.py), a failed soak flagged.
 """
 import hashlib
-import json
 import math
 import os
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
-from cklib import seriallog
+from cklib import lavaapi, lavajob, seriallog
 from cklib.common import BadInput, loads_strict, os_problem
 from cklib.records import NUM, SIZE, STR, fits, json_type, records, records_of_lines, size_name
 from cklib.soak import soak_ledger_table, soak_row, soak_table
@@ -20,6 +19,9 @@ from cklib.soak import soak_ledger_table, soak_row, soak_table
 # DIR holds one entry per machine: a subdirectory named after it, or files named
 # MACHINE.json (ck-results.py's summary), MACHINE.log (a serial log or lava-run's output) and
 # MACHINE.jsonl (the hosted build's JSON lines). Every file of a machine adds what it holds.
+# A subdirectory that `ck-lava.py fetch` wrote holds one LAVA job: lava-job.json (its record),
+# lava-results.json (its results) and lava-log.yaml (its log, the serial lines in it).
+LAVA_FILES = (lavaapi.JOB_FILE, lavaapi.RESULTS_FILE, lavaapi.LOG_FILE)
 
 FLEET_Z = 3.5           # robust z-score (0.6745 (x - median) / MAD) beyond which a figure is off
 FLEET_FACTOR = 2.0      # ... and only when it is also more than this factor off the median:
@@ -46,6 +48,11 @@ class Machine:
         self.flags = []
         self.hosted = False
         self.soak = None        # cklib.soak.soak_row() of its soak_summary record
+        self.exit = None        # the image's "exit status N (name)" text, when it came
+        self.started = False    # the image's first line came (its version line)
+        self.lava = None        # cklib.lavajob.Job: the LAVA job that ran it, if one did
+        self.lava_results = []  # [(suite, record)]: that job's results, as the API gave them
+        self.log_results = []   # [record]: that job's results, as its log gave them
         self.serial = []        # its serial lines (a lava-run log's target lines), in order
         self.records = []       # its JSON-lines records, in the order read
         self.digest = hashlib.sha256()  # over its files' bytes (ids of its KCIDB objects)
@@ -88,6 +95,10 @@ def fleet_serial(m, lines, path):
             m.reason = v.fields.get("reason")
             if v.fields.get("cmdline_errors", "").isdigit():
                 m.cmdline_errors = int(v.fields["cmdline_errors"])
+        elif kind == "exit":
+            m.exit = v
+        elif kind == "version":
+            m.started = True
     m.serial += lines
     for r in records_of_lines(lines, path):
         fleet_record(m, r, path)
@@ -172,9 +183,12 @@ def fleet_machine(name, files):
         except UnicodeDecodeError as e:
             raise BadInput(path, "not UTF-8 (byte %#04x at offset %d)" % (data[e.start],
                                                                           e.start))
-        m.sources.append(os.path.basename(path))
+        base = os.path.basename(path)
+        m.sources.append(base)
         m.digest.update(data)
-        if path.endswith(".json"):
+        if base in LAVA_FILES:
+            fleet_lava_file(m, base, text, path)
+        elif path.endswith(".json"):
             try:
                 obj = loads_strict(text)
             except ValueError as e:
@@ -185,25 +199,58 @@ def fleet_machine(name, files):
                 fleet_record(m, r, path)
         else:
             lines = text.splitlines()
-            if lines and lines[0].startswith('{"dt"'):
-                serial = []
-                for n, line in enumerate(lines, 1):
-                    mt = re.match(r'^\{"dt": "[^"]*", "lvl": "target", "msg": (".*")\}$', line)
-                    if mt:
-                        try:
-                            # lava-run writes a serial line's '"' as '\"' inside the string
-                            serial.append(json.loads(mt.group(1)).replace('\\"', '"'))
-                        except ValueError:
-                            raise BadInput(path, "lava-run line is not JSON", "line %d" % n)
-                    elif '"lvl": "results"' in line and '"definition": "copykernel' in line \
-                            and '"result": "fail"' in line:
-                        mt = re.search(r'"test_case_id": "([^"]+)"', line)
-                        if mt:
-                            m.failed.append("LAVA " + mt.group(1))
-                fleet_serial(m, serial, path)
+            if lines and lines[0].startswith('{"dt"'):     # lava-run's output, offline
+                fleet_lava_file(m, None, text, path)
             else:
                 fleet_serial(m, lines, path)
+    if m.lava:
+        fleet_lava_job(m)
     return m
+
+
+def fleet_lava_file(m, base, text, path):
+    """One file of a LAVA job: fetch's record, results or log, or lava-run's output."""
+    if m.lava is None:
+        m.lava = lavajob.Job()
+        m.lava.source = "lava-run" if base is None else "api"
+    if base == lavaapi.JOB_FILE:
+        job = lavajob.job_record(lavajob.read_json(text, path), path)
+        m.lava.id, m.lava.state, m.lava.health = job["id"], job["state"], job["health"]
+        m.lava.device = job.get("actual_device")
+        m.lava.comment = job.get("failure_comment")
+    elif base == lavaapi.RESULTS_FILE:
+        m.lava_results = lavajob.results_record(lavajob.read_json(text, path), path)
+    else:
+        items = lavajob.log_lines(text, path)
+        m.log_results = lavajob.log_results(items)
+        m.lava.error = lavajob.job_error(m.log_results, items)
+        fleet_serial(m, lavajob.serial(items), path)
+
+
+def fleet_lava_job(m):
+    """The job's results held to the run's serial lines: from the API's records when fetch
+    wrote them, else from the log's result lines (lava-run). A LAVA failure that is no
+    failed KTAP case joins the failed cases as "LAVA ID" (a failure counts once)."""
+    j = m.lava
+    if j.source == "api":
+        recs = m.lava_results
+    else:
+        recs = [(str(r.get("definition", "")), {
+            "name": str(r.get("case", "")), "result": str(r.get("result", "")),
+            "measurement": r.get("measurement")}) for r in m.log_results]
+    mine = [(suite, t) for suite, t in recs if suite.startswith(lavajob.SUITE_PREFIX)]
+    j.results = Counter(t["result"] for _, t in mine)
+    j.suites = Counter(suite for suite, _ in mine)
+    j.problems = lavajob.agreement(m.serial, recs)
+    try:
+        ktap = lavajob.expected(m.serial)
+    except ValueError:
+        ktap = {}
+    names = {lavajob.lava_name(cid): cid for cid in ktap}
+    for _, t in mine:
+        cid = names.get(t["name"])
+        if t["result"] == "fail" and (cid is None or ktap[cid][0] != "fail"):
+            m.failed.append("LAVA " + (cid or t["name"]))
 
 
 def median(xs):
@@ -249,8 +296,20 @@ def fleet_flag(machines):
         if m.cmdline_errors:
             m.flags.append("command line: %d error%s (the run is not the one asked for)" % (
                 m.cmdline_errors, "" if m.cmdline_errors == 1 else "s"))
+        if m.started and m.result is None:
+            m.flags.append(unfinished(m))
         if m.soak and m.soak["result"] != "PASS":
             m.flags.append("soak %s: %s" % (m.soak["result"], m.soak["reason"]))
+
+
+def unfinished(m):
+    """The flag of a run whose log has no summary line: it stopped (its exit status says how)
+    or its log ends, with the last line the image printed."""
+    if m.exit is not None:
+        return "unfinished: exit status %s before the run's summary" % m.exit
+    last = next((ln for ln in reversed(m.serial) if seriallog.clean(ln).strip()), "")
+    return "unfinished: the log ends before the run's summary (last line: %r)" % \
+        seriallog.clean(last).strip()[:72]
 
 
 def fleet_dir(path):
@@ -265,7 +324,7 @@ def fleet_dir(path):
             continue
         if os.path.isdir(full):
             for f in sorted(os.listdir(full)):
-                if f.endswith((".json", ".jsonl", ".log")):
+                if f.endswith((".json", ".jsonl", ".log")) or f in LAVA_FILES:
                     per[e].append(os.path.join(full, f))
         elif e.endswith((".json", ".jsonl", ".log")):
             per[e.rsplit(".", 1)[0]].append(full)
@@ -299,6 +358,37 @@ def fleet_table(machines, out):
         soak_table(soaked, out)
         out.write("\n")
         soak_ledger_table(soaked, out)
+    jobs = [m for m in machines if m.lava]
+    if jobs:
+        out.write("\n")
+        lava_table(jobs, out)
+
+
+# The LAVA table's heading: what the machine table above does not show (a directory of
+# serial logs gives the same machine table without it).
+LAVA_HEAD = "LAVA jobs:"
+
+
+def lava_table(machines, out):
+    """One row per machine a LAVA job ran: the job, its device, how it ended, the error LAVA
+    gave, its copykernel results and whether they are the run's cases one each."""
+    head = ["machine", "job", "device", "end", "results", "KTAP/LAVA", "LAVA's error"]
+    rows = []
+    for m in machines:
+        j = m.lava
+        res = " ".join("%s %d" % (k, j.results[k]) for k in ("pass", "fail", "skip", "unknown")
+                       if j.results.get(k)) or "none"
+        agree = "agree" if not j.problems else "%d problem%s: %s" % (
+            len(j.problems), "" if len(j.problems) == 1 else "s", "; ".join(j.problems[:3]))
+        rows.append([m.name, "-" if j.id is None else str(j.id), j.device or "-", j.end(), res,
+                     agree, j.error or "-"])
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head) - 1)]
+    out.write(LAVA_HEAD + "\n")
+    for r in [head] + rows:
+        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] + "\n")
+    out.write("results: the records of the copykernel monitors (the API's, or lava-run's log "
+              "lines); KTAP/LAVA: each KTAP case, benchmark figure and soak verdict of the "
+              "serial log is one such record with the same result\n")
 
 
 def fleet_json(machines):
@@ -308,6 +398,7 @@ def fleet_json(machines):
                           "stepping": m.stepping, "microcode": m.ucode,
                           "dispatch": m.dispatch, "mca": m.mca, "mca_verdict": m.verdict,
                           "stale_mce_banks": m.stale, "failed": m.failed, "result": m.result,
-                          "figures": m.figures, "soak": m.soak, "flags": m.flags}
+                          "figures": m.figures, "soak": m.soak, "flags": m.flags,
+                          "lava": m.lava.as_json() if m.lava else None}
                          for m in machines]}
 

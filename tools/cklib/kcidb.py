@@ -19,6 +19,8 @@ What maps to what (the user documentation's KCIDB section has the reader's accou
   - the machine-check verdict lines and the stale banks cleared at boot as DONE tests under
     mce., the soak's summary as soak.summary (PASS or FAIL, its duration) and every ledger
     bucket's count of each kind of event as a DONE test soak.ledger.BUCKET.KIND;
+  - a run whose log ends before its summary line (it hung, panicked, or its console was cut)
+    as one ERROR test "run", saying how it ended, its log's last lines as the excerpt;
   - the machine (name, CPU, brand, microcode, firmware, memory) as each test's environment.
 Ids: ORIGIN:COMMIT (or ORIGIN:vVERSION-DIGEST without --git-commit) for the checkout, that
 and .image or .hosted for a build, ORIGIN:DIGEST.MACHINE.PATH for a test, DIGEST the sha256 of
@@ -31,6 +33,7 @@ import hashlib
 import re
 
 from cklib import seriallog
+from cklib.fleet import unfinished
 from cklib.lavaids import slug
 from cklib.records import size_name
 from cklib.soak import KINDS
@@ -40,6 +43,7 @@ ORIGIN_RE = re.compile(r"^[a-z0-9_]+$")
 COMMIT_RE = re.compile(r"^[0-9a-f]{40}$")
 URL_RE = re.compile(r"^https://[^\0]+$")
 EXCERPT_MAX = 16384     # KCIDB's longest log_excerpt
+EXCERPT_LINES = 20      # the lines an unfinished run's "run" test quotes from its log's end
 ID_DIGITS = 16          # hex digits of a machine's file digest in its tests' ids
 
 
@@ -259,6 +263,12 @@ def machine_tests(m, log, origin, build_id):
         add(parts, "mce", fields)
     for parts, fields in soak_tests(m.records):
         add(parts, "soak", fields)
+    if m.started and m.result is None:
+        # The image began and its log ends before the run's summary (a hang, a panic, a
+        # console cut off): one ERROR test says so, whatever else the log held.
+        tail = [ln for ln in log.lines if ln.strip()][-EXCERPT_LINES:]
+        add(["run"], "run", {"status": "ERROR", "comment": unfinished(m),
+                             "log_excerpt": "\n".join(tail)[-EXCERPT_MAX:]})
     return out
 
 

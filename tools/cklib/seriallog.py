@@ -176,6 +176,8 @@ LINES = {
     "mce_verdict": (re.compile(r"^\s*# mce-verdict: (.*)$"), verdict_of),
     "summary": (re.compile(r"^# copykernel-summary: result=(\S+)(.*)$"), summary_of),
     "soak": (re.compile(r"^# copykernel-soak: result=(PASS|FAIL) "), first_group),
+    # The run's last line (kernel/arch/exit.c): "N (what it means)", as printed.
+    "exit": (re.compile(r"^copykernel: exit status (\d+ \(.*\))$"), first_group),
 }
 # cpu_name (no pattern): the "CPU: " line right after a cpu line with its signature, the
 # processor's brand string.
