@@ -112,8 +112,8 @@ static void report_device(const struct out *o, const struct smbios_dimms *d, uns
 	say(o, false, "SMBIOS: DIMM \"%s\": %s%s", name, size, ranges);
 }
 
-static void report(const struct out *o, const struct smbios_dimms *d,
-		   const struct smbios_entry *e, u64 len)
+static void describe_dimms(const struct out *o, const struct smbios_dimms *d,
+			   const struct smbios_entry *e, u64 len)
 {
 	say(o, false, "SMBIOS: %u.%u entry point (%s), structure table at 0x%llx, %llu bytes, "
 	    "%u structures: %u memory devices, %u array ranges, %u device ranges", e->major,
@@ -155,7 +155,7 @@ static bool take_table(const struct out *o, const struct boot_info *bi,
 		    (unsigned long long)why_value, (unsigned long long)e->table_addr);
 		return false;
 	}
-	report(o, d, e, n);
+	describe_dimms(o, d, e, n);
 	return true;
 }
 

@@ -54,7 +54,7 @@ static const char *one_copy(const struct sweep_env *env, sweep_copy_fn fn, size_
 	return why;
 }
 
-static void note(struct sweep_result *res, const char *why, size_t len, size_t sa, size_t da)
+static void sweep_note(struct sweep_result *res, const char *why, size_t len, size_t sa, size_t da)
 {
 	res->runs++;
 	if (why && !res->fails++) {
@@ -77,7 +77,7 @@ void sweep_copy(const struct sweep_env *env, sweep_copy_fn fn, struct sweep_resu
 				size_t sa = env->aligns ? env->aligns[i] : i;
 				size_t da = env->aligns ? env->aligns[j] : j;
 
-				note(res, one_copy(env, fn, len, sa, da), len, sa, da);
+				sweep_note(res, one_copy(env, fn, len, sa, da), len, sa, da);
 			}
 	if (!env->big_lengths)
 		return;
@@ -102,7 +102,7 @@ void sweep_copy(const struct sweep_env *env, sweep_copy_fn fn, struct sweep_resu
 				if (env->aligns && big[b] == SWEEP_BIG && k % 16)
 					continue;
 			}
-			note(res, one_copy(env, fn, big[b], sa, da), big[b], sa, da);
+			sweep_note(res, one_copy(env, fn, big[b], sa, da), big[b], sa, da);
 		}
 	}
 }

@@ -14,7 +14,7 @@
 /* Where the CPU was, as severity.c's error_context() would say. */
 enum lx_ctx { LX_CTX_KERNEL, LX_CTX_USER, LX_CTX_KERNEL_RECOV };
 
-static bool has(uint64_t v, uint64_t bits)
+static bool lx_has(uint64_t v, uint64_t bits)
 {
 	return (v & bits) == bits;
 }
@@ -81,7 +81,7 @@ const char *lx_end_name(enum lx_end end)
  */
 static enum lx_ctx kernel_context(const struct lx_mce_in *in, uint64_t mcg)
 {
-	if (!has(mcg, LX_MCG_RIPV | LX_MCG_EIPV))
+	if (!lx_has(mcg, LX_MCG_RIPV | LX_MCG_EIPV))
 		return LX_CTX_KERNEL;
 	if (in->copy_user)
 		return LX_CTX_KERNEL_RECOV;
@@ -144,7 +144,7 @@ static enum lx_sev intel_grade(const struct lx_mce_in *in, uint64_t st, uint64_t
 	}
 	/* Skylake-SP patrol scrub reported as a corrected error with a special signature. */
 	if (in->skx_quirk_cpu && in->bank >= 13 && in->bank <= 18 &&
-	    !(st & LX_MCI_UC) && has(st, addr_ok) &&
+	    !(st & LX_MCI_UC) && lx_has(st, addr_ok) &&
 	    (st & 0xffffeff0ULL) == 0x001000c0ULL)
 		return say(why, "Uncorrected Patrol Scrub Error", LX_SEV_AO);
 
@@ -157,7 +157,7 @@ static enum lx_sev intel_grade(const struct lx_mce_in *in, uint64_t st, uint64_t
 		return say(why, "Non signaled machine check", LX_SEV_KEEP);
 
 	/* From here on S=1. */
-	if (has(st, LX_MCI_OVER | uc_s_ar))
+	if (lx_has(st, LX_MCI_OVER | uc_s_ar))
 		return say(why, "Action required with lost events", LX_SEV_PANIC);
 
 	/* SRAR (UC, S, AR, no overflow) with a valid address and MISC. */
@@ -193,7 +193,7 @@ static enum lx_sev intel_grade(const struct lx_mce_in *in, uint64_t st, uint64_t
 		return say(why, "Action optional with lost events", LX_SEV_SOME);
 
 generic_uc:
-	if (has(st, LX_MCI_OVER | LX_MCI_UC))
+	if (lx_has(st, LX_MCI_OVER | LX_MCI_UC))
 		return say(why, "Overflowed uncorrected", LX_SEV_PANIC);
 	if ((st & LX_MCI_UC) && ctx == LX_CTX_KERNEL)
 		return say(why, "Uncorrected in kernel", LX_SEV_PANIC);
