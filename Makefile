@@ -56,8 +56,14 @@ ASM_OBJ    := $(patsubst %.asm,$(B)/%.asm.o,$(ASM_SRC))
 OBJS       := $(BOOT_OBJ) $(KERNEL_OBJ) $(ASM_OBJ)
 LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 
+# The PE32+ image: these sections and no COFF symbol table (--strip-all). The PE/COFF spec
+# deprecates COFF symbols in images (PointerToSymbolTable "should be zero"); objcopy would
+# append them after the last section, where Authenticode tools (sbsign, sbverify) find bytes no
+# section claims and warn of "gaps between PE/COFF sections". The image symbolises RIPs from
+# .ksyms, and a debugger reads copykernel.so.
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
 	-j .rela.* -j .reloc -j .ksyms
+PE_FLAGS := --strip-all --target efi-app-x86_64 --subsystem=10
 
 .PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
 	lava-check lab-check models soak-bench cmdline-doc coverage-doc guest memtest-compare
@@ -125,9 +131,9 @@ $(B)/copykernel.so: $(OBJS) $(B)/ksyms.asm.o linker.ld
 	$(Q)if readelf -d $@ | grep -q TEXTREL; then \
 		echo "copykernel.so has text relocations" >&2; exit 1; fi
 
-$(B)/copykernel.efi: $(B)/copykernel.so
+$(B)/copykernel.efi: $(B)/copykernel.so Makefile
 	@$(if $(Q),echo "  OBJCOPY $@")
-	$(Q)$(OBJCOPY) $(PE_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
+	$(Q)$(OBJCOPY) $(PE_SECTIONS) $(PE_FLAGS) $< $@
 
 # A GPT disk with an EFI system partition: dd it to a USB stick (docs/user/hardware.md).
 img:
