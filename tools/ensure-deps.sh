@@ -2,8 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # ensure-deps.sh build|run|img|check|sign|lava|lab|soak-bench|memtest - make sure the Debian
-# packages a target needs are present (sign: sbsigntool, openssl and the snakeoil key make sign
-# uses; soak-bench: stressapptest, the peer the hosted soak twin is compared with; memtest:
+# packages a target needs are present (sign: sbsigntool and openssl, for make sign; soak-bench: stressapptest, the peer the hosted soak twin is compared with; memtest:
 # memtest86+, the tester make memtest-compare runs beside the soak; lab: make lab-check's LAVA
 # server, worker and PostgreSQL).
 # As root, missing ones are installed with apt-get; otherwise the script names them and fails.
@@ -51,7 +50,6 @@ fi
 if [ "$what" = check ] || [ "$what" = sign ]; then	# make sign, the Secure Boot scenarios
 	need sbsigntool command -v sbsign
 	need openssl command -v openssl
-	need ovmf test -f /usr/share/ovmf/PkKek-1-snakeoil.key
 fi
 if [ "$what" = soak-bench ]; then
 	need stressapptest command -v stressapptest
