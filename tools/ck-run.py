@@ -366,7 +366,8 @@ def main():
     ap.add_argument("--timeout", type=bounded(float, 1, 86400, "a number of seconds"),
                     default=180.0, help="seconds before a hang")
     ap.add_argument("--accel", choices=["auto", "tcg", "kvm"], default="auto")
-    ap.add_argument("--vars", help="writable OVMF_VARS copy: use split pflash firmware")
+    ap.add_argument("--vars", help="writable OVMF_VARS copy: use split pflash firmware (with "
+                    "--secure-boot, a copy of OVMF_VARS_4M.snakeoil.fd)")
     ap.add_argument("--secure-boot", action="store_true",
                     help="Debian's Secure Boot test firmware (snakeoil key enrolled, enforcing) "
                     "on q35 with SMM and secure pflash")
@@ -434,6 +435,8 @@ def main():
             re.compile(args.stop_on)
         except re.error as e:
             ap.error("--stop-on: bad regular expression %r: %s" % (args.stop_on, e))
+    if args.secure_boot and args.shell:
+        ap.error("--secure-boot with --shell: that firmware refuses its own unsigned shell")
     if args.secure_boot:
         for f in (OVMF_CODE_SECURE, OVMF_VARS_SECURE):
             if not os.path.exists(f):
