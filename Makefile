@@ -180,7 +180,7 @@ HOST_PURE += soak/cover.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (host/soak/ck-soak.c's accounting, parsers and pair work).
-HOST_PURE += host/soak/twin_peer.c host/soak/twin_work.c
+HOST_PURE += host/soak/twin_peer.c host/soak/twin_work.c host/soak/twin_limit.c
 # The host injector's faults (host/inject/ck-inject.c keeps them alive in a guest's RAM file).
 HOST_PURE += host/inject/fault.c
 HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c mce/scan_core.c
@@ -318,6 +318,7 @@ soak-speed: $(B)/ck-soak-speed
 # runs, as root; SOAK_BENCH_ARGS='--hugepages --rounds 15 --seconds 10' for a longer run).
 SOAK_SRC := host/soak/ck-soak.c host/soak/twin_run.c host/soak/twin_report.c host/soak/twin_compare.c \
 	host/soak/twin_machine.c host/soak/twin_work.c host/soak/twin_peer.c host/lib/machine.c \
+	host/soak/twin_limit.c host/soak/twin_allcore.c \
 	soak/pattern.c soak/march.c soak/plan.c soak/ledger.c soak/report.c mce/decode.c \
 	kernel/platform/smbios.c kernel/platform/numa.c kernel/platform/acpi.c bench/stats.c \
 	kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \

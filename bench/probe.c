@@ -84,16 +84,6 @@ void probe_nt_copy(void *dst, const void *src, u64 bytes, const struct bench_pla
 		copy_mc_avx2_nt(dst, src, bytes);
 }
 
-/* Every half cache line of @src read once. */
-static void read_lines(const u8 *src, u64 bytes)
-{
-	volatile u64 sink = 0;
-
-	for (u64 i = 0; i < bytes; i += 64)
-		sink += *(const volatile u64 *)(src + i) + *(const volatile u64 *)(src + i + 32);
-	(void)sink;
-}
-
 static bool can_stream(int k, const struct bench_platform *p)
 {
 	if (k == PS_NT_COPY)
@@ -107,7 +97,7 @@ static u64 stream(int k, const struct bench_platform *p, u8 *dst, const u8 *src,
 	u64 pages = bytes >> PAGE_SHIFT;
 
 	switch (k) {
-	case PS_READ:		read_lines(src, bytes); return bytes;
+	case PS_READ:		probe_read_lines(src, bytes); return bytes;
 	case PS_ZERO_STOSB:	clear_pages_erms(dst, pages); return bytes;
 	case PS_ZERO_STOSQ:	clear_pages_rep(dst, pages); return bytes;
 	case PS_ZERO_MOVNTI:	clear_pages_nt(dst, pages); return bytes;

@@ -67,6 +67,19 @@ void probe_fmt_limit(const struct bench_case *c, char *buf, size_t size);
 
 /* The best non-temporal copy this CPU has: AVX-512 where @p says so, else AVX2. */
 void probe_nt_copy(void *dst, const void *src, u64 bytes, const struct bench_platform *p);
+/*
+ * The read stream: every half cache line of @src read once (@bytes a multiple of 64), here so
+ * that the hosted all-core limit (host/soak/twin_allcore.c) reads as this probe does.
+ */
+static inline void probe_read_lines(const u8 *src, u64 bytes)
+{
+	volatile u64 sink = 0;
+
+	for (u64 i = 0; i < bytes; i += 64)
+		sink += *(const volatile u64 *)(src + i) + *(const volatile u64 *)(src + i + 32);
+	(void)sink;
+}
+
 /* bench/probe_nt.asm: movnti every word of @dst with its byte offset, then sfence. */
 void probe_nt_write(void *dst, u64 bytes);
 /* bench/probe_nt.asm: rep stosb of the byte @value over @bytes of @dst. */

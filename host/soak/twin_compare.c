@@ -17,7 +17,12 @@
  * at its end, so both sides stand on the same pages. Every run's output is kept in
  * --log-dir. Each side's rates are as host/soak/twin_peer.h defines them; the result per metric
  * and peer is the median of the per-round ratios twin / peer with a bootstrap 95% interval
- * (bench/stats.c), and JSON lines. A benchmark, not a test: nothing asserts a speed.
+ * (bench/stats.c), and JSON lines. Every round first measures the machine's all-core limits
+ * (host/soak/twin_allcore.c: copy, read, non-temporal write, every CPU at once), so that drift
+ * shows in them as in the sides; each limit is printed as its rounds' median with a bootstrap
+ * interval, and each side's checked and traffic rates as shares of the matching limit of the
+ * same round (host/soak/twin_limit.h says which and why). A benchmark, not a test: nothing
+ * asserts a speed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +37,7 @@
 
 #include "host/lib/machine.h"
 #include "host/soak/twin.h"
+#include "host/soak/twin_allcore.h"
 #include "host/soak/twin_machine.h"
 #include "host/soak/twin_peer.h"
 #include "kernel/lib/json.h"
@@ -52,6 +58,12 @@ struct compare {
 	bool failed_check;		/* a side found a miscompare or said FAIL */
 	char memory[NR_SIDES][160];	/* what memory each side said it got */
 	FILE *json;
+	/* the all-core limits, measured in every round before its sides (0: not measured) */
+	struct ck_host host;
+	int cpu[1024];
+	unsigned int nr_cpus, nodes;
+	double limit[NR_SOAK_LIMITS][STATS_MAX];
+	char limit_memory[160];
 };
 
 /* The 1-minute load average, -1 when unknown. */
@@ -177,11 +189,44 @@ static void round_json(const struct compare *c, unsigned int i, enum side s, dou
 	fprintf(c->json, "%s\n", line);
 }
 
-/* Round @i: every side once, in order or reversed; one line with the copied rates. */
+static void limit_round_json(const struct compare *c, unsigned int i, int l, double load)
+{
+	struct json_writer w;
+	char line[512];
+
+	json_record(&w, line, sizeof(line), "soak-bench-limit-round");
+	json_u64(&w, "round", i + 1);
+	json_str(&w, "limit", soak_limit_names[l]);
+	json_u64(&w, "threads", c->nr_cpus);
+	json_double(&w, "gbps", c->limit[l][i] / GB, 3);
+	json_double(&w, "load1", load, 2);
+	json_end(&w);
+	fprintf(c->json, "%s\n", line);
+}
+
+/* Round @i's all-core limits, every CPU at once, before the sides run. */
+static void limit_round(struct compare *c, unsigned int i, double load)
+{
+	double v[NR_SOAK_LIMITS];
+
+	soak_allcore_measure(&c->host, c->cpu, c->nr_cpus, c->o->mib, v, c->limit_memory,
+			     sizeof(c->limit_memory));
+	printf("round %2u all-core limit (%u CPUs at once): copy %.3f, read %.3f, nt-write "
+	       "%.3f GB/s of traffic\n", i + 1, c->nr_cpus, v[SOAK_LIMIT_COPY] / GB,
+	       v[SOAK_LIMIT_READ] / GB, v[SOAK_LIMIT_NT_WRITE] / GB);
+	for (int l = 0; l < NR_SOAK_LIMITS; l++) {
+		c->limit[l][i] = v[l];
+		if (c->json)
+			limit_round_json(c, i, l, load);
+	}
+}
+
+/* Round @i: the limits, then every side once, in order or reversed; one line with the rates. */
 static void one_round(struct compare *c, unsigned int i)
 {
 	double load = load1();
 
+	limit_round(c, i, load);
 	for (unsigned int j = 0; j < c->sides; j++)
 		one_run(c, (enum side)(i & 1 ? c->sides - 1 - j : j), i);
 	printf("round %2u (%s first, load %.2f):", i + 1, i & 1 ? side_names[c->sides - 1] :
@@ -261,6 +306,126 @@ static unsigned int results(const struct compare *c)
 				result_json(c, (enum side)s, k, &q, used);
 		}
 	return good;
+}
+
+static void limit_json(const struct compare *c, int l, double med, double lo, double hi,
+		       unsigned int used)
+{
+	struct json_writer w;
+	char line[768];
+
+	json_record(&w, line, sizeof(line), "soak-bench-limit");
+	json_str(&w, "limit", soak_limit_names[l]);
+	json_u64(&w, "threads", c->nr_cpus);
+	json_u64(&w, "nodes", c->nodes);
+	json_u64(&w, "mib", c->o->mib);
+	json_str(&w, "memory", c->limit_memory);
+	json_u64(&w, "rounds", used);
+	json_double(&w, "gbps", med / GB, 3);
+	json_double(&w, "ci_lo_gbps", lo / GB, 3);
+	json_double(&w, "ci_hi_gbps", hi / GB, 3);
+	json_double(&w, "load1_end", load1(), 2);
+	json_end(&w);
+	fprintf(c->json, "%s\n", line);
+}
+
+/* Each limit's median over the rounds with its bootstrap 95% interval. */
+static void limits(const struct compare *c)
+{
+	printf("\n# all-core limits: %u threads, one per CPU, pinned, started together behind a "
+	       "barrier, %d ms a stream, over %s; traffic GB/s, median of the rounds [bootstrap "
+	       "95%% CI]\n", c->nr_cpus, SOAK_LIMIT_MS, c->limit_memory);
+	for (int l = 0; l < NR_SOAK_LIMITS; l++) {
+		double med, lo, hi;
+		unsigned int used;
+
+		if (!soak_limit_median(c->limit[l], c->rounds, &med, &lo, &hi, &used)) {
+			printf("limit %-9s %u good rounds: no figure\n", soak_limit_names[l], used);
+			continue;
+		}
+		printf("limit %-9s %8.3f GB/s [%.3f, %.3f], %u rounds\n", soak_limit_names[l],
+		       med / GB, lo / GB, hi / GB, used);
+		if (c->json)
+			limit_json(c, l, med, lo, hi, used);
+	}
+}
+
+static void share_json(const struct compare *c, enum side s, const struct soak_share_def *d,
+		       const struct ratio *q, unsigned int used, double limit_gbps)
+{
+	struct json_writer w;
+	char line[768];
+
+	json_record(&w, line, sizeof(line), "soak-bench-share");
+	json_str(&w, "side", side_names[s]);
+	json_str(&w, "rate", soak_rate_names[d->rate]);
+	json_str(&w, "limit", soak_limit_names[d->limit]);
+	json_u64(&w, "limit_div", d->div);
+	json_u64(&w, "rounds", used);
+	json_double(&w, "side_gbps", median_rate(c->rate[s][d->rate], c->rounds) / GB, 3);
+	json_double(&w, "limit_gbps", limit_gbps, 3);
+	json_u64(&w, "share_x1000", q->ratio_pm);
+	json_u64(&w, "ci_lo_x1000", q->lo_pm);
+	json_u64(&w, "ci_hi_x1000", q->hi_pm);
+	json_double(&w, "load1_end", load1(), 2);
+	json_end(&w);
+	fprintf(c->json, "%s\n", line);
+}
+
+/* Every side's rates as shares of the matching limit of the same round. */
+static void shares(const struct compare *c)
+{
+	printf("\n# shares of the all-core limit: per round a side's rate over that round's "
+	       "limit (over half of it where /2), median [bootstrap 95%% CI]:\n");
+	for (int k = 0; k < NR_SOAK_SHARES; k++)
+		printf("#   %s / %s%s: %s\n", soak_rate_names[soak_shares[k].rate],
+		       soak_limit_names[soak_shares[k].limit], soak_shares[k].div == 2 ? "/2" : "",
+		       soak_shares[k].why);
+	if (c->threads != c->nr_cpus)
+		printf("#   the sides ran %u threads, the limit %u: a share below 1 is partly "
+		       "that\n", c->threads, c->nr_cpus);
+	printf("%-18s %-18s %6s %10s %10s  %s\n", "side", "share", "rounds", "side GB/s",
+	       "limit GB/s", "share [95% CI]");
+	for (unsigned int s = 0; s < c->sides; s++)
+		for (int k = 0; k < NR_SOAK_SHARES; k++) {
+			const struct soak_share_def *d = &soak_shares[k];
+			double med, lo, hi;
+			unsigned int used, n;
+			struct ratio q;
+			char name[40];
+
+			snprintf(name, sizeof(name), "%s / %s%s", soak_rate_names[d->rate],
+				 soak_limit_names[d->limit], d->div == 2 ? "/2" : "");
+			if (!soak_limit_share(c->rate[s][d->rate], c->limit[d->limit], d->div,
+					      c->rounds, &q, &used)) {
+				printf("%-18s %-18s %6u  fewer than 3 good rounds: no figure\n",
+				       side_names[s], name, used);
+				continue;
+			}
+			soak_limit_median(c->limit[d->limit], c->rounds, &med, &lo, &hi, &n);
+			printf("%-18s %-18s %6u %10.3f %10.3f  %.3f [%.3f, %.3f]\n", side_names[s],
+			       name, used,
+			       median_rate(c->rate[s][d->rate], c->rounds) / GB, med / d->div / GB,
+			       q.ratio_pm / 1000.0, q.lo_pm / 1000.0, q.hi_pm / 1000.0);
+			if (c->json)
+				share_json(c, (enum side)s, d, &q, used, med / d->div / GB);
+		}
+}
+
+/* NUMA nodes Linux shows (node0, node1, ... under sysfs); 1 when it shows none. */
+static unsigned int numa_nodes(void)
+{
+	char path[64];
+	unsigned int n = 0;
+	struct stat st;
+
+	for (;;) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u", n);
+		if (stat(path, &st))
+			break;
+		n++;
+	}
+	return n ? n : 1;
 }
 
 static void header(const struct compare *c)
@@ -397,12 +562,21 @@ int ck_soak_compare(const struct ck_soak_opts *o, const char *self)
 		fprintf(c.json, "%s\n", rec);
 	}
 	header(&c);
+	ck_host_probe(&c.host);
+	c.nr_cpus = ck_soak_cpus(c.cpu, 1024);
+	c.nodes = numa_nodes();
+	printf("# NUMA: %u node%s: %s\n", c.nodes, c.nodes > 1 ? "s" : "",
+	       c.nodes > 1 ? "the limits are machine-wide (each thread's memory first-touched "
+	       "on its own CPU's node); per-node limits are not measured yet" :
+	       "the machine-wide limits are that node's");
 	for (unsigned int i = 0; i < c.rounds; i++)
 		one_round(&c, i);
 	printf("# memory: twin %s; stressapptest %s\n", c.memory[SIDE_TWIN][0] ?
 	       c.memory[SIDE_TWIN] : "(not said)", c.memory[SIDE_SAT][0] ? c.memory[SIDE_SAT] :
 	       "(not said)");
 	good = results(&c);
+	limits(&c);
+	shares(&c);
 	printf("# load average at the end: %.2f%s\n", load1(), c.failed_check ?
 	       "; a run reported FAIL (a miscompare): see its log" : "");
 	if (c.json)
