@@ -318,7 +318,7 @@ soak-speed: $(B)/ck-soak-speed
 # runs, as root; SOAK_BENCH_ARGS='--hugepages --rounds 15 --seconds 10' for a longer run).
 SOAK_SRC := host/soak/ck-soak.c host/soak/twin_run.c host/soak/twin_report.c host/soak/twin_compare.c \
 	host/soak/twin_machine.c host/soak/twin_work.c host/soak/twin_peer.c host/lib/machine.c \
-	host/soak/twin_limit.c host/soak/twin_allcore.c \
+	host/soak/twin_limit.c host/soak/twin_allcore.c bench/migrate_calc.c \
 	soak/pattern.c soak/march.c soak/plan.c soak/ledger.c soak/report.c mce/decode.c \
 	kernel/platform/smbios.c kernel/platform/numa.c kernel/platform/acpi.c bench/stats.c \
 	kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \

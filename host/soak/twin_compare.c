@@ -18,11 +18,12 @@
  * --log-dir. Each side's rates are as host/soak/twin_peer.h defines them; the result per metric
  * and peer is the median of the per-round ratios twin / peer with a bootstrap 95% interval
  * (bench/stats.c), and JSON lines. Every round first measures the machine's all-core limits
- * (host/soak/twin_allcore.c: copy, read, non-temporal write, every CPU at once), so that drift
- * shows in them as in the sides; each limit is printed as its rounds' median with a bootstrap
- * interval, and each side's checked and traffic rates as shares of the matching limit of the
- * same round (host/soak/twin_limit.h says which and why). A benchmark, not a test: nothing
- * asserts a speed.
+ * (host/soak/twin_allcore.c: copy, read, non-temporal write, every CPU at once, and each NUMA
+ * node's CPUs alone where Linux shows several), so that drift shows in them as in the sides;
+ * each limit is printed as its rounds' median with a bootstrap interval, and each side's
+ * checked and traffic rates as shares of the matching every-CPU limit of the same round
+ * (host/soak/twin_limit.h says which and why). A benchmark, not a test: nothing asserts a
+ * speed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,10 +41,12 @@
 #include "host/soak/twin_allcore.h"
 #include "host/soak/twin_machine.h"
 #include "host/soak/twin_peer.h"
+#include "bench/migrate_calc.h"
 #include "kernel/lib/json.h"
 
 #define GB		1e9
 #define NR_SIDES	3
+#define MAX_SCOPES	9	/* the machine and up to 8 nodes */
 
 enum side { SIDE_TWIN, SIDE_SAT, SIDE_SAT_WARM };
 static const char *const side_names[NR_SIDES] = {
@@ -58,12 +61,20 @@ struct compare {
 	bool failed_check;		/* a side found a miscompare or said FAIL */
 	char memory[NR_SIDES][160];	/* what memory each side said it got */
 	FILE *json;
-	/* the all-core limits, measured in every round before its sides (0: not measured) */
+	/*
+	 * The all-core limits, measured in every round before its sides (0: not measured): scope
+	 * 0 is every CPU at once; with several NUMA nodes, scope 1.. is each node's CPUs alone.
+	 */
 	struct ck_host host;
 	int cpu[1024];
-	unsigned int nr_cpus, nodes;
-	double limit[NR_SOAK_LIMITS][STATS_MAX];
-	char limit_memory[160];
+	unsigned int nr_cpus, nodes, nr_scopes;
+	struct {
+		int node;		/* -1: the machine */
+		unsigned int nr;
+		int cpu[1024];
+		char memory[160];
+		double limit[NR_SOAK_LIMITS][STATS_MAX];
+	} scope[MAX_SCOPES];
 };
 
 /* The 1-minute load average, -1 when unknown. */
@@ -189,7 +200,17 @@ static void round_json(const struct compare *c, unsigned int i, enum side s, dou
 	fprintf(c->json, "%s\n", line);
 }
 
-static void limit_round_json(const struct compare *c, unsigned int i, int l, double load)
+/* "node": null for the machine, else the node's number. */
+static void json_node(struct json_writer *w, int node)
+{
+	if (node < 0)
+		json_null(w, "node");
+	else
+		json_u64(w, "node", (u64)node);
+}
+
+static void limit_round_json(const struct compare *c, unsigned int i, unsigned int sc, int l,
+			     double load)
 {
 	struct json_writer w;
 	char line[512];
@@ -197,27 +218,46 @@ static void limit_round_json(const struct compare *c, unsigned int i, int l, dou
 	json_record(&w, line, sizeof(line), "soak-bench-limit-round");
 	json_u64(&w, "round", i + 1);
 	json_str(&w, "limit", soak_limit_names[l]);
-	json_u64(&w, "threads", c->nr_cpus);
-	json_double(&w, "gbps", c->limit[l][i] / GB, 3);
+	json_node(&w, c->scope[sc].node);
+	json_u64(&w, "threads", c->scope[sc].nr);
+	json_double(&w, "gbps", c->scope[sc].limit[l][i] / GB, 3);
 	json_double(&w, "load1", load, 2);
 	json_end(&w);
 	fprintf(c->json, "%s\n", line);
 }
 
-/* Round @i's all-core limits, every CPU at once, before the sides run. */
+/* "all-core limit" or "node 1 limit", as the lines name a scope. */
+static const char *scope_name(const struct compare *c, unsigned int sc)
+{
+	static char buf[32];
+
+	if (c->scope[sc].node < 0)
+		return "all-core limit";
+	snprintf(buf, sizeof(buf), "node %d limit", c->scope[sc].node);
+	return buf;
+}
+
+/*
+ * Round @i's limits before the sides run: every CPU at once, then (several nodes) each node's
+ * CPUs alone over as much memory as their share of --mib.
+ */
 static void limit_round(struct compare *c, unsigned int i, double load)
 {
-	double v[NR_SOAK_LIMITS];
+	for (unsigned int sc = 0; sc < c->nr_scopes; sc++) {
+		double v[NR_SOAK_LIMITS];
+		u64 mib = MAX(c->o->mib * c->scope[sc].nr / c->nr_cpus, 16ULL);
 
-	soak_allcore_measure(&c->host, c->cpu, c->nr_cpus, c->o->mib, v, c->limit_memory,
-			     sizeof(c->limit_memory));
-	printf("round %2u all-core limit (%u CPUs at once): copy %.3f, read %.3f, nt-write "
-	       "%.3f GB/s of traffic\n", i + 1, c->nr_cpus, v[SOAK_LIMIT_COPY] / GB,
-	       v[SOAK_LIMIT_READ] / GB, v[SOAK_LIMIT_NT_WRITE] / GB);
-	for (int l = 0; l < NR_SOAK_LIMITS; l++) {
-		c->limit[l][i] = v[l];
-		if (c->json)
-			limit_round_json(c, i, l, load);
+		soak_allcore_measure(&c->host, c->scope[sc].cpu, c->scope[sc].nr, mib, v,
+				     c->scope[sc].memory, sizeof(c->scope[sc].memory));
+		printf("round %2u %s (%u CPUs at once): copy %.3f, read %.3f, nt-write %.3f GB/s "
+		       "of traffic\n", i + 1, scope_name(c, sc), c->scope[sc].nr,
+		       v[SOAK_LIMIT_COPY] / GB, v[SOAK_LIMIT_READ] / GB,
+		       v[SOAK_LIMIT_NT_WRITE] / GB);
+		for (int l = 0; l < NR_SOAK_LIMITS; l++) {
+			c->scope[sc].limit[l][i] = v[l];
+			if (c->json)
+				limit_round_json(c, i, sc, l, load);
+		}
 	}
 }
 
@@ -308,18 +348,19 @@ static unsigned int results(const struct compare *c)
 	return good;
 }
 
-static void limit_json(const struct compare *c, int l, double med, double lo, double hi,
-		       unsigned int used)
+static void limit_json(const struct compare *c, unsigned int sc, int l, double med, double lo,
+		       double hi, unsigned int used)
 {
 	struct json_writer w;
 	char line[768];
 
 	json_record(&w, line, sizeof(line), "soak-bench-limit");
 	json_str(&w, "limit", soak_limit_names[l]);
-	json_u64(&w, "threads", c->nr_cpus);
+	json_node(&w, c->scope[sc].node);
+	json_u64(&w, "threads", c->scope[sc].nr);
 	json_u64(&w, "nodes", c->nodes);
-	json_u64(&w, "mib", c->o->mib);
-	json_str(&w, "memory", c->limit_memory);
+	json_u64(&w, "mib", MAX(c->o->mib * c->scope[sc].nr / c->nr_cpus, 16ULL));
+	json_str(&w, "memory", c->scope[sc].memory);
 	json_u64(&w, "rounds", used);
 	json_double(&w, "gbps", med / GB, 3);
 	json_double(&w, "ci_lo_gbps", lo / GB, 3);
@@ -329,25 +370,31 @@ static void limit_json(const struct compare *c, int l, double med, double lo, do
 	fprintf(c->json, "%s\n", line);
 }
 
-/* Each limit's median over the rounds with its bootstrap 95% interval. */
-static void limits(const struct compare *c)
+/* One scope's limits: each one's median over the rounds with its bootstrap 95% interval. */
+static void scope_limits(const struct compare *c, unsigned int sc)
 {
-	printf("\n# all-core limits: %u threads, one per CPU, pinned, started together behind a "
-	       "barrier, %d ms a stream, over %s; traffic GB/s, median of the rounds [bootstrap "
-	       "95%% CI]\n", c->nr_cpus, SOAK_LIMIT_MS, c->limit_memory);
+	printf("\n# %ss: %u threads, one per CPU, pinned, started together behind a barrier, %d "
+	       "ms a stream, over %s; traffic GB/s, median of the rounds [bootstrap 95%% CI]\n",
+	       scope_name(c, sc), c->scope[sc].nr, SOAK_LIMIT_MS, c->scope[sc].memory);
 	for (int l = 0; l < NR_SOAK_LIMITS; l++) {
 		double med, lo, hi;
 		unsigned int used;
 
-		if (!soak_limit_median(c->limit[l], c->rounds, &med, &lo, &hi, &used)) {
+		if (!soak_limit_median(c->scope[sc].limit[l], c->rounds, &med, &lo, &hi, &used)) {
 			printf("limit %-9s %u good rounds: no figure\n", soak_limit_names[l], used);
 			continue;
 		}
 		printf("limit %-9s %8.3f GB/s [%.3f, %.3f], %u rounds\n", soak_limit_names[l],
 		       med / GB, lo / GB, hi / GB, used);
 		if (c->json)
-			limit_json(c, l, med, lo, hi, used);
+			limit_json(c, sc, l, med, lo, hi, used);
 	}
+}
+
+static void limits(const struct compare *c)
+{
+	for (unsigned int sc = 0; sc < c->nr_scopes; sc++)
+		scope_limits(c, sc);
 }
 
 static void share_json(const struct compare *c, enum side s, const struct soak_share_def *d,
@@ -372,6 +419,30 @@ static void share_json(const struct compare *c, enum side s, const struct soak_s
 	fprintf(c->json, "%s\n", line);
 }
 
+/* Side @s's rate as the share @d of the every-CPU limit: one line and one record. */
+static void share_row(const struct compare *c, enum side s, const struct soak_share_def *d)
+{
+	const double *limit = c->scope[0].limit[d->limit];
+	double med, lo, hi;
+	unsigned int used, n;
+	struct ratio q;
+	char name[40];
+
+	snprintf(name, sizeof(name), "%s / %s%s", soak_rate_names[d->rate],
+		 soak_limit_names[d->limit], d->div == 2 ? "/2" : "");
+	if (!soak_limit_share(c->rate[s][d->rate], limit, d->div, c->rounds, &q, &used)) {
+		printf("%-18s %-18s %6u  fewer than 3 good rounds: no figure\n", side_names[s],
+		       name, used);
+		return;
+	}
+	soak_limit_median(limit, c->rounds, &med, &lo, &hi, &n);
+	printf("%-18s %-18s %6u %10.3f %10.3f  %.3f [%.3f, %.3f]\n", side_names[s], name, used,
+	       median_rate(c->rate[s][d->rate], c->rounds) / GB, med / d->div / GB,
+	       q.ratio_pm / 1000.0, q.lo_pm / 1000.0, q.hi_pm / 1000.0);
+	if (c->json)
+		share_json(c, s, d, &q, used, med / d->div / GB);
+}
+
 /* Every side's rates as shares of the matching limit of the same round. */
 static void shares(const struct compare *c)
 {
@@ -387,45 +458,52 @@ static void shares(const struct compare *c)
 	printf("%-18s %-18s %6s %10s %10s  %s\n", "side", "share", "rounds", "side GB/s",
 	       "limit GB/s", "share [95% CI]");
 	for (unsigned int s = 0; s < c->sides; s++)
-		for (int k = 0; k < NR_SOAK_SHARES; k++) {
-			const struct soak_share_def *d = &soak_shares[k];
-			double med, lo, hi;
-			unsigned int used, n;
-			struct ratio q;
-			char name[40];
-
-			snprintf(name, sizeof(name), "%s / %s%s", soak_rate_names[d->rate],
-				 soak_limit_names[d->limit], d->div == 2 ? "/2" : "");
-			if (!soak_limit_share(c->rate[s][d->rate], c->limit[d->limit], d->div,
-					      c->rounds, &q, &used)) {
-				printf("%-18s %-18s %6u  fewer than 3 good rounds: no figure\n",
-				       side_names[s], name, used);
-				continue;
-			}
-			soak_limit_median(c->limit[d->limit], c->rounds, &med, &lo, &hi, &n);
-			printf("%-18s %-18s %6u %10.3f %10.3f  %.3f [%.3f, %.3f]\n", side_names[s],
-			       name, used,
-			       median_rate(c->rate[s][d->rate], c->rounds) / GB, med / d->div / GB,
-			       q.ratio_pm / 1000.0, q.lo_pm / 1000.0, q.hi_pm / 1000.0);
-			if (c->json)
-				share_json(c, (enum side)s, d, &q, used, med / d->div / GB);
-		}
+		for (int k = 0; k < NR_SOAK_SHARES; k++)
+			share_row(c, (enum side)s, &soak_shares[k]);
 }
 
-/* NUMA nodes Linux shows (node0, node1, ... under sysfs); 1 when it shows none. */
-static unsigned int numa_nodes(void)
+/* Add node @node's CPUs that this process may use (its sysfs cpulist @list) as a scope. */
+static void add_node(struct compare *c, int node, const char *list)
 {
-	char path[64];
-	unsigned int n = 0;
-	struct stat st;
+	static unsigned int cpus[1024];
+	unsigned int n = mig_parse_list(list, cpus, 1024), sc = c->nr_scopes;
 
-	for (;;) {
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u", n);
-		if (stat(path, &st))
-			break;
-		n++;
+	c->scope[sc].node = node;
+	c->scope[sc].nr = 0;
+	for (unsigned int i = 0; i < n; i++)
+		for (unsigned int j = 0; j < c->nr_cpus; j++)
+			if (c->cpu[j] == (int)cpus[i])
+				c->scope[sc].cpu[c->scope[sc].nr++] = c->cpu[j];
+	if (c->scope[sc].nr)
+		c->nr_scopes++;
+}
+
+/*
+ * The scopes the limits are measured over: every CPU, and each NUMA node Linux shows
+ * (/sys/devices/system/node/nodeN/cpulist) where there are several; c->nodes their count.
+ */
+static void find_scopes(struct compare *c)
+{
+	char path[80], list[4096];
+
+	c->nr_cpus = ck_soak_cpus(c->cpu, 1024);
+	c->scope[0].node = -1;
+	c->scope[0].nr = c->nr_cpus;
+	memcpy(c->scope[0].cpu, c->cpu, sizeof(c->cpu));
+	c->nr_scopes = 1;
+	c->nodes = 0;
+	for (int node = 0; node < 1024; node++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
+		if (!ck_host_read_line(path, list, sizeof(list)))
+			continue;
+		c->nodes++;
 	}
-	return n ? n : 1;
+	for (int node = 0; c->nodes > 1 && node < 1024 && c->nr_scopes < MAX_SCOPES; node++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
+		if (ck_host_read_line(path, list, sizeof(list)))
+			add_node(c, node, list);
+	}
+	c->nodes = MAX(c->nodes, 1u);
 }
 
 static void header(const struct compare *c)
@@ -563,12 +641,13 @@ int ck_soak_compare(const struct ck_soak_opts *o, const char *self)
 	}
 	header(&c);
 	ck_host_probe(&c.host);
-	c.nr_cpus = ck_soak_cpus(c.cpu, 1024);
-	c.nodes = numa_nodes();
-	printf("# NUMA: %u node%s: %s\n", c.nodes, c.nodes > 1 ? "s" : "",
-	       c.nodes > 1 ? "the limits are machine-wide (each thread's memory first-touched "
-	       "on its own CPU's node); per-node limits are not measured yet" :
-	       "the machine-wide limits are that node's");
+	find_scopes(&c);
+	if (c.nodes > 1)
+		printf("# NUMA: %u nodes: the limits of every CPU at once, then of each node's "
+		       "CPUs alone (%u with CPUs here; each thread's memory first-touched on its "
+		       "own node); the shares use every CPU's\n", c.nodes, c.nr_scopes - 1);
+	else
+		printf("# NUMA: 1 node: the limits of every CPU at once are that node's\n");
 	for (unsigned int i = 0; i < c.rounds; i++)
 		one_round(&c, i);
 	printf("# memory: twin %s; stressapptest %s\n", c.memory[SIDE_TWIN][0] ?
