@@ -316,6 +316,7 @@ soak-speed: $(B)/ck-soak-speed
 # The hosted soak twin (host/soak/ck-soak.c) and its comparison with stressapptest, interleaved
 # (stressapptest from ensure-deps; --hugepages reserves 2 MiB pages for both sides while it
 # runs, as root; SOAK_BENCH_ARGS='--hugepages --rounds 15 --seconds 10' for a longer run).
+# Every round first measures the all-core limits (host/soak/twin_allcore.c) the shares use.
 SOAK_SRC := host/soak/ck-soak.c host/soak/twin_run.c host/soak/twin_report.c host/soak/twin_compare.c \
 	host/soak/twin_machine.c host/soak/twin_work.c host/soak/twin_peer.c host/lib/machine.c \
 	host/soak/twin_limit.c host/soak/twin_allcore.c bench/migrate_calc.c \
