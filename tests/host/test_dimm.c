@@ -148,6 +148,21 @@ static void test_labels_out_of_order(void)
 	      !db.board_found && db.n == 0, "board not listed");
 }
 
+/* A location named twice: the file's last word wins (rasdaemon assigns into a hash). */
+static void test_labels_last_wins(void)
+{
+	static const char twice[] = "Vendor: V\nModel: M\n A: 0.0.0;\n B: 0.0.0; C: 0.1.0;\n";
+	static struct dimm_labels db;
+	unsigned int bad = 0;
+	char want[32];
+
+	CHECK(dimm_labels_parse(&db, twice, sizeof(twice) - 1, "V", "M") == 0, "parsed");
+	CHECK(lx_labels_lookup(twice, sizeof(twice) - 1, "V", "M", 0, 0, 0, want, sizeof(want),
+			       &bad) == 1 && !strcmp(want, "B"), "oracle: %s", want);
+	CHECK(dimm_labels_find(&db, 0, 0, 0) && !strcmp(dimm_labels_find(&db, 0, 0, 0), want),
+	      "0.0.0 is %s", dimm_labels_find(&db, 0, 0, 0));
+}
+
 static void test_labels_errors(void)
 {
 	static const struct { const char *text; unsigned int line; } bad[] = {
@@ -313,6 +328,6 @@ static void test_reader_bad_lines(void)
 int main(void)
 {
 	return RUN_TESTS(test_every_umc_and_cs, test_known_answers, test_unknown_reasons,
-			 test_labels_out_of_order, test_labels_errors, test_reader_linux_lines,
+			 test_labels_out_of_order, test_labels_last_wins, test_labels_errors, test_reader_linux_lines,
 			 test_reader_image_lines, test_reader_bad_lines);
 }
