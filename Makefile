@@ -315,7 +315,8 @@ $(B)/ck-soak: $(SOAK_SRC) $(HOST_ASM) $(wildcard host/*/*.h soak/*.h copy/*.h) |
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(SOAK_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
 # The offline decoder of DRAM errors copied from a log (the image's lines, Linux's mce lines).
-DECODE_SRC := host/decode/ck-decode.c host/decode/records.c mce/dimm.c mce/dimm_labels.c
+DECODE_SRC := host/decode/ck-decode.c host/decode/records.c mce/dimm.c mce/dimm_labels.c \
+	kernel/lib/format.c
 $(B)/ck-decode: $(DECODE_SRC) host/decode/records.h mce/dimm.h mce/dimm_labels.h mce/mce_regs.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")

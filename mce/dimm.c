@@ -5,6 +5,7 @@
  * arch/x86/kernel/cpu/mce/amd.c): the bank type from IPID's HardwareID and McaType, the
  * channel from its instance, the chip select from SYND, two chip selects per DIMM.
  */
+#include "kernel/lib/format.h"
 #include "mce/dimm.h"
 #include "mce/mce_regs.h"
 
@@ -85,4 +86,19 @@ const char *dimm_sev_name(enum dimm_sev sev)
 	case DIMM_SEV_OTHER:		return "other";
 	}
 	return "?";
+}
+
+void dimm_describe(const struct dimm_loc *l, int node, const char *label, char *buf,
+		   size_t size)
+{
+	if (l->why != DIMM_KNOWN)
+		ck_snprintf(buf, size, "unknown (%s)", dimm_why_text(l->why));
+	else if (node < 0)
+		ck_snprintf(buf, size, "UMC %u chip select %u: DIMM %u rank %u, %s, node unknown "
+			    "(no CPUID topology leaf)", l->umc, l->cs, l->dimm, l->rank,
+			    dimm_sev_name(l->sev));
+	else
+		ck_snprintf(buf, size, "node %d UMC %u chip select %u: DIMM %u rank %u, %s, "
+			    "label %s", node, l->umc, l->cs, l->dimm, l->rank,
+			    dimm_sev_name(l->sev), label);
 }

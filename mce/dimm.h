@@ -40,5 +40,12 @@ struct dimm_loc dimm_decode(const struct dimm_bank *b);
 /* The reason in words ("SyndV clear: MCA_SYND holds no chip select", ...). */
 const char *dimm_why_text(enum dimm_why why);
 const char *dimm_sev_name(enum dimm_sev sev);
+/*
+ * The image's words after "DIMM: " for @l decoded on a CPU of AMD node @node (-1: unknown),
+ * with @label the words for its label: "node 0 UMC 7 chip select 5: DIMM 2 rank 1,
+ * corrected, label F", or "unknown (why)".
+ */
+void dimm_describe(const struct dimm_loc *l, int node, const char *label, char *buf,
+		   size_t size);
 
 #endif

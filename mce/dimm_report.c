@@ -42,21 +42,14 @@ void mce_dimm_report(const char *p, int node, bool smca, u64 status, u64 synd, u
 	struct dimm_bank b = { .status = status, .synd = synd, .ipid = ipid,
 			       .node = node < 0 ? 0 : (unsigned int)node, .smca = smca };
 	struct dimm_loc l = dimm_decode(&b);
-	const char *label;
+	const char *label = NULL;
+	char words[160];
 
 	if (!b.smca)
 		return;
-	if (l.why != DIMM_KNOWN) {
-		printk("%sDIMM: unknown (%s)\n", p, dimm_why_text(l.why));
-		return;
-	}
-	if (node < 0) {
-		printk("%sDIMM: UMC %u chip select %u: DIMM %u rank %u, node unknown (no CPUID "
-		       "topology leaf)\n", p, l.umc, l.cs, l.dimm, l.rank);
-		return;
-	}
-	label = labels_taken ? dimm_labels_find(&labels, l.node, l.cs, l.umc) : NULL;
-	printk("%sDIMM: node %u UMC %u chip select %u: DIMM %u rank %u, %s, label %s\n", p,
-	       l.node, l.umc, l.cs, l.dimm, l.rank, dimm_sev_name(l.sev),
-	       label ? label : labels_taken ? "(none in copykernel.labels)" : "(no labels file)");
+	if (l.why == DIMM_KNOWN && node >= 0 && labels_taken)
+		label = dimm_labels_find(&labels, l.node, l.cs, l.umc);
+	dimm_describe(&l, node, label ? label : labels_taken ? "(none in copykernel.labels)" :
+		      "(no labels file)", words, sizeof(words));
+	printk("%sDIMM: %s\n", p, words);
 }

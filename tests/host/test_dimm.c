@@ -325,9 +325,64 @@ static void test_reader_bad_lines(void)
 	CHECK(nout == 1 && has(0, "node", "null"), "the record with no SOCKET: %s", outs[0]);
 }
 
+/* The number after @key in record @i's JSON (-1: null or absent). */
+static long field(unsigned int i, const char *key)
+{
+	char want[40];
+	const char *p;
+
+	snprintf(want, sizeof(want), "\"%s\":", key);
+	p = i < nout ? strstr(outs[i], want) : NULL;
+	return p && p[strlen(want)] != 'n' ? strtol(p + strlen(want), NULL, 10) : -1;
+}
+
+/*
+ * The image and ck-decode agree: for every vector, the lines the image prints for a #MC bank
+ * (mce/report.c's bank and IPID lines, then mce/dimm_report.c's "DIMM:" words from
+ * dimm_describe()) read back by ck-decode's reader give the numbers the DIMM line says.
+ */
+static void test_image_and_ck_decode_agree(void)
+{
+	static const uint64_t kinds[] = { ST_CE, ST_UE, ST_DEFERRED, ST_NO_SYNDV, ST_XEC(2) };
+
+	for (unsigned int k = 0; k < ARRAY_SIZE(kinds); k++)
+		for (unsigned int ch = 0; ch < UMC_INSTANCES; ch++)
+			for (unsigned int cs = 0; cs < 8; cs++) {
+				unsigned int node = ch % 3, n, u, c, d, rk;
+				struct dimm_bank b = { .status = kinds[k], .ipid = IPID_UMC(ch),
+						       .synd = cs | 0x1c0000ULL, .node = node,
+						       .smca = true };
+				struct dimm_loc l = dimm_decode(&b);
+				char words[160], text[512];
+
+				dimm_describe(&l, (int)node, "(no labels file)", words,
+					      sizeof(words));
+				snprintf(text, sizeof(text),
+					 "mce #1: machine check at RIP 0000000000001000 x+0x0\n"
+					 "  bank 18: STATUS 0x%016llx [VAL]\n"
+					 "    IPID 0x%llx SYND 0x%llx AMD node %u\n"
+					 "    DIMM: %s\n", (unsigned long long)b.status,
+					 (unsigned long long)b.ipid, (unsigned long long)b.synd,
+					 node, words);
+				CHECK(read_text(text, NULL) == 0 && nout == 1, "read: %s", text);
+				if (l.why != DIMM_KNOWN) {
+					CHECK(!strncmp(words, "unknown (", 9) &&
+					      field(0, "dimm") == -1 && field(0, "umc") == -1,
+					      "%s / %s", words, outs[0]);
+					continue;
+				}
+				CHECK(sscanf(words, "node %u UMC %u chip select %u: DIMM %u rank %u",
+					     &n, &u, &c, &d, &rk) == 5, "words: %s", words);
+				CHECK(field(0, "node") == n && field(0, "umc") == u &&
+				      field(0, "cs") == c && field(0, "dimm") == d &&
+				      field(0, "rank") == rk, "%s / %s", words, outs[0]);
+			}
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_every_umc_and_cs, test_known_answers, test_unknown_reasons,
 			 test_labels_out_of_order, test_labels_last_wins, test_labels_errors, test_reader_linux_lines,
-			 test_reader_image_lines, test_reader_bad_lines);
+			 test_reader_image_lines, test_reader_bad_lines,
+			 test_image_and_ck_decode_agree);
 }
