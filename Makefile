@@ -56,10 +56,16 @@ ASM_OBJ    := $(patsubst %.asm,$(B)/%.asm.o,$(ASM_SRC))
 OBJS       := $(BOOT_OBJ) $(KERNEL_OBJ) $(ASM_OBJ)
 LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 
+# The PE32+ image: these sections and no COFF symbol table (--strip-all). The PE/COFF spec
+# deprecates COFF symbols in images (PointerToSymbolTable "should be zero"); objcopy would
+# append them after the last section, where Authenticode tools (sbsign, sbverify) find bytes no
+# section claims and warn of "gaps between PE/COFF sections". The image symbolises RIPs from
+# .ksyms, and a debugger reads copykernel.so.
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
 	-j .rela.* -j .reloc -j .ksyms
+PE_FLAGS := --strip-all --target efi-app-x86_64 --subsystem=10
 
-.PHONY: all run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
+.PHONY: all sign run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
 	lava-check lab-check models soak-bench cmdline-doc coverage-doc guest memtest-compare
 all: $(B)/copykernel.efi $(B)/ck-decode
 
@@ -125,9 +131,25 @@ $(B)/copykernel.so: $(OBJS) $(B)/ksyms.asm.o linker.ld
 	$(Q)if readelf -d $@ | grep -q TEXTREL; then \
 		echo "copykernel.so has text relocations" >&2; exit 1; fi
 
-$(B)/copykernel.efi: $(B)/copykernel.so
+$(B)/copykernel.efi: $(B)/copykernel.so Makefile
 	@$(if $(Q),echo "  OBJCOPY $@")
-	$(Q)$(OBJCOPY) $(PE_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
+	$(Q)$(OBJCOPY) $(PE_SECTIONS) $(PE_FLAGS) $< $@
+
+# make sign: $(B)/copykernel.signed.efi for UEFI Secure Boot (tools/sign.sh, sbsign). KEY and
+# CERT default to Debian's snakeoil test key (passphrase "snakeoil", kept in $(B) without it),
+# the one OVMF_VARS_4M.snakeoil.fd enrols; a lab passes its own (docs/user/secure-boot.md).
+SNAKEOIL := /usr/share/ovmf/PkKek-1-snakeoil
+KEY ?= $(B)/snakeoil.key
+CERT ?= $(SNAKEOIL).pem
+sign:
+	$(Q)tools/ensure-deps.sh sign
+	$(Q)$(MAKE) --no-print-directory all $(filter $(B)/snakeoil.key,$(KEY))
+	$(Q)tools/sign.sh $(KEY) $(CERT) $(B)/copykernel.efi $(B)/copykernel.signed.efi
+$(B)/copykernel.signed.efi: $(B)/copykernel.efi tools/sign.sh $(filter $(B)/snakeoil.key,$(KEY))
+	$(Q)tools/sign.sh $(KEY) $(CERT) $< $@ >/dev/null
+$(B)/snakeoil.key:
+	@mkdir -p $(B)
+	$(Q)tools/sign.sh --plain-key $(SNAKEOIL).key snakeoil $@
 
 # A GPT disk with an EFI system partition: dd it to a USB stick (docs/user/hardware.md).
 img:
@@ -152,7 +174,7 @@ HOST_PURE += soak/pattern.c soak/plan.c kernel/platform/smbios.c \
 	soak/ledger.c soak/report.c soak/limit.c \
 	soak/checkpoint.c
 HOST_PURE += soak/blackbox.c
-HOST_PURE += kernel/platform/smbios_load.c
+HOST_PURE += kernel/platform/smbios_load.c kernel/platform/secureboot.c
 HOST_PURE += soak/march.c soak/watch.c soak/handover.c soak/knob.c
 HOST_PURE += soak/cover.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
@@ -351,7 +373,7 @@ check:
 	$(Q)tools/ensure-deps.sh check
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img $(B)/ck-bench \
 		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cmdline-doc $(B)/guest/ck-bench $(B)/guest/init \
-		$(B)/ck-inject
+		$(B)/ck-inject $(B)/copykernel.signed.efi
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
 # The soak and memtest86+ (Debian's, from OVMF's shell) on the same QEMU machine with the same
@@ -393,6 +415,7 @@ clean:
 
 help:
 	@echo "make            build $(B)/copykernel.efi"
+	@echo "make sign       $(B)/copykernel.signed.efi for Secure Boot (KEY=, CERT=; default snakeoil)"
 	@echo "make run        boot it under QEMU+OVMF (ARGS='bench=rfc', SMP=4, RUNFLAGS='--mem 2G')"
 	@echo "make guest      static ck-bench and /init for tools/ck-guest.py (two NUMA nodes, QEMU)"
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"

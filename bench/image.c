@@ -23,6 +23,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
+#include "kernel/platform/secureboot.h"
 #include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 
@@ -253,7 +254,7 @@ static void machine_record(const struct bench_env *env, const struct bench_platf
 {
 	const struct cpu_ident *c = cpu();
 	struct json_writer w;
-	char line[600], feat[96];
+	char line[700], feat[96];
 
 	ck_snprintf(feat, sizeof(feat), "%s%s%s%s%s%s%s%s", c->erms_effective ? "erms," : "",
 		    c->fsrm ? "fsrm," : "", c->rep_good ? "rep_good," : "", c->avx2 ? "avx2," : "",
@@ -274,6 +275,7 @@ static void machine_record(const struct bench_env *env, const struct bench_platf
 	json_u64(&w, "runs", plat->runs);
 	json_bool(&w, "hypervisor", c->hypervisor);
 	json_str(&w, "cold_method", env->cold_flush ? "clflushopt" : "evict");
+	sb_json(&w, "secure_boot", secure_boot());
 	json_end(&w);
 	out(line);
 }

@@ -23,5 +23,7 @@ void efi_runtime_init(EFI_RUNTIME_SERVICES *rt, struct boot_info *bi);
  * said. Called before ExitBootServices, after efi_runtime_init().
  */
 void efi_read_checkpoint(struct boot_info *bi);
+/* Copy the UEFI global variables SecureBoot and SetupMode into @bi (same conditions). */
+void efi_read_secure_boot(struct boot_info *bi);
 
 #endif

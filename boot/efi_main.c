@@ -319,6 +319,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	get_framebuffer(bi);
 	efi_runtime_init(ST->RuntimeServices, bi);
 	efi_read_checkpoint(bi);
+	efi_read_secure_boot(bi);
 	Print(L"copykernel: boot: image at 0x%lx, command line from %a: '%a'\n",
 	      bi->image_base, bi->cmdline_source, bi->cmdline);
 	Print(L"copykernel: boot: leaving boot services; output continues on the serial port\n");

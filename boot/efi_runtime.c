@@ -4,9 +4,10 @@
  * behind the neutral callbacks of struct boot_info. No SetVirtualAddressMap is ever called:
  * the kernel's page tables map runtime regions 1:1, so the physical pointers stay valid.
  *
- * The one variable the kernel reads, the soak's checkpoint, is read here while boot services
- * are still up (efi_read_checkpoint): the kernel gets bytes in boot_info and needs no
- * GetVariable of its own, so after the takeover the firmware is entered only to store.
+ * The variables the kernel reads, the soak's checkpoint and the firmware's SecureBoot and
+ * SetupMode, are read here while boot services are still up (efi_read_checkpoint,
+ * efi_read_secure_boot): the kernel gets bytes in boot_info and needs no GetVariable of its
+ * own, so after the takeover the firmware is entered only to store.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -101,6 +102,45 @@ void efi_read_checkpoint(struct boot_info *bi)
 		v->err = (u32)(st & 0xff);
 		v->len = 0;
 	}
+}
+
+/* EFI_GLOBAL_VARIABLE (UEFI spec, "Globally Defined Variables"). */
+static EFI_GUID global_guid = {
+	0x8be4df61, 0x93ca, 0x11d2, { 0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c }
+};
+
+static void read_flag(const char *name, struct boot_flag_var *v)
+{
+	CHAR16 wname[VAR_NAME_MAX];
+	UINTN size = sizeof(v->data);
+	UINT32 attrs = 0;
+	EFI_STATUS st;
+
+	v->state = BOOT_VAR_NOT_READ;
+	if (!runtime || !runtime->GetVariable)
+		return;
+	var_name(name, wname);
+	st = uefi_call_wrapper(runtime->GetVariable, 5, wname, &global_guid, &attrs, &size,
+			       v->data);
+	v->len = (u32)size;
+	if (st == EFI_SUCCESS) {
+		v->state = BOOT_VAR_READ;
+	} else if (st == EFI_NOT_FOUND) {
+		v->state = BOOT_VAR_ABSENT;
+		v->len = 0;
+	} else if (st == EFI_BUFFER_TOO_SMALL) {
+		v->state = BOOT_VAR_TOO_BIG;
+	} else {
+		v->state = BOOT_VAR_ERROR;
+		v->err = (u32)(st & 0xff);
+		v->len = 0;
+	}
+}
+
+void efi_read_secure_boot(struct boot_info *bi)
+{
+	read_flag("SecureBoot", &bi->secure_boot);
+	read_flag("SetupMode", &bi->setup_mode);
 }
 
 void efi_runtime_init(EFI_RUNTIME_SERVICES *rt, struct boot_info *bi)

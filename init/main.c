@@ -34,6 +34,7 @@
 #include "kernel/platform/acpi.h"
 #include "kernel/platform/cpu.h"
 #include "kernel/platform/numa.h"
+#include "kernel/platform/secureboot.h"
 #include "kernel/platform/smbios.h"
 #include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
@@ -130,6 +131,18 @@ static bool memmap_setup(struct boot_info *bi)
 	return true;
 }
 
+/* Secure Boot as the firmware's SecureBoot and SetupMode variables say (secureboot.h). */
+static void secure_boot_report(const struct boot_info *bi)
+{
+	char sb[24], setup[24];
+
+	secure_boot_init(bi);
+	sb_var_text(sb, sizeof(sb), &bi->secure_boot);
+	sb_var_text(setup, sizeof(setup), &bi->setup_mode);
+	printk("Secure Boot: %s; UEFI variables SecureBoot %s, SetupMode %s\n",
+	       sb_mode_text(secure_boot()->mode), sb, setup);
+}
+
 /* The machine: console, descriptor tables, the way out, the exception table. */
 static bool take_machine(struct boot_info *bi)
 {
@@ -146,6 +159,7 @@ static bool take_machine(struct boot_info *bi)
 	printk("firmware: %s rev 0x%x; image at 0x%llx, %llu KiB\n", bi->fw_vendor,
 	       bi->fw_revision, (unsigned long long)bi->image_base,
 	       (unsigned long long)bi->image_size >> 10);
+	secure_boot_report(bi);
 	results_report_previous();	/* before anything else can go wrong */
 	return true;
 }

@@ -16,6 +16,7 @@
 #include "kernel/lib/json.h"
 #include "kernel/lib/string.h"
 #include "kernel/platform/cpu.h"
+#include "kernel/platform/secureboot.h"
 #include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "mce/mce.h"
@@ -303,6 +304,7 @@ size_t results_json(int status, char *buf, size_t size)
 	json_s64(&w, "cmdline_errors", cmdline_errors());
 	results_cmdline_json(&w);
 	results_cpu_json(&w);
+	sb_json(&w, "secure_boot", secure_boot());
 	results_mce_json(&w);
 	bb_prev_json(&w, "previous_soak", &prev);
 	bb_writer_json(&w, "soak_checkpoints", &ckpt);

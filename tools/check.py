@@ -196,9 +196,36 @@ def fuzz(build, seconds, res):
                     note="%s runs" % n)
 
 
+def pe_layout_problems(d, pe, nsect, opt_size):
+    """What an Authenticode signer (sbsign) would find uncovered in the PE image @d: a COFF
+    symbol table (the PE/COFF spec says an image's PointerToSymbolTable should be zero), or
+    file bytes that neither the headers nor any section's raw data hold (its warning "gaps
+    between PE/COFF sections"). The signer hashes the headers, then each section's raw data in
+    file order; whatever lies beyond is "data remaining"."""
+    problems = []
+    symtab, nsyms = struct.unpack_from("<II", d, pe + 12)
+    if symtab or nsyms:
+        problems.append("COFF symbol table at 0x%x (%d symbols): strip it" % (symtab, nsyms))
+    size_of_headers = struct.unpack_from("<I", d, pe + 24 + 60)[0]
+    spans = []
+    for i in range(nsect):
+        raw_size, raw_ptr = struct.unpack_from("<II", d, pe + 24 + opt_size + 40 * i + 16)
+        if raw_size:
+            spans.append((raw_ptr, raw_ptr + raw_size))
+    end = size_of_headers
+    for start, stop in sorted(spans):
+        if start != end:
+            problems.append("file bytes 0x%x-0x%x belong to no section" % (end, start))
+        end = max(end, stop)
+    if end != len(d):
+        problems.append("%d bytes after the last section (file %d, sections end at %d)"
+                        % (len(d) - end, len(d), end))
+    return problems
+
+
 def pe_header_ok(path):
     with open(path, "rb") as f:
-        d = f.read(4096)
+        d = f.read()
     problems = []
     if d[:2] != b"MZ":
         return ["no MZ header"]
@@ -219,12 +246,12 @@ def pe_header_ok(path):
     for want in (".text", ".data", ".reloc", ".ksyms"):
         if want not in names:
             problems.append("section %s missing (have %s)" % (want, names))
-    return problems
+    return problems + pe_layout_problems(d, pe, nsect, opt_size)
 
 
 def build_checks(build, res):
     efi = os.path.join(build, "copykernel.efi")
-    res.add("build: copykernel.efi is an x86-64 PE32+ EFI application",
+    res.add("build: copykernel.efi is an x86-64 PE32+ EFI application, every byte in a section",
             os.path.exists(efi) and not pe_header_ok(efi),
             pe_header_ok(efi) if os.path.exists(efi) else ["missing"])
     with tempfile.TemporaryDirectory(prefix="ck-build-") as tmp:

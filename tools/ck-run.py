@@ -8,7 +8,14 @@ timeout, and maps QEMU's exit status (isa-debug-exit) to the image's outcome:
 
     0 all tests passed      1 some tests failed     2 panic
     3 bad command line      4 reset or triple fault (QEMU exited by itself)
+    5 stopped: a serial line matched --stop-on (the firmware's or the image's)
     124 timeout (the image hung)                    125 QEMU could not run
+
+With --secure-boot the machine is the one UEFI Secure Boot needs (q35 with SMM, secure
+pflash) running Debian's test firmware, whose variables enrol its snakeoil key as PK, KEK and
+db (a fresh copy of them each run, unless --vars names one): `make sign`'s image boots, any
+other is refused by the firmware. --stop-on REGEX ends the run as soon as a whole serial line
+matches, e.g. the firmware's refusal, which otherwise waits for a key forever.
 
 With --inject FAULT (host/inject/ck-inject.c's faults: stuck0:ADDR:BIT, ..., none) the guest's
 RAM is a shared file under /dev/shm and the host injector keeps the faults alive in it for the
@@ -39,12 +46,15 @@ from cklib import inject  # noqa: E402
 
 EXIT_MAP = {1: (0, "all tests passed"), 3: (1, "some tests failed"), 5: (2, "panic"),
             7: (3, "bad command line")}
-STATUS_RESET, STATUS_TIMEOUT, STATUS_QEMU = 4, 124, 125
+STATUS_RESET, STATUS_STOPPED, STATUS_TIMEOUT, STATUS_QEMU = 4, 5, 124, 125
 PR_SET_PDEATHSIG = 1    # <linux/prctl.h>
 ANSI = re.compile(rb"\x1b\[[0-9;?=]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1bc")
 OVMF_BIOS = ["/usr/share/qemu/OVMF.fd", "/usr/share/ovmf/OVMF.fd"]
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+# Debian's Secure Boot test firmware and the variables enrolling its snakeoil key (package ovmf).
+OVMF_CODE_SECURE = "/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd"
+OVMF_VARS_SECURE = "/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd"
 STARTED = b"copykernel: boot:"
 SUMMARY_DRAWN = b"fbcon: summary drawn"
 # --nmi starts sending once the self-tests run.
@@ -96,13 +106,19 @@ def make_esp(image, cmdline, workdir, shell=False):
 
 
 def qemu_argv(args, accel, esp, log, workdir):
-    argv = ["qemu-system-x86_64", "-machine", "q35", "-accel", accel,
+    machine = "q35,smm=on" if args.secure_boot else "q35"
+    argv = ["qemu-system-x86_64", "-machine", machine, "-accel", accel,
             "-cpu", args.cpu, "-m", args.mem, "-smp", str(args.smp),
             "-chardev", "file,id=ser0,path=" + log, "-serial", "chardev:ser0",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
             "-display", "none", "-no-reboot", "-nodefaults"]
     argv += ["-vga", "none"] if args.no_vga else ["-vga", "std"]
-    if args.vars:
+    if args.secure_boot:
+        # SMM guards the variable store: the firmware takes writes to it only from SMM.
+        argv += ["-global", "driver=cfi.pflash01,property=secure,value=on",
+                 "-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + OVMF_CODE_SECURE,
+                 "-drive", "if=pflash,format=raw,unit=1,file=" + args.vars]
+    elif args.vars:
         argv += ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + OVMF_CODE,
                  "-drive", "if=pflash,format=raw,unit=1,file=" + args.vars]
     else:
@@ -220,6 +236,7 @@ def watch(args, proc, log, workdir, t0, start_timeout):
     """Follow the serial log while QEMU runs, doing what the options ask on the way.
     Returns (qemu_rc or None when it is still running, log bytes, started)."""
     data, rc, started, injected, dumped = b"", None, False, 0, False
+    args.stopped = False
     reset, armed = False, not args.inject_arm
     nmis = NmiSender(args, workdir)
     sends = LineCommands(args, workdir)
@@ -260,6 +277,11 @@ def watch(args, proc, log, workdir, t0, start_timeout):
                     "screendump " + os.path.abspath(args.screendump))
                 dumped = True
                 print("ck-run: screen saved to %s" % args.screendump, file=sys.stderr)
+            if args.stop_on and chunk and whole_line_matches(args.stop_on, data):
+                args.stopped = True
+                print("ck-run: stopped: a serial line matches %r" % args.stop_on,
+                      file=sys.stderr)
+                break
             rc = proc.poll()
             if rc is not None:
                 data += f.read()
@@ -344,7 +366,13 @@ def main():
     ap.add_argument("--timeout", type=bounded(float, 1, 86400, "a number of seconds"),
                     default=180.0, help="seconds before a hang")
     ap.add_argument("--accel", choices=["auto", "tcg", "kvm"], default="auto")
-    ap.add_argument("--vars", help="writable OVMF_VARS copy: use split pflash firmware")
+    ap.add_argument("--vars", help="writable OVMF_VARS copy: use split pflash firmware (with "
+                    "--secure-boot, a copy of OVMF_VARS_4M.snakeoil.fd)")
+    ap.add_argument("--secure-boot", action="store_true",
+                    help="Debian's Secure Boot test firmware (snakeoil key enrolled, enforcing) "
+                    "on q35 with SMM and secure pflash")
+    ap.add_argument("--stop-on", metavar="REGEX",
+                    help="end the run (status 5) once a whole serial line matches REGEX")
     ap.add_argument("--pxe", choices=["ovmf", "ipxe"], help="boot over the network, no disk")
     ap.add_argument("--ipxe-args", metavar="WORDS",
                     help="with --pxe ipxe: boot through an iPXE script that chains the image "
@@ -405,6 +433,17 @@ def main():
             re.compile(pattern)
         except re.error as e:
             ap.error("--hmp-when: bad regular expression %r: %s" % (pattern, e))
+    if args.stop_on:
+        try:
+            re.compile(args.stop_on)
+        except re.error as e:
+            ap.error("--stop-on: bad regular expression %r: %s" % (args.stop_on, e))
+    if args.secure_boot and args.shell:
+        ap.error("--secure-boot with --shell: that firmware refuses its own unsigned shell")
+    if args.secure_boot:
+        for f in (OVMF_CODE_SECURE, OVMF_VARS_SECURE):
+            if not os.path.exists(f):
+                sys.exit("ck-run: --secure-boot: %s missing; install Debian's 'ovmf'" % f)
     if args.inject_arm:
         try:
             re.compile(args.inject_arm)
@@ -435,6 +474,9 @@ def main():
                 args.injector_proc.start()
             except inject.Refused as e:
                 sys.exit("ck-run: --inject: %s" % e)
+        if args.secure_boot and not args.vars:
+            args.vars = os.path.join(workdir, "OVMF_VARS_4M.snakeoil.fd")
+            shutil.copy(OVMF_VARS_SECURE, args.vars)
         esp = make_esp(args.image, cmdline, workdir, shell=args.shell)
         if args.cmdline_file:
             shutil.copy(args.cmdline_file, os.path.join(esp, "EFI", "BOOT", "copykernel.cmdline"))
@@ -451,7 +493,7 @@ def main():
         rc, data, err, started = None, b"", "", False
         if accel == "kvm":
             rc, data, err, started = run_once(args, "kvm", esp, workdir, start_timeout=30)
-            if not started:
+            if not started and not args.stopped:
                 print("ck-run: KVM did not start a boot (%s); falling back to TCG" %
                       (err.strip().splitlines() or ["no output"])[0], file=sys.stderr)
                 accel = "tcg"
@@ -460,7 +502,9 @@ def main():
         if args.log:
             with open(args.log, "wb") as f:
                 f.write(data)
-        if rc is None:
+        if args.stopped:
+            status, what = STATUS_STOPPED, "stopped on a --stop-on line"
+        elif rc is None:
             status, what = STATUS_TIMEOUT, "timeout after %.0f s: the image hung" % args.timeout
         elif rc in EXIT_MAP:
             status, what = EXIT_MAP[rc]

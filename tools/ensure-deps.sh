@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ensure-deps.sh build|run|img|check|lava|lab|soak-bench|memtest - make sure the Debian packages
-# a target needs are present (soak-bench: stressapptest, the peer the hosted soak twin is
-# compared with; memtest: memtest86+, the tester make memtest-compare runs beside the soak;
-# lab: make lab-check's LAVA server, worker and PostgreSQL).
+# ensure-deps.sh build|run|img|check|sign|lava|lab|soak-bench|memtest - make sure the Debian
+# packages a target needs are present (sign: sbsigntool and openssl, for make sign; soak-bench: stressapptest, the peer the hosted soak twin is compared with; memtest:
+# memtest86+, the tester make memtest-compare runs beside the soak; lab: make lab-check's LAVA
+# server, worker and PostgreSQL).
 # As root, missing ones are installed with apt-get; otherwise the script names them and fails.
 set -eu
 what=${1:-build}
@@ -46,6 +46,10 @@ if [ "$what" = check ]; then
 	# A QEMU scenario runs the LAVA monitors tools/ck-lava.py renders over the serial log.
 	need python3-jinja2 /usr/bin/python3 -c 'import jinja2'
 	need python3-yaml /usr/bin/python3 -c 'import yaml'
+fi
+if [ "$what" = check ] || [ "$what" = sign ]; then	# make sign, the Secure Boot scenarios
+	need sbsigntool command -v sbsign
+	need openssl command -v openssl
 fi
 if [ "$what" = soak-bench ]; then
 	need stressapptest command -v stressapptest

@@ -7,10 +7,11 @@
  * EFI type. The firmware callbacks at the end are the runtime services the kernel may use
  * after boot services are gone, wrapped by boot/.
  *
- * Two things boot/ only finds and copies, for the kernel to check and decode: where the
- * SMBIOS entry points are (the configuration table's SMBIOS3 and SMBIOS entries), and the
- * bytes of the soak's checkpoint variable as the previous run left them (read with
- * GetVariable while boot services are up, so the kernel never has to read a variable).
+ * Things boot/ only finds and copies, for the kernel to check and decode: where the SMBIOS
+ * entry points are (the configuration table's SMBIOS3 and SMBIOS entries), the bytes of the
+ * soak's checkpoint variable as the previous run left them, and the firmware's SecureBoot
+ * and SetupMode variables (all read with GetVariable while boot services are up, so the
+ * kernel never has to read a variable).
  */
 #ifndef CK_BOOT_INFO_H
 #define CK_BOOT_INFO_H
@@ -99,6 +100,19 @@ struct boot_var {
 	u8 data[BOOT_CKPT_MAX];
 };
 
+/*
+ * A UEFI global variable of one byte (EFI_GLOBAL_VARIABLE, 8be4df61-93ca-11d2-aa0d-00e098032b8c)
+ * as boot/ read it before ExitBootServices: SecureBoot (1: the firmware enforces image
+ * signatures) and SetupMode (1: no platform key enrolled). kernel/platform/secureboot.h says
+ * what the pair means.
+ */
+struct boot_flag_var {
+	u32 state;		/* enum boot_var_state */
+	u32 len;		/* bytes the firmware holds (READ: copied, at most 8) */
+	u32 err;		/* ERROR: the firmware's code (low bits) */
+	u8 data[8];
+};
+
 struct boot_info {
 	u64 image_base, image_size;
 	u64 rsdp;		/* physical address of the ACPI 2.0+ RSDP, 0 if none */
@@ -110,6 +124,7 @@ struct boot_info {
 	u64 smbios3, smbios;
 	u32 smbios3_len, smbios_len;
 	struct boot_var prev_ckpt;	/* the previous run's soak checkpoint */
+	struct boot_flag_var secure_boot, setup_mode;	/* SecureBoot, SetupMode */
 	struct framebuffer_info fb;
 	char cmdline[BOOT_CMDLINE_MAX];
 	const char *cmdline_source;	/* "LoadOptions", a file name, or "none" */

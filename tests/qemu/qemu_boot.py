@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RUNNER = os.path.join(ROOT, "tools", "ck-run.py")
 
-PASS, FAIL, PANIC, CMDLINE, RESET, TIMEOUT = 0, 1, 2, 3, 4, 124
+PASS, FAIL, PANIC, CMDLINE, RESET, STOPPED, TIMEOUT = 0, 1, 2, 3, 4, 5, 124
 
 
 class Boot:

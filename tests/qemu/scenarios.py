@@ -27,7 +27,7 @@ import qemu_boot  # noqa: E402
 TABLE = os.path.join(HERE, "scenarios.cfg")
 STATUSES = {"PASS": qemu_boot.PASS, "FAIL": qemu_boot.FAIL, "PANIC": qemu_boot.PANIC,
             "CMDLINE": qemu_boot.CMDLINE, "RESET": qemu_boot.RESET,
-            "TIMEOUT": qemu_boot.TIMEOUT}
+            "STOPPED": qemu_boot.STOPPED, "TIMEOUT": qemu_boot.TIMEOUT}
 # Every key a row may hold: (required, allowed in a `code =` row, what it is).
 KEYS = {
     "description": (True, True, "one line: what the scenario shows (its result's name)"),

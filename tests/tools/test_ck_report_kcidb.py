@@ -535,3 +535,27 @@ def test_a_run_that_did_not_finish_is_one_error_test_and_a_finished_one_none():
                               "'ok 2 agrees_with_pm_timer')")
     assert run["log_excerpt"].endswith("    ok 2 agrees_with_pm_timer")
     assert len(run["log_excerpt"].splitlines()) == 20
+
+
+def test_the_environment_says_whether_secure_boot_was_on():
+    """The header line init/main.c prints after the firmware line ("Secure Boot: on
+    (enforcing); UEFI variables SecureBoot 1, SetupMode 0") is the environment's
+    misc.secure_boot, in every test of the run; a log of an older image, without the line,
+    gives no such member (never a guess)."""
+    with open(RUN, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    assert not any(ln.startswith("Secure Boot:") for ln in lines)
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("firmware: ")) + 1
+    assert all("secure_boot" not in t["environment"]["misc"] for t in run_doc()["tests"])
+    for words, sb, setup in (("on (enforcing)", 1, 0), ("off", 0, 0),
+                             ("off (setup mode: no platform key enrolled)", 0, 1)):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "serial.log")
+            with open(log, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines[:at] + [
+                    "Secure Boot: %s; UEFI variables SecureBoot %d, SetupMode %d"
+                    % (words, sb, setup)] + lines[at:]))
+            doc = kcidb(log, "--machine", "sky-2g")
+        assert kcidb_problems(doc) == []
+        assert doc["tests"] and {t["environment"]["misc"]["secure_boot"]
+                                 for t in doc["tests"]} == {words}

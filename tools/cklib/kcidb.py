@@ -21,7 +21,8 @@ What maps to what (the user documentation's KCIDB section has the reader's accou
     bucket's count of each kind of event as a DONE test soak.ledger.BUCKET.KIND;
   - a run whose log ends before its summary line (it hung, panicked, or its console was cut)
     as one ERROR test "run", saying how it ended, its log's last lines as the excerpt;
-  - the machine (name, CPU, brand, microcode, firmware, memory) as each test's environment.
+  - the machine (name, CPU, brand, microcode, firmware, Secure Boot, memory) as each test's
+    environment.
 Ids: ORIGIN:COMMIT (or ORIGIN:vVERSION-DIGEST without --git-commit) for the checkout, that
 and .image or .hosted for a build, ORIGIN:DIGEST.MACHINE.PATH for a test, DIGEST the sha256 of
 the machine's files: the same files give the same ids, so a document sent twice merges; a
@@ -129,7 +130,7 @@ def environment(m, log):
         if kind == "cpu" and v.signature is not None:
             misc["signature"] = v.signature
             misc["hypervisor"] = v.hypervisor
-        elif kind in ("firmware", "cmdline", "ram_mib", "cpu_name"):
+        elif kind in ("firmware", "cmdline", "ram_mib", "cpu_name", "secure_boot"):
             misc[kind] = v
         elif kind == "uefi":
             misc["uefi_revision"] = v

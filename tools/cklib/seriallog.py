@@ -163,6 +163,8 @@ LINES = {
     "version": (re.compile(r"^copykernel (\S+): the machine is ours"), first_group),
     "uefi": (re.compile(r"^copykernel: boot: UEFI .* rev (\S+)$"), first_group),
     "firmware": (re.compile(r"^firmware: (.+?); image at "), first_group),
+    # init/main.c secure_boot_report(): "on (enforcing)", "off", ... (secureboot.h).
+    "secure_boot": (re.compile(r"^Secure Boot: (.+?); UEFI variables "), first_group),
     "cmdline": (re.compile(r"^cmdline: in effect: (.*)$"), first_group),
     "ram_mib": (re.compile(r"^memory map: (\d+) MiB of RAM"), int_of),
     "stale": (re.compile(r"^MCE: .*?(\d+) stale banks? cleared"), int_of),
