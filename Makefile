@@ -67,7 +67,7 @@ PE_FLAGS := --strip-all --target efi-app-x86_64 --subsystem=10
 
 .PHONY: all sign run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
 	lava-check lab-check models soak-bench cmdline-doc coverage-doc guest memtest-compare
-all: $(B)/copykernel.efi
+all: $(B)/copykernel.efi $(B)/ck-decode
 
 deps:
 	$(Q)tools/ensure-deps.sh build
@@ -186,19 +186,22 @@ HOST_PURE += host/inject/fault.c
 HOST_PURE += mce/poll_core.c mce/cmci.c mce/amd_thresh.c mce/scan_core.c
 HOST_PURE += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c bench/seed003.c
 HOST_PURE += bench/migrate_calc.c
+# The DIMM of a DRAM error from an SMCA UMC bank, rasdaemon's labels, and ck-decode's reader.
+HOST_PURE += mce/dimm.c mce/dimm_labels.c host/decode/records.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
 # The sweeps and vectors of ktest/lib that host and image share (not the KTAP framework).
 HOST_SUPPORT := tests/host/fault_shim.c ktest/lib/copy_sweep.c ktest/lib/mce_vectors.c \
 	ktest/lib/poison_sweep.c ktest/lib/poison_judge.c mce/msr.c \
 	ktest/oracle/linux_mce.c
-ORACLE_MODELS := ktest/oracle/linux_folio_mc.c ktest/oracle/linux_zero_order.c
+ORACLE_MODELS := ktest/oracle/linux_folio_mc.c ktest/oracle/linux_zero_order.c \
+	ktest/oracle/amd_umc.c
 HOST_SUPPORT += $(ORACLE_MODELS)
 # The simulated memory with its faults and the soak's passes over it (the coverage oracle).
 HOST_SUPPORT += tests/host/sim_mem.c tests/host/sim_soak.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 # The oracles' own self-tests (hand-derived expectations, nothing of ours) run as host tests.
-HOST_TESTS += $(B)/host/test_oracle_models $(B)/host/test_oracle_mce
+HOST_TESTS += $(B)/host/test_oracle_models $(B)/host/test_oracle_mce $(B)/host/test_oracle_umc
 
 # The pure sources are compiled once (with the sanitizers) and linked into every host test.
 HOST_LIB_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(HOST_PURE) $(HOST_SUPPORT))
@@ -224,6 +227,12 @@ $(B)/host/test_oracle_mce: ktest/oracle/selftest_linux_mce.c \
 	@$(if $(Q),echo "  HOSTLD  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(B)/host/obj/ktest/oracle/linux_mce.o -o $@
 
+$(B)/host/test_oracle_umc: ktest/oracle/selftest_amd_umc.c \
+		$(B)/host/obj/ktest/oracle/amd_umc.o $(HOST_HDRS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTLD  $@")
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(B)/host/obj/ktest/oracle/amd_umc.o -o $@
+
 $(B)/host/%: tests/host/%.c $(HOST_LIB_OBJ) $(HOST_ASM) $(HOST_HDRS) | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTLD  $@")
@@ -239,6 +248,7 @@ FUZZ_PURE += kernel/platform/smbios.c soak/checkpoint.c soak/ledger.c \
 	mce/decode.c soak/pattern.c soak/limit.c soak/knob.c
 FUZZ_PURE += kernel/lib/json.c
 FUZZ_PURE += soak/blackbox.c
+FUZZ_PURE += mce/dimm_labels.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE) | $(GEN_H)
 	@mkdir -p $(dir $@)
@@ -328,6 +338,13 @@ $(B)/ck-soak: $(SOAK_SRC) $(HOST_ASM) $(wildcard host/*/*.h soak/*.h copy/*.h) |
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(SOAK_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
+# The offline decoder of DRAM errors copied from a log (the image's lines, Linux's mce lines).
+DECODE_SRC := host/decode/ck-decode.c host/decode/records.c mce/dimm.c mce/dimm_labels.c \
+	kernel/lib/format.c
+$(B)/ck-decode: $(DECODE_SRC) host/decode/records.h mce/dimm.h mce/dimm_labels.h mce/mce_regs.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(DECODE_SRC) -o $@
 # The host injector: DRAM faults kept alive in a QEMU guest's RAM file (tools/ck-run.py --inject).
 INJECT_SRC := host/inject/ck-inject.c host/inject/fault.c
 $(B)/ck-inject: $(INJECT_SRC) host/inject/fault.h

@@ -19,6 +19,7 @@
 #include "kernel/lib/efi_memmap.h"
 
 #define CMDLINE_FILE	L"copykernel.cmdline"
+#define LABELS_FILE	L"copykernel.labels"
 #define EBS_MAX_TRIES	8
 
 static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
@@ -135,6 +136,24 @@ static void get_cmdline(EFI_LOADED_IMAGE *li, struct boot_info *bi)
 				  sizeof(bi->cmdline), notes);
 		bi->cmdline_source = "copykernel.cmdline";
 	}
+}
+
+/* The DIMM labels file beside the image, as bytes: the kernel parses it (mce/dimm_labels.c). */
+static void get_labels(EFI_LOADED_IMAGE *li, struct boot_info *bi)
+{
+	static char filebuf[BOOT_LABELS_MAX + 2];	/* one byte more tells "longer" */
+	UINTN len = 0;
+
+	bi->labels_len = 0;
+	bi->labels_truncated = FALSE;
+	if (!efi_read_file_beside_image(li, LABELS_FILE, filebuf, sizeof(filebuf), &len))
+		return;
+	bi->labels_truncated = len > BOOT_LABELS_MAX;
+	if (bi->labels_truncated)
+		len = BOOT_LABELS_MAX;
+	for (UINTN i = 0; i < len; i++)
+		bi->labels[i] = filebuf[i];
+	bi->labels_len = (u32)len;
 }
 
 /*
@@ -293,6 +312,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (EFI_ERROR(st))
 		return st;
 	get_cmdline(li, bi);
+	get_labels(li, bi);
 	/* Test knob: spoil the first ExitBootServices key to exercise the retry. */
 	stale_once = has_word(bi->cmdline, "ebs=stale");
 	get_tables(bi);

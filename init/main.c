@@ -42,6 +42,7 @@
 #include "ktest/lib/ctx.h"
 #include "ktest/lib/ktap.h"
 #include "ktest/lib/qemu_mce.h"
+#include "mce/dimm_report.h"
 #include "mce/mce.h"
 #include "mce/poll.h"
 #include "soak/soak.h"
@@ -206,6 +207,16 @@ static void read_cmdline(struct boot_info *bi, struct ck_config *cfg)
 }
 
 /* The firmware's memory map, ACPI, the boot allocator and the page tables. */
+/* copykernel.labels (boot/ read it beside the image), matched by the SMBIOS baseboard. */
+static void take_labels(const struct boot_info *bi)
+{
+	const struct smbios_dimms *d = smbios_dimms_get();
+	bool board = d && d->have_board;
+
+	mce_dimm_labels_init(bi->labels, bi->labels_len, bi->labels_truncated,
+			     board ? d->board_vendor : NULL, board ? d->board_product : NULL);
+}
+
 static bool own_memory(struct boot_info *bi)
 {
 	if (bi->memmap_desc_size < BOOT_MEMMAP_DESC_MIN) {
@@ -219,6 +230,7 @@ static bool own_memory(struct boot_info *bi)
 	memmap_report(bi);
 	acpi_init(bi);
 	smbios_fw_init(bi);	/* before boot-services memory is reused */
+	take_labels(bi);
 	bootmem_init(bi);
 	if (!bootmem_free_bytes()) {
 		pr_err("memory map: no free RAM above 1 MiB outside the image: cannot run\n");

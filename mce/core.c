@@ -64,6 +64,13 @@ struct mce_cpu *mce_cpu_of(unsigned int cpu)
 	return smp_cpu(cpu) ? *per_cpu_ptr(&mce_cpu_ptr, cpu) : NULL;
 }
 
+int mce_cpu_amd_node(unsigned int cpu)
+{
+	const struct mce_cpu *mc = mce_cpu_of(cpu);
+
+	return mc && mc->facts.started ? mc->facts.amd_node : -1;
+}
+
 void mce_cpu_attach(unsigned int cpu, struct mce_cpu *mc)
 {
 	if (smp_cpu(cpu))

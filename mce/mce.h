@@ -111,6 +111,8 @@ void mce_cpus_init(void);
 bool mce_broadcast_capable(void);
 /* What the setup found on CPU @cpu (NULL when not numbered). */
 const struct mce_cpu_facts *mce_cpu_facts(unsigned int cpu);
+/* CPU @cpu's AMD node (CPUID 0x8000001e, what Linux's amd64_edac is handed), -1 unknown. */
+int mce_cpu_amd_node(unsigned int cpu);
 /* "# mce-cpus:" text without the prefix (mce/smp_logic.h); returns its full length. */
 int mce_cpus_summary_text(char *buf, size_t size);
 /*

@@ -9,10 +9,12 @@
 #include "kernel/arch/traps.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
+#include "kernel/lib/format.h"
 #include "kernel/platform/numa.h"
 #include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "mce/decode.h"
+#include "mce/dimm_report.h"
 #include "mce/mce.h"
 #include "mce/mce_regs.h"
 #include "mce/poll.h"
@@ -60,9 +62,16 @@ static void print_event(const char *p, unsigned int c, const struct mce_poll_eve
 	else
 		printk("%smce-poll:   no usable address (ADDR 0x%llx MISC 0x%llx)\n", p,
 		       (unsigned long long)ev->addr, (unsigned long long)ev->misc);
-	if (caps->smca)
-		printk("%smce-poll:   IPID 0x%llx SYND 0x%llx\n", p, (unsigned long long)ev->ipid,
-		       (unsigned long long)ev->synd);
+	if (caps->smca) {
+		char sub[40];
+
+		printk("%smce-poll:   IPID 0x%llx SYND 0x%llx AMD node %d\n", p,
+		       (unsigned long long)ev->ipid, (unsigned long long)ev->synd,
+		       mce_cpu_amd_node(c));
+		ck_snprintf(sub, sizeof(sub), "%smce-poll:   ", p);
+		mce_dimm_report(sub, mce_cpu_amd_node(c), true, ev->status, ev->synd,
+				ev->ipid);
+	}
 	if (ev->kind == MCE_POLL_THRESHOLD)
 		printk("%smce-poll:   threshold counter overflowed (MISC0 0x%llx)\n", p,
 		       (unsigned long long)ev->misc);

@@ -6,9 +6,11 @@
  */
 #include "kernel/arch/percpu.h"
 #include "kernel/console/printk.h"
+#include "kernel/lib/format.h"
 #include "kernel/lib/ksyms.h"
 #include "kernel/platform/smp.h"
 #include "mce/decode.h"
+#include "mce/dimm_report.h"
 #include "mce/mce.h"
 #include "mce/mce_regs.h"
 #include "mce/smp_logic.h"
@@ -95,9 +97,16 @@ void mce_report(const struct mce_record *r, const char *p)
 			printk(" 0x%llx (pfn 0x%llx)", (unsigned long long)a.phys,
 			       (unsigned long long)a.phys >> 12);
 		printk("\n");
-		if (c->smca)
-			printk("%s    IPID 0x%llx SYND 0x%llx\n", p, (unsigned long long)b->ipid,
-			       (unsigned long long)b->synd);
+		if (c->smca) {
+			char sub[40];
+
+			printk("%s    IPID 0x%llx SYND 0x%llx AMD node %d\n", p,
+			       (unsigned long long)b->ipid, (unsigned long long)b->synd,
+			       mce_cpu_amd_node(r->cpu));
+			ck_snprintf(sub, sizeof(sub), "%s    ", p);
+			mce_dimm_report(sub, mce_cpu_amd_node(r->cpu), true, b->status, b->synd,
+					b->ipid);
+		}
 		printk("%s    grade: %s, by rule \"%s\"; %s%s\n", p,
 		       mce_grade_name(b->rule->grade), b->rule->name,
 		       b->logged ? (b->cleared ? "logged and cleared by the handler" :

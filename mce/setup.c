@@ -67,6 +67,9 @@ void mce_cpu_setup(struct mce_cpu *mc, const struct mce_caps *caps, bool print)
 	u64 cap;
 
 	f->started = true;
+	/* The node Linux hands amd64_edac for this CPU's UMC banks (topology_amd_node_id). */
+	f->amd_node = caps->smca && cpu_has(X86_FEATURE_TOPOEXT) ?
+		      (int)(cpuid(CPUID_LEAF_TOPOLOGY_AMD).ecx & CPUID_AMD_NODE_ID_MASK) : -1;
 	if (!caps->mca || rdmsr_safe(MSR_IA32_MCG_CAP, &cap)) {
 		if (caps->mce)
 			write_cr4(read_cr4() | CR4_MCE);

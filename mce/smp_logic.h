@@ -141,6 +141,7 @@ struct mce_cpu_facts {
 	u64 cmci_none;			/* Intel probe: banks without CMCI */
 	enum mce_share_method share;
 	bool lmce;			/* local machine checks enabled (MCG_EXT_CTL) */
+	int amd_node;			/* SMCA: AMD NodeId (CPUID 0x8000001e), -1 unknown */
 };
 
 /* CPU @cpu's facts, or NULL when it is not numbered. */

@@ -406,6 +406,9 @@ def main():
                     help="write no copykernel.cmdline (the image gets no command line)")
     ap.add_argument("--cmdline-file", metavar="FILE",
                     help="use FILE's bytes, as they are, as copykernel.cmdline")
+    ap.add_argument("--labels-file", metavar="FILE",
+                    help="put FILE beside the image as copykernel.labels (rasdaemon's DIMM "
+                    "labels format, matched by the SMBIOS baseboard)")
     ap.add_argument("--inject", action="append", default=[], metavar="FAULT",
                     help="keep this DRAM fault alive in the guest's RAM, held in a shared file "
                     "(host/inject/fault.h: stuck0:ADDR:BIT, stuck1:ADDR:BIT, zeros:ADDR:BIT, "
@@ -477,6 +480,8 @@ def main():
         esp = make_esp(args.image, cmdline, workdir, shell=args.shell)
         if args.cmdline_file:
             shutil.copy(args.cmdline_file, os.path.join(esp, "EFI", "BOOT", "copykernel.cmdline"))
+        if args.labels_file:
+            shutil.copy(args.labels_file, os.path.join(esp, "EFI", "BOOT", "copykernel.labels"))
         if args.ipxe_args is not None:
             # The iPXE ROM runs a script given as the DHCP boot file: the way a boot server
             # passes a command line over the network.

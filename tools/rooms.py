@@ -26,7 +26,7 @@ ROOMS = [
     "kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
     "kernel/mm", "copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init", "ktest",
     "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak",
-    "host/inject", "tools",
+    "host/inject", "host/decode", "tools",
 ]
 
 LOW = ["kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
@@ -63,7 +63,7 @@ ALLOWED = {
     "boot": ["kernel/include", "kernel/lib"],
     # Host programs test or drive the pure logic of any layer (the hosted tools' too).
     "tests/host": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
-                         "host/lib", "host/bench", "host/soak", "host/inject"],
+                         "host/lib", "host/bench", "host/soak", "host/inject", "host/decode"],
     "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
                          "tests/host"],
     # The hosted programs: what the hosted benchmark and soak twin share (the Linux machine),
@@ -73,6 +73,8 @@ ALLOWED = {
     "host/soak": LOW + ["copy", "mce", "bench", "soak", "host/lib"],
     # The host injector (DRAM faults in a QEMU guest's RAM file): the C library alone.
     "host/inject": [],
+    # The offline decoder of DRAM errors (ck-decode): mce/'s pure decoder and labels parser.
+    "host/decode": LOW + ["mce"],
     "host": LOW + ["copy", "mce", "bench", "soak", "init"],
     "tools": [],
 }
@@ -81,7 +83,7 @@ ALLOWED = {
 # library is theirs. Every other room is built into the image, where no C library exists
 # (ktest/oracle: the models of Linux, plain C; linux_folio_mc.c is also linked into the image).
 HOST_ROOMS = ["tests/host", "tests/fuzz", "ktest/oracle", "host", "host/lib", "host/bench",
-              "host/soak", "host/inject", "tools"]
+              "host/soak", "host/inject", "host/decode", "tools"]
 
 INCLUDE_RE = re.compile(r'^\s*[#%]\s*include\s+"([^"]+)"')
 SOURCE_EXT = (".c", ".h", ".asm", ".inc")

@@ -63,6 +63,7 @@ enum fw_reset_kind {
 
 #define BOOT_CMDLINE_MAX	4096	/* the command line, after comments are dropped */
 #define BOOT_CMDLINE_FILE_MAX	16384	/* copykernel.cmdline as read, comments included */
+#define BOOT_LABELS_MAX		16384	/* copykernel.labels (rasdaemon's DIMM labels format) */
 #define BOOT_NOTES_MAX		6
 #define BOOT_NOTE_LEN		200
 
@@ -128,6 +129,9 @@ struct boot_info {
 	char cmdline[BOOT_CMDLINE_MAX];
 	const char *cmdline_source;	/* "LoadOptions", a file name, or "none" */
 	struct boot_notes cmdline_notes;
+	char labels[BOOT_LABELS_MAX];	/* copykernel.labels beside the image, as read */
+	u32 labels_len;			/* 0: no such file */
+	bool labels_truncated;		/* the file is longer than BOOT_LABELS_MAX */
 	char fw_vendor[64];
 	u32 fw_revision;
 	u32 ebs_attempts;	/* ExitBootServices calls it took */

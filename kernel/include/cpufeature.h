@@ -33,6 +33,8 @@ enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
 #define CPUID_LEAF_APM			0x80000007	/* advanced power management, RAS */
 #define CPUID_LEAF_ADDR_SIZES		0x80000008	/* EAX[7:0] MAXPHYADDR, [15:8] linear */
 #define CPUID_LEAF_CACHE_AMD		0x8000001d	/* AMD deterministic (with TOPOEXT) */
+#define CPUID_LEAF_TOPOLOGY_AMD		0x8000001e	/* AMD (with TOPOEXT): ECX[7:0] NodeId */
+#define CPUID_AMD_NODE_ID_MASK		0xffU
 
 /* MAXPHYADDR when leaf 0x80000008 is absent (the SDM's value for such CPUs, and Linux's). */
 #define CPUID_DEFAULT_PHYS_BITS		36

@@ -16,6 +16,11 @@
 #define EP3_LEN_MIN		0x18
 
 /* Formatted-area offsets and the lengths that hold them. */
+/* Type 2 (baseboard) fields. */
+#define T2_MANUFACTURER	0x04
+#define T2_PRODUCT	0x05
+#define T2_LEN_MIN	0x08
+
 #define T17_ARRAY	0x04
 #define T17_SIZE	0x0c
 #define T17_LOCATOR	0x10
@@ -137,6 +142,23 @@ static bool string_of(const struct st *s, u8 n, char *buf, size_t size)
 		buf[i++] = (*q >= 0x20 && *q < 0x7f) ? *q : '?';
 	buf[i] = '\0';
 	return true;
+}
+
+/* The first baseboard (type 2, DSP0134 7.3): its Manufacturer and Product strings. */
+static void take_board(struct smbios_dimms *d, const struct st *s)
+{
+	if (d->have_board)
+		return;
+	if (s->len < T2_LEN_MIN) {
+		note(d, "SMBIOS type 2: too short, skipped (handle)", s->handle);
+		return;
+	}
+	if (!string_of(s, s->p[T2_MANUFACTURER], d->board_vendor, sizeof(d->board_vendor)) ||
+	    !string_of(s, s->p[T2_PRODUCT], d->board_product, sizeof(d->board_product))) {
+		note(d, "SMBIOS type 2: a name string is missing (handle)", s->handle);
+		return;
+	}
+	d->have_board = true;
 }
 
 static void take_device(struct smbios_dimms *d, const struct st *s)
@@ -346,7 +368,9 @@ int smbios_parse(const void *ptr, size_t len, struct smbios_dimms *d, const char
 			*why_value = s.handle;
 			return -1;
 		}
-		if (s.type == SMBIOS_TYPE_MEMORY_DEVICE)
+		if (s.type == SMBIOS_TYPE_BASEBOARD)
+			take_board(d, &s);
+		else if (s.type == SMBIOS_TYPE_MEMORY_DEVICE)
 			take_device(d, &s);
 		else if (s.type == SMBIOS_TYPE_ARRAY_MAPPED)
 			take_array(d, &s);

@@ -31,6 +31,7 @@
 #define SMBIOS_NAME_MAX		48
 #define SMBIOS_MAX_NOTES	4
 
+#define SMBIOS_TYPE_BASEBOARD		2
 #define SMBIOS_TYPE_MEMORY_DEVICE	17
 #define SMBIOS_TYPE_ARRAY_MAPPED	19
 #define SMBIOS_TYPE_DEVICE_MAPPED	20
@@ -79,6 +80,10 @@ struct smbios_dimms {
 		u64 value;
 	} note[SMBIOS_MAX_NOTES];
 	u8 handles_seen[65536 / 8];	/* the parser's: one bit per handle */
+	/* The first type 2 (baseboard): what rasdaemon's labels are matched by. */
+	bool have_board;
+	char board_vendor[SMBIOS_NAME_MAX];	/* Manufacturer, "" when no string */
+	char board_product[SMBIOS_NAME_MAX];	/* Product */
 };
 
 /*

@@ -249,6 +249,44 @@ static void test_bad_structures_are_skipped(void)
 	      "what is left");
 }
 
+/* Type 2 (DSP0134 7.3): Manufacturer is string 1 at offset 4, Product string 2 at 5. */
+static void test_baseboard(void)
+{
+	tlen = 0;
+	hdr(2, 0x08, 0x30);
+	put_le(1, 1);
+	put_le(2, 1);
+	put_le(0, 2);
+	put("Supermicro\0H13SSL-N\0\0", 21);
+	hdr(2, 0x08, 0x31);				/* a second board: not taken */
+	put_le(1, 1);
+	put_le(1, 1);
+	put_le(0, 2);
+	put("Other\0\0", 7);
+	end_table();
+	if (parse(tab, tlen))
+		return;
+	CHECK(dimms.have_board && !strcmp(dimms.board_vendor, "Supermicro") &&
+	      !strcmp(dimms.board_product, "H13SSL-N"), "board %s / %s", dimms.board_vendor,
+	      dimms.board_product);
+	tlen = 0;
+	hdr(2, 0x07, 0x30);				/* too short */
+	put("\0\0\0\0\0", 5);
+	hdr(2, 0x08, 0x31);				/* product is string 3 of 1 */
+	put_le(1, 1);
+	put_le(3, 1);
+	put_le(0, 2);
+	put("V\0\0", 3);
+	end_table();
+	if (parse(tab, tlen))
+		return;
+	CHECK(!dimms.have_board && dimms.nr_noted == 2, "no board taken, %u notes",
+	      dimms.nr_noted);
+	if (parse(qemu_1g, sizeof(qemu_1g)))
+		return;
+	CHECK(!dimms.have_board, "QEMU's plain tables have no type 2");
+}
+
 static void test_bad_tables_are_refused(void)
 {
 	static const struct {
@@ -381,6 +419,7 @@ static void test_entry_points(void)
 int main(void)
 {
 	return RUN_TESTS(test_qemu_tables_have_no_dimm_map, test_dimm_map_from_the_tool,
+			 test_baseboard,
 			 test_sizes_and_extended_addresses, test_bad_structures_are_skipped,
 			 test_bad_tables_are_refused, test_entry_points);
 }
