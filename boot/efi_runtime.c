@@ -75,33 +75,45 @@ static void efi_reset(enum fw_reset_kind kind)
 	uefi_call_wrapper(runtime->ResetSystem, 4, type, EFI_SUCCESS, 0, NULL);
 }
 
-void efi_read_checkpoint(struct boot_info *bi)
+/*
+ * Read variable @name of @guid into @data (at most @cap bytes): *@state says how it went
+ * (enum boot_var_state), *@len how many bytes it holds (the size it needs when too big, 0
+ * when absent or unread), *@err the firmware's code when it failed.
+ */
+static void read_var(const char *name, EFI_GUID *guid, u8 *data, UINTN cap, u32 *state,
+		     u32 *len, u32 *err)
 {
-	struct boot_var *v = &bi->prev_ckpt;
 	CHAR16 wname[VAR_NAME_MAX];
-	UINTN size = sizeof(v->data);
+	UINTN size = cap;
 	UINT32 attrs = 0;
 	EFI_STATUS st;
 
-	v->state = BOOT_VAR_NOT_READ;
+	*state = BOOT_VAR_NOT_READ;
 	if (!runtime || !runtime->GetVariable)
 		return;
-	var_name(BOOT_CKPT_VAR, wname);
-	st = uefi_call_wrapper(runtime->GetVariable, 5, wname, &ck_vendor_guid, &attrs, &size,
-			       v->data);
-	v->len = (u32)size;
+	var_name(name, wname);
+	st = uefi_call_wrapper(runtime->GetVariable, 5, wname, guid, &attrs, &size, data);
+	*len = (u32)size;
 	if (st == EFI_SUCCESS) {
-		v->state = BOOT_VAR_READ;
+		*state = BOOT_VAR_READ;
 	} else if (st == EFI_NOT_FOUND) {
-		v->state = BOOT_VAR_ABSENT;
-		v->len = 0;
+		*state = BOOT_VAR_ABSENT;
+		*len = 0;
 	} else if (st == EFI_BUFFER_TOO_SMALL) {
-		v->state = BOOT_VAR_TOO_BIG;	/* size is what it needs */
+		*state = BOOT_VAR_TOO_BIG;	/* size is what it needs */
 	} else {
-		v->state = BOOT_VAR_ERROR;
-		v->err = (u32)(st & 0xff);
-		v->len = 0;
+		*state = BOOT_VAR_ERROR;
+		*err = (u32)(st & 0xff);
+		*len = 0;
 	}
+}
+
+void efi_read_checkpoint(struct boot_info *bi)
+{
+	struct boot_var *v = &bi->prev_ckpt;
+
+	read_var(BOOT_CKPT_VAR, &ck_vendor_guid, v->data, sizeof(v->data), &v->state, &v->len,
+		 &v->err);
 }
 
 /* EFI_GLOBAL_VARIABLE (UEFI spec, "Globally Defined Variables"). */
@@ -111,30 +123,7 @@ static EFI_GUID global_guid = {
 
 static void read_flag(const char *name, struct boot_flag_var *v)
 {
-	CHAR16 wname[VAR_NAME_MAX];
-	UINTN size = sizeof(v->data);
-	UINT32 attrs = 0;
-	EFI_STATUS st;
-
-	v->state = BOOT_VAR_NOT_READ;
-	if (!runtime || !runtime->GetVariable)
-		return;
-	var_name(name, wname);
-	st = uefi_call_wrapper(runtime->GetVariable, 5, wname, &global_guid, &attrs, &size,
-			       v->data);
-	v->len = (u32)size;
-	if (st == EFI_SUCCESS) {
-		v->state = BOOT_VAR_READ;
-	} else if (st == EFI_NOT_FOUND) {
-		v->state = BOOT_VAR_ABSENT;
-		v->len = 0;
-	} else if (st == EFI_BUFFER_TOO_SMALL) {
-		v->state = BOOT_VAR_TOO_BIG;
-	} else {
-		v->state = BOOT_VAR_ERROR;
-		v->err = (u32)(st & 0xff);
-		v->len = 0;
-	}
+	read_var(name, &global_guid, v->data, sizeof(v->data), &v->state, &v->len, &v->err);
 }
 
 void efi_read_secure_boot(struct boot_info *bi)
