@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # ensure-deps.sh build|run|img|check|sign|lava|lab|soak-bench|memtest - make sure the Debian
-# packages a target needs are present (sign: sbsigntool and openssl, for make sign; soak-bench: stressapptest, the peer the hosted soak twin is compared with; memtest:
+# packages a target needs are present (sign: sbsigntool and openssl, for make sign; soak-bench:
+# stressapptest, the peer the hosted soak twin is compared with; memtest:
 # memtest86+, the tester make memtest-compare runs beside the soak; lab: make lab-check's LAVA
 # server, worker and PostgreSQL).
 # As root, missing ones are installed with apt-get; otherwise the script names them and fails.
