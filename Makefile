@@ -176,7 +176,7 @@ HOST_PURE += soak/pattern.c soak/plan.c kernel/platform/smbios.c \
 HOST_PURE += soak/blackbox.c
 HOST_PURE += kernel/platform/smbios_load.c kernel/platform/secureboot.c
 HOST_PURE += soak/march.c soak/watch.c soak/handover.c soak/knob.c
-HOST_PURE += soak/cover.c
+HOST_PURE += soak/cover.c soak/speed.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (host/soak/ck-soak.c's accounting, parsers and pair work).

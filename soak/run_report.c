@@ -177,6 +177,32 @@ static void print_cpus(void)
 }
 
 /*
+ * Each row of the schedule the CPUs worked: its rates over every CPU and their shares of the
+ * probe's limits (soak/speed.h), a line and a record each.
+ */
+static void print_speed(void)
+{
+	static struct soak_row_count c[SOAK_MAX_CPUS];
+
+	for (unsigned int k = 0; k < soak_schedule_rows && k < SOAK_SPEED_ROWS; k++) {
+		struct soak_speed_row r;
+		unsigned int n = 0;
+
+		for (unsigned int i = 0; i < soak.nr_cpus; i++)
+			if (!soak_is_stuck(i))
+				c[n++] = soak_cpu_of(i)->row[k];
+		soak_speed_fold(&r, k, soak_schedule[k].name, c, n);
+		if (!r.cpus)
+			continue;
+		soak_speed_shares(&r, &soak.probe);
+		soak_speed_text(&r, soak.probe.hypervisor, line, sizeof(line));
+		out(line);
+		soak_speed_json(&r, soak.probe.hypervisor, line, sizeof(line));
+		out(line);
+	}
+}
+
+/*
  * The run's own rules, after the ledger's: every CPU covered its pages, and a soak_fault=
  * knob did what it asked (@knob_ok). A ledger that passes takes the first failing one, so
  * that the summary line, its JSON and the final checkpoint all say FAIL with the reason.
@@ -222,6 +248,7 @@ bool soak_report(bool knob_ok)
 	soak_checkpoint_final(&tot, &verdict, first);
 	print_events();
 	print_cpus();
+	print_speed();
 	soak_ktap_text(&tot, &verdict, &soak.map, soak.plan.nr_nodes, nodes, why, ktap,
 		       sizeof(ktap));
 	console_write(ktap, strlen(ktap));
