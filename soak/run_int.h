@@ -100,6 +100,11 @@ void soak_checkpoint_final(const struct soak_totals *t, const struct soak_verdic
  * the soak_fault= knob did what it asked (soak_fault_end).
  */
 bool soak_report(bool knob_ok);
+/*
+ * run_report.c: row @row's rates over every live CPU, as a line and a record; @so_far (the
+ * boot CPU at the barrier after the row's first pass, every CPU past it): the line alone.
+ */
+void soak_speed_print(unsigned int row, bool so_far);
 
 /*
  * run_monitor.c: the boot CPU's duties between its pieces, and after them (soak_monitor_finish

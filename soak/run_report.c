@@ -176,30 +176,38 @@ static void print_cpus(void)
 		       (unsigned long long)(slowest / 1000000 % 1000), by);
 }
 
-/*
- * Each row of the schedule the CPUs worked: its rates over every CPU and their shares of the
- * probe's limits (soak/speed.h), a line and a record each.
- */
-static void print_speed(void)
+void soak_speed_print(unsigned int row, bool so_far)
 {
 	static struct soak_row_count c[SOAK_MAX_CPUS];
+	static char buf[512];
+	struct soak_speed_row r;
+	unsigned int n = 0;
 
-	for (unsigned int k = 0; k < soak_schedule_rows && k < SOAK_SPEED_ROWS; k++) {
-		struct soak_speed_row r;
-		unsigned int n = 0;
-
-		for (unsigned int i = 0; i < soak.nr_cpus; i++)
-			if (!soak_is_stuck(i))
-				c[n++] = soak_cpu_of(i)->row[k];
-		soak_speed_fold(&r, k, soak_schedule[k].name, c, n);
-		if (!r.cpus)
-			continue;
-		soak_speed_shares(&r, &soak.probe);
-		soak_speed_text(&r, soak.probe.hypervisor, line, sizeof(line));
-		out(line);
-		soak_speed_json(&r, soak.probe.hypervisor, line, sizeof(line));
-		out(line);
+	if (row >= soak_schedule_rows || row >= SOAK_SPEED_ROWS)
+		return;
+	for (unsigned int i = 0; i < soak.nr_cpus; i++)
+		if (!soak_is_stuck(i))
+			c[n++] = soak_cpu_of(i)->row[row];
+	soak_speed_fold(&r, row, soak_schedule[row].name, c, n);
+	if (!r.cpus)
+		return;
+	soak_speed_shares(&r, &soak.probe);
+	soak_speed_text(&r, so_far ? "soak: speed so far: " : "soak: speed: ",
+			soak.probe.hypervisor, buf, sizeof(buf));
+	if (so_far) {
+		printk("%s\n", buf);	/* while other CPUs may print */
+		return;
 	}
+	out(buf);
+	soak_speed_json(&r, soak.probe.hypervisor, buf, sizeof(buf));
+	out(buf);
+}
+
+/* Each row of the schedule the CPUs worked, over the whole soak (soak/speed.h). */
+static void print_speed(void)
+{
+	for (unsigned int k = 0; k < soak_schedule_rows && k < SOAK_SPEED_ROWS; k++)
+		soak_speed_print(k, false);
 }
 
 /*

@@ -294,12 +294,17 @@ void soak_work(unsigned int idx, void (*tick)(void))
 		sc->pass_pages = 0;
 		sc->pass_t0_ns = soak_elapsed_ns();
 		for (unsigned int el = 0; el < row->nr_el; el++, g++) {
-			if (!barrier(sc, g, tick) || !run_el(sc, &ops, pass, el, tick, rc))
+			if (!barrier(sc, g, tick))
 				goto out;
+			/* the boot CPU: every CPU is past the pass before; its row's first? */
+			if (tick && !el && pass && pass <= soak_schedule_rows)
+				soak_speed_print(pass - 1, true);
+			if (!run_el(sc, &ops, pass, el, tick, rc))
+				goto out;
+			if (rc && el + 1 == row->nr_el)
+				rc->passes++;	/* before the release: the boot CPU reads it */
 			__atomic_store_n(&sc->el_done, g + 1, __ATOMIC_RELEASE);
 		}
-		if (rc)
-			rc->passes++;
 		pass_done(sc);
 	}
 out:

@@ -141,13 +141,14 @@ size_t soak_probe_json(const struct soak_probe *p, char *buf, size_t size)
 	return w.len;
 }
 
-size_t soak_speed_text(const struct soak_speed_row *r, bool hypervisor, char *buf, size_t size)
+size_t soak_speed_text(const struct soak_speed_row *r, const char *lead, bool hypervisor,
+		       char *buf, size_t size)
 {
 	struct text t;
 
 	text_init(&t, buf, size);
-	tprintf(&t, "soak: speed: pass row %u (%s), %u whole pass%s on each of %u CPUs, %llu.%03llus "
-		"at most on one: checked ", r->row, r->name, r->passes, r->passes == 1 ? "" : "es",
+	tprintf(&t, "%spass row %u (%s), %u whole pass%s on each of %u CPUs, %llu.%03llus "
+		"at most on one: checked ", lead, r->row, r->name, r->passes, r->passes == 1 ? "" : "es",
 		r->cpus, (unsigned long long)(r->ns / 1000000000ULL),
 		(unsigned long long)(r->ns / 1000000 % 1000));
 	gbps(&t, r->checked_mbps);

@@ -80,7 +80,9 @@ void soak_speed_shares(struct soak_speed_row *r, const struct soak_probe *p);
 /* The lines ("soak: probe: ...", "soak: speed: ...") and records (soak_probe, soak_speed). */
 size_t soak_probe_text(const struct soak_probe *p, char *buf, size_t size);
 size_t soak_probe_json(const struct soak_probe *p, char *buf, size_t size);
-size_t soak_speed_text(const struct soak_speed_row *r, bool hypervisor, char *buf, size_t size);
+/* @lead starts the row's line ("soak: speed: "; "soak: speed so far: " while it soaks). */
+size_t soak_speed_text(const struct soak_speed_row *r, const char *lead, bool hypervisor,
+		       char *buf, size_t size);
 size_t soak_speed_json(const struct soak_speed_row *r, bool hypervisor, char *buf, size_t size);
 
 #endif

@@ -113,8 +113,9 @@ static void test_row(void)
 	CHECK(r.read_x1000 == 500 && r.copy_half_x1000 == 1000 && r.copy_x1000 == 1055,
 	      "0.5, 1.0, 1.055: %lld %lld %lld", (long long)r.read_x1000,
 	      (long long)r.copy_half_x1000, (long long)r.copy_x1000);
-	soak_speed_text(&r, false, buf, sizeof(buf));
-	CHECK(strstr(buf, "pass row 1 (random), 1 whole pass on each of 2 CPUs, 1.500s at most on "
+	soak_speed_text(&r, "soak: speed: ", false, buf, sizeof(buf));
+	CHECK(!strncmp(buf, "soak: speed: pass row 1 (random), 1 whole pass", 46) &&
+	      strstr(buf, "pass row 1 (random), 1 whole pass on each of 2 CPUs, 1.500s at most on "
 		      "one: checked 3.000 GB/s, traffic 6.333 GB/s; of the probe's limits: "
 		      "checked/read 50.0%, checked/(copy/2) 100.0%, traffic/copy 105.5%") &&
 	      !strstr(buf, "hypervisor"), "the line: %s", buf);
@@ -125,8 +126,9 @@ static void test_row(void)
 	      !strcmp(member(buf, "hypervisor"), "true"), "the record: %s", buf);
 	p.mbps[SOAK_PROBE_READ] = 0;
 	soak_speed_shares(&r, &p);
-	soak_speed_text(&r, true, buf, sizeof(buf));
-	CHECK(strstr(buf, "checked/read: no limit") && strstr(buf, "say nothing about the "
+	soak_speed_text(&r, "soak: speed so far: ", true, buf, sizeof(buf));
+	CHECK(!strncmp(buf, "soak: speed so far: pass row 1 (random)", 39) &&
+	      strstr(buf, "checked/read: no limit") && strstr(buf, "say nothing about the "
 	      "hardware"), "a limit not measured, under a hypervisor: %s", buf);
 	soak_speed_json(&r, true, buf, sizeof(buf));
 	CHECK(!strcmp(member(buf, "checked_read_x1000"), "null"), "null share: %s", buf);
