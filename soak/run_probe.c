@@ -31,6 +31,8 @@
 #define PROBE_HW_NS		(40ULL * 1000 * 1000)
 #define PROBE_HW_REPEATS	16
 #define PROBE_WAIT_US		2000000ULL
+/* How long the boot CPU waits for a CPU's probe to end (an emulator's CPUs may crawl). */
+#define PROBE_DONE_MS		60000
 
 enum { PS_NT_WRITE, PS_READ, PS_COPY_NT, PS_COPY_MOVSB, NR_PS };
 
@@ -181,6 +183,8 @@ void soak_probe_run(struct soak_probe *p)
 	}
 	probe_cpu(0);
 	for (unsigned int i = 1; i < soak.nr_cpus; i++)
-		on_cpu_wait(soak.cpu_of[i], SMP_DEFAULT_TIMEOUT_MS);
+		if (on_cpu_wait(soak.cpu_of[i], PROBE_DONE_MS))
+			printk("soak: probe: CPU %u has not finished its probe after %u s\n",
+			       soak.cpu_of[i], PROBE_DONE_MS / 1000);
 	fold(p);
 }
