@@ -315,7 +315,7 @@ bench-perf: $(B)/ck-bench
 
 # The soak's fill/verify/compare against memcmp/memset, hosted (SOAK_SPEED_ARGS='--mib 64').
 SOAK_SPEED_SRC := host/soak/ck-soak-speed.c bench/stats.c
-$(B)/ck-soak-speed: $(SOAK_SPEED_SRC) $(HOST_ASM) copy/verify.h bench/stats.h
+$(B)/ck-soak-speed: $(SOAK_SPEED_SRC) $(HOST_ASM) copy/verify.h copy/march.h bench/stats.h
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(SOAK_SPEED_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@
