@@ -2,7 +2,11 @@
 /*
  * ck-soak-speed.c - how fast the soak's data path runs hosted: soak_verify_mc (both
  * generators), soak_compare_mc and soak_fill (copy/verify.asm, the objects the image links)
- * against glibc's memcmp and memset over the same buffers, pinned to one CPU.
+ * against glibc's memcmp and memset over the same buffers, and copy/march.asm's kernel (the
+ * passes' inner loop): an element that reads and writes back zeros, and two elements of
+ * random data, once as the random pass does them (each word's complement over it, which the
+ * kernel folds: the written words from the read ones) against the same work from two
+ * sequences (nothing to fold), pinned to one CPU.
  *
  *	build/ck-soak-speed [--mib N]... [--rounds R] [--k K] [--cpu C]
  *
