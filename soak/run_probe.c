@@ -166,6 +166,7 @@ static void fold(struct soak_probe *p)
 void soak_probe_run(struct soak_probe *p)
 {
 	unsigned int started = 1;
+	u64 t0 = tsc_to_ns(rdtsc());
 
 	*p = (struct soak_probe){ .nr_cpus = soak.nr_cpus, .hypervisor = cpu()->hypervisor };
 	pr.hv = p->hypervisor;
@@ -187,4 +188,5 @@ void soak_probe_run(struct soak_probe *p)
 			printk("soak: probe: CPU %u has not finished its probe after %u s\n",
 			       soak.cpu_of[i], PROBE_DONE_MS / 1000);
 	fold(p);
+	p->took_ns = tsc_to_ns(rdtsc()) - t0;
 }

@@ -105,6 +105,8 @@ size_t soak_probe_text(const struct soak_probe *p, char *buf, size_t size)
 		if (s == SOAK_PROBE_COPY && p->copy)
 			tprintf(&t, " (%s)", p->copy);
 	}
+	tprintf(&t, "; the probe took %llu.%03llus", (unsigned long long)(p->took_ns / 1000000000ULL),
+		(unsigned long long)(p->took_ns / 1000000 % 1000));
 	if (p->hypervisor)
 		tprintf(&t, "; " HV_NOTE);
 	return t.len;
@@ -136,6 +138,7 @@ size_t soak_probe_json(const struct soak_probe *p, char *buf, size_t size)
 		json_str(&w, "copy", p->copy);
 	else
 		json_null(&w, "copy");
+	json_u64(&w, "took_ns", p->took_ns);
 	json_bool(&w, "hypervisor", p->hypervisor);
 	json_end(&w);
 	return w.len;

@@ -46,6 +46,7 @@ struct soak_probe {
 	u64 window;			/* bytes of memory each CPU streamed over (the largest) */
 	u64 bytes[NR_SOAK_PROBE];	/* traffic of the stream, summed over CPUs */
 	const char *copy;		/* the copy that won ("copy_mc_avx2_nt", ...) */
+	u64 took_ns;			/* the whole probe on the boot CPU, start to last CPU done */
 	bool hypervisor;
 };
 

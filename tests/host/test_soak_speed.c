@@ -46,7 +46,7 @@ static void test_mbps(void)
 static struct soak_probe probe(bool hv)
 {
 	struct soak_probe p = { .nr_cpus = 3, .window = 8 << 20, .copy = "copy_mc_avx2_nt",
-				.hypervisor = hv };
+				.took_ns = 1234567890, .hypervisor = hv };
 
 	soak_probe_add(&p, SOAK_PROBE_READ, 6 * NS, 2 * NS);		/* 3000 MB/s */
 	soak_probe_add(&p, SOAK_PROBE_READ, 3 * NS, 1 * NS);		/* 3000 MB/s */
@@ -71,11 +71,12 @@ static void test_probe(void)
 	soak_probe_text(&p, buf, sizeof(buf));
 	CHECK(strstr(buf, "nt-write 0.750 GB/s, read 6.000 GB/s (2 of the CPUs), copy 6.000 GB/s "
 		      "(copy_mc_avx2_nt)"), "the line: %s", buf);
-	CHECK(strstr(buf, "say nothing about the hardware"), "under a hypervisor it says so: %s",
-	      buf);
+	CHECK(strstr(buf, "say nothing about the hardware") && strstr(buf, "; the probe took "
+	      "1.234s;"), "under a hypervisor it says so, and how long the probe took: %s", buf);
 	soak_probe_json(&p, buf, sizeof(buf));
 	CHECK(!strcmp(member(buf, "read_mbps"), "6000") && !strcmp(member(buf, "read_cpus"), "2")
-	      && !strcmp(member(buf, "cpus"), "3") && !strcmp(member(buf, "hypervisor"), "true"),
+	      && !strcmp(member(buf, "cpus"), "3") && !strcmp(member(buf, "hypervisor"), "true")
+	      && !strcmp(member(buf, "took_ns"), "1234567890"),
 	      "the record: %s", buf);
 	p = probe(false);
 	p.cpus[SOAK_PROBE_COPY] = 0;

@@ -189,10 +189,11 @@ def check_speed(b, cpus, passes=1):
         b.expect(p[k + "_cpus"] == cpus and (p[k + "_mbps"] or 0) > 0,
                  "%s: every CPU, a rate: %s" % (k, p))
     b.has(r"^soak: probe: every soaking CPU at once \(%d CPUs, up to %d KiB each\), traffic: "
-          r"nt-write %s, read %s, copy %s \(%s\); under a hypervisor: .*say nothing about "
-          r"the hardware$" % (cpus, p["window_bytes"] >> 10, _gbps(p["nt_write_mbps"]),
-                               _gbps(p["read_mbps"]), _gbps(p["copy_mbps"]),
-                               re.escape(p["copy"] or "")))
+          r"nt-write %s, read %s, copy %s \(%s\); the probe took %d\.%03ds; under a "
+          r"hypervisor: .*say nothing about the hardware$" %
+          (cpus, p["window_bytes"] >> 10, _gbps(p["nt_write_mbps"]), _gbps(p["read_mbps"]),
+           _gbps(p["copy_mbps"]), re.escape(p["copy"] or ""), p["took_ns"] // 10**9,
+           p["took_ns"] // 10**6 % 1000))
     b.expect(sorted(r["row"] for r in speed) == list(range(min(passes, 5))),
              "a soak_speed record for each row reached: %s" % [r["row"] for r in speed])
     firsts = [r["first_pass_ns"] for r in recs if r.get("kind") == "soak_cpu" and
