@@ -14,10 +14,13 @@
  *
  * Safety: the window is memory the soak is about to write anyway (its first element writes
  * before it reads), with no page out of the soak in it. The write comes first and writes
- * whole lines with non-temporal stores (no read); the read then reads only what that write
- * left, and the copies use machine-check-safe loads (copy_mc_*). A barrier a CPU waits at
+ * whole lines with non-temporal stores (no read); every load after it is machine-check safe:
+ * the read is the soak's own read kernel (copy/march.asm, each word checked against the
+ * zeros the write left), the copies copy_mc_*. A read that meets a wrong word or poison
+ * stops that CPU's probe and says where (the soak's passes then read that memory). A barrier a CPU waits at
  * for PROBE_WAIT_US in vain lets it skip the stream: the line says how many CPUs counted.
  */
+#include "copy/march.h"
 #include "copy/routines.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
@@ -44,6 +47,8 @@ static struct {
 	bool hv, nt;
 	u64 window[SOAK_MAX_CPUS];	/* 0: this CPU does not probe */
 	u64 base[SOAK_MAX_CPUS];
+	u64 bad[SOAK_MAX_CPUS];		/* where a read stopped (bad_stream: which, + 1) */
+	u8 bad_stream[SOAK_MAX_CPUS];
 	struct { u64 bytes, ns; } st[SOAK_MAX_CPUS][NR_PS];
 } pr;
 
@@ -77,25 +82,37 @@ static void find_window(unsigned int idx, u64 want)
 }
 
 /* One go over the window; the traffic it moved. */
-static u64 stream_once(int s, u8 *w, u64 len)
+/*
+ * One go over the window; the traffic it moved, 0 when a read met a wrong word or poison
+ * (machine-check safe: the stream stops there, and *@bad says where).
+ */
+static u64 stream_once(int s, u8 *w, u64 len, u64 *bad)
 {
-	volatile u64 sink = 0;
+	static const struct soak_mv zeros = { { SOAK_GEN_CONST, 0, 0, 0 }, { 0 }, SOAK_MV_READ };
+	struct soak_word_miss m;
+	size_t left;
 
 	switch (s) {
 	case PS_NT_WRITE:
 		clear_pages_nt(w, len >> PAGE_SHIFT);
 		return len;
 	case PS_READ:
-		for (u64 i = 0; i < len; i += 32)
-			sink += *(const volatile u64 *)(w + i);
-		return len;
+		/* the soak's read kernel over the zeros the write left: each word loaded once */
+		if (soak_march_mc(w, len, &zeros, &m) == SOAK_OK)
+			return len;
+		*bad = (u64)(uintptr_t)w + m.offset;
+		return 0;
 	case PS_COPY_NT:
-		copy_mc_avx2_nt(w + len / 2, w, len / 2);
-		return len;
+		left = copy_mc_avx2_nt(w + len / 2, w, len / 2);
+		break;
 	default:
-		copy_mc_fast_string(w + len / 2, w, len / 2);
-		return len;
+		left = copy_mc_fast_string(w + len / 2, w, len / 2);
+		break;
 	}
+	if (!left)
+		return len;
+	*bad = (u64)(uintptr_t)w + len / 2 - left;
+	return 0;
 }
 
 /* Every CPU here (or the wait over): true when this CPU is to stream. */
@@ -129,7 +146,13 @@ static void probe_cpu(unsigned int idx)
 			continue;
 		t0 = tsc_to_ns(rdtsc());
 		do {
-			bytes += stream_once(s, w, l);
+			u64 b = stream_once(s, w, l, &pr.bad[idx]);
+
+			if (!b) {
+				pr.bad_stream[idx] = s + 1;
+				return;		/* bad memory: no more streams here */
+			}
+			bytes += b;
 			ns = tsc_to_ns(rdtsc()) - t0;
 		} while (!pr.hv && ++n < PROBE_HW_REPEATS && ns < PROBE_HW_NS);
 		pr.st[idx][s].bytes = bytes;
@@ -194,4 +217,10 @@ void soak_probe_run(struct soak_probe *p)
 			       soak.cpu_of[i], PROBE_DONE_MS / 1000);
 	fold(p);
 	p->took_ns = tsc_to_ns(rdtsc()) - t0;
+	for (unsigned int i = 0; i < soak.nr_cpus; i++)
+		if (pr.bad_stream[i])
+			printk("soak: probe: CPU %u's read stopped at 0x%llx (a wrong word or poison, "
+			       "in its %s stream): it probed no further; the soak's passes will "
+			       "read that memory\n", soak.cpu_of[i], (unsigned long long)pr.bad[i],
+			       pr.bad_stream[i] == PS_READ + 1 ? "read" : "copy");
 }

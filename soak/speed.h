@@ -8,7 +8,8 @@
  *
  * The probe's streams, each CPU over a window of its own memory, every CPU released at once:
  *   nt-write  movnti of zeros (copy/nt.asm clear_pages_nt): traffic = bytes written
- *   read      one 8-byte load per half cache line of what the write left: traffic = bytes
+ *   read      every word of what the write left, loaded once and checked (copy/march.asm's
+ *             read-only element over zeros, machine-check safe): traffic = bytes
  *   copy      the better of copy_mc_avx2_nt (where the CPU has AVX2) and copy_mc_fast_string
  *             (rep movsb): traffic = twice the bytes copied
  * A rate, the probe's or a row's, is aggregated as the hosted twin's (host/soak/
