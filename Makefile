@@ -248,7 +248,7 @@ FUZZ_PURE += kernel/platform/smbios.c soak/checkpoint.c soak/ledger.c \
 	mce/decode.c soak/pattern.c soak/limit.c soak/knob.c
 FUZZ_PURE += kernel/lib/json.c
 FUZZ_PURE += soak/blackbox.c
-FUZZ_PURE += mce/dimm_labels.c
+FUZZ_PURE += mce/dimm_labels.c mce/dimm.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE) | $(GEN_H)
 	@mkdir -p $(dir $@)
