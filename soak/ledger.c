@@ -355,8 +355,21 @@ void soak_totals_init(struct soak_totals *t)
 /* @e into @f when it is the earliest so far. */
 static void take_first(struct soak_first *f, const struct soak_event *e)
 {
-	if (!f->known || e->t_ns < f->t_ns)
-		*f = (struct soak_first){ true, e->cpu, e->t_ns, e->phys };
+	struct soak_bucket k;
+
+	if (f->known && e->t_ns >= f->t_ns)
+		return;
+	key_of(e, &k);
+	*f = (struct soak_first){ .known = true, .cpu = e->cpu, .t_ns = e->t_ns,
+				  .phys_known = e->flags & SOAK_EVF_PHYS,
+				  .umc_known = k.type == SOAK_BUCKET_UMC };
+	if (f->phys_known)
+		f->phys = e->phys;
+	if (f->umc_known) {
+		f->umc_node = k.umc_node;
+		f->cs = (u8)(2 * k.umc_dimm + k.umc_rank);
+		f->umc = k.umc;
+	}
 }
 
 void soak_totals_add(struct soak_totals *t, const struct soak_ledger *l)
@@ -364,7 +377,7 @@ void soak_totals_add(struct soak_totals *t, const struct soak_ledger *l)
 	for (unsigned int i = 0; i < l->nr; i++) {
 		const struct soak_event *e = &l->ev[i];
 
-		if (e->kind >= NR_SOAK_EV || !(e->flags & SOAK_EVF_PHYS))
+		if (e->kind >= NR_SOAK_EV || !(e->flags & (SOAK_EVF_PHYS | SOAK_EVF_UMC)))
 			continue;
 		take_first(&t->first[e->kind], e);
 		if (e->node < NUMA_MAX_NODES)

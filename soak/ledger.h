@@ -214,11 +214,17 @@ struct soak_totals {
 	u64 not_stored;
 	unsigned int nr_buckets;
 	struct soak_bucket bucket[SOAK_MAX_BUCKETS];
-	/* Of each kind, the earliest stored event with an address (the verdict names it). */
+	/*
+	 * Of each kind, the earliest stored event with an address or a bank-named rank (the
+	 * verdict names it: its address, its rank, or both).
+	 */
 	struct soak_first {
 		bool known;
 		u16 cpu;
 		u64 t_ns, phys;
+		bool phys_known, umc_known;
+		u8 umc_node, cs;	/* umc_known: as a UMC bucket's key (cs = 2 DIMM + rank) */
+		u16 umc;
 	} first[NR_SOAK_EV];
 	struct soak_first node_first[NUMA_MAX_NODES][NR_SOAK_EV];	/* the same, per node */
 };

@@ -443,6 +443,20 @@ size_t soak_bucket_text(const struct soak_totals *t, unsigned int i,
 	return o.len;
 }
 
+/* " in node 1 UMC 3 DIMM 0 rank 1 (label P1_C)": the rank of a verdict's first event. */
+static void put_first_umc(struct soak_text *o, const struct soak_first *f,
+			  const struct soak_where_map *map)
+{
+	const char *label = umc_label(map, f->umc_node, f->umc, f->cs);
+
+	if (f->umc_node == SOAK_NO_NODE)
+		tprintf(o, " in unknown node");
+	else
+		tprintf(o, " in node %u", f->umc_node);
+	tprintf(o, " UMC %u DIMM %u rank %u (%s%s)", f->umc, f->cs / 2, f->cs % 2,
+		label ? "label " : "no label", label ? label : "");
+}
+
 static void put_verdict(struct soak_text *o, const struct soak_totals *t,
 			const struct soak_verdict *v, const struct soak_where_map *map)
 {
@@ -470,9 +484,13 @@ static void put_verdict(struct soak_text *o, const struct soak_totals *t,
 					     &t->node_first[v->node][r->kind] : &t->first[r->kind];
 
 		tprintf(o, "%s (%llu)", r->name, (unsigned long long)v->count);
-		if (f && f->known)
+		if (f && f->known && f->phys_known)
 			tprintf(o, ", the first at 0x%llx on CPU %u", (unsigned long long)f->phys,
 				f->cpu);
+		else if (f && f->known)
+			tprintf(o, ", the first on CPU %u", f->cpu);
+		if (f && f->known && f->umc_known)
+			put_first_umc(o, f, map);
 	} else {
 		tprintf(o, "%s", r->name);
 	}

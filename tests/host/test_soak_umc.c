@@ -19,7 +19,7 @@
  *   CPU in turn, the first reader clears): each error in exactly one bucket, the rank's;
  *   non-DRAM and SyndV-clear errors never in a rank's bucket; each label the oracle's;
  * - the corrected-error threshold counts a DIMM's two ranks together (mcelog's per-DIMM
- *   rule), on that DIMM's memory node only;
+ *   rule); a deferred error's verdict (and the KTAP that says it) names its first rank;
  * - the summary's JSON and text, the checkpoint (version 3) and the black box JSON name the
  *   rank and its label; a version 2 record cannot hold it.
  */
@@ -296,6 +296,40 @@ static void test_threshold_counts_a_dimms_ranks(void)
 	      why);
 }
 
+/* A deferred error on a rank fails the soak; the verdict, its KTAP and LAVA lines name the rank. */
+static void test_verdict_names_the_first_rank(void)
+{
+	struct soak_ledger l[2];
+	struct soak_verdict v;
+	char ktap[1024];
+
+	soak_ledger_init(&l[0], store[0], 16, &map);
+	soak_ledger_init(&l[1], store[1], 16, &map);
+	for (unsigned int i = 0; i < 3; i++) {
+		/* CPU 5 at t 20, 30, 40; CPU 4 at t 15: the first is CPU 4's, on chip select 1 */
+		struct soak_mca m = { .bank = BANK0 + 3, .status = ST_DEFERRED, .amd = true,
+				      .smca = true, .ipid = IPID_UMC(3), .synd = 4 | 0x1c0000ULL,
+				      .cpu_node = 1 };
+
+		soak_ledger_mca(&l[1], 20 + 10 * i, 5, SOAK_EV_DEFERRED, &m);
+		if (!i) {
+			m.synd = 1 | 0x1c0000ULL;
+			soak_ledger_mca(&l[0], 15, 4, SOAK_EV_DEFERRED, &m);
+		}
+	}
+	soak_totals_init(&tot);
+	tot.bytes_verified = 4096;
+	soak_totals_add(&tot, &l[1]);
+	soak_totals_add(&tot, &l[0]);
+	soak_judge(&tot, &v);
+	soak_ktap_text(&tot, &v, &map, 1, 0, NULL, ktap, sizeof(ktap));
+	CHECK(!v.pass && v.count == 4 &&
+	      strstr(ktap, "    ok 1 node0\n    # ck-lava <soak.node0 pass>\n    # the soak fails "
+			   "on no one node: deferred error (uncorrected, not consumed) (4), the "
+			   "first on CPU 4 in node 1 UMC 3 DIMM 0 rank 1 (label P1_C)\nnot ok 1 soak"),
+	      "%s", ktap);
+}
+
 static void test_records_name_the_rank(void)
 {
 	static u8 rec[SOAK_CKPT_MAX], var[BB_MAX];
@@ -360,5 +394,6 @@ int main(void)
 		return 1;
 	}
 	return RUN_TESTS(test_shared_banks_count_each_error_once, test_labels_are_the_oracles,
-			 test_threshold_counts_a_dimms_ranks, test_records_name_the_rank);
+			 test_threshold_counts_a_dimms_ranks, test_verdict_names_the_first_rank,
+			 test_records_name_the_rank);
 }
