@@ -296,6 +296,15 @@ static void test_threshold_counts_a_dimms_ranks(void)
 	      why);
 }
 
+/* @s with its newlines as '|' (a diagnostic stays one line). */
+static const char *one_line(char *s)
+{
+	for (char *p = s; *p; p++)
+		if (*p == '\n')
+			*p = '|';
+	return s;
+}
+
 /* A deferred error on a rank fails the soak; the verdict, its KTAP and LAVA lines name the rank. */
 static void test_verdict_names_the_first_rank(void)
 {
@@ -327,7 +336,8 @@ static void test_verdict_names_the_first_rank(void)
 	      strstr(ktap, "    ok 1 node0\n    # ck-lava <soak.node0 pass>\n    # the soak fails "
 			   "on no one node: deferred error (uncorrected, not consumed) (4), the "
 			   "first on CPU 4 in node 1 UMC 3 DIMM 0 rank 1 (label P1_C)\nnot ok 1 soak"),
-	      "%s", ktap);
+	      "%llu deferred; the KTAP document (newlines as |): %s", (unsigned long long)v.count,
+	      one_line(ktap));
 }
 
 static void test_records_name_the_rank(void)
