@@ -126,8 +126,9 @@ size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size);
 void soak_ckpt_misc_text(const struct soak_ckpt *c, char *buf, size_t size, size_t *len);
 /*
  * Where a stored bucket's errors were, appended to @buf at *@len (ck_appendf): "DIMM name",
- * "node N UMC U DIMM D rank R (label L)", "node N range 0xbase-0xlast", "node N outside the soak ranges", "no address" or "other
- * places"; the words of every line that names a stored bucket (this and the black box's).
+ * "node N UMC U DIMM D rank R (label L)", "node N range 0xbase-0xlast", "node N outside the
+ * soak ranges", "no address" or "other places"; the words of every line that names a stored
+ * bucket (this and the black box's).
  */
 void soak_ckpt_where(char *buf, size_t size, size_t *len, const struct soak_ckpt_bucket *b);
 

@@ -112,7 +112,7 @@ static struct soak_bucket *bucket_of(struct soak_bucket *b, unsigned int *nr,
 	for (unsigned int i = 0; i < *nr; i++) {
 		if (!same_key(&b[i], key))
 			continue;
-		/* A UMC bucket's memory node is not its key: the lowest known one (0xff unknown). */
+		/* A UMC bucket's memory node is no part of its key: the lowest known one. */
 		if (b[i].type == SOAK_BUCKET_UMC && key->node < b[i].node)
 			__atomic_store_n(&b[i].node, key->node, __ATOMIC_RELAXED);
 		return &b[i];
@@ -275,7 +275,8 @@ void soak_ledger_mca(struct soak_ledger *l, u64 t_ns, u16 cpu, enum soak_ev_kind
 
 		e.ipid = m->ipid;
 		e.synd = m->synd;
-		if (dimm_decode(&b).why == DIMM_KNOWN)
+		/* UMC numbers repeat on every node: without the node, no rank's bucket. */
+		if (dimm_decode(&b).why == DIMM_KNOWN && e.cpu_node != SOAK_NO_NODE)
 			e.flags |= SOAK_EVF_UMC;
 	}
 	if (a.valid) {

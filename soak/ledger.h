@@ -15,9 +15,11 @@
  *
  * Bounded store: @cap entries; an event that finds the store full is still counted (by kind,
  * in its bucket, and as not stored), never dropped without trace. Buckets group events by
- * the DRAM rank the bank itself names (an AMD SMCA UMC bank with a DRAM ECC error and SyndV:
- * mce/dimm.h's node of the logging CPU, UMC channel, DIMM and rank), else by DIMM when the
- * firmware's DIMM map names exactly one, else by node and soak range, else "no address";
+ * the DRAM rank the bank itself names (an AMD SMCA UMC bank with a DRAM ECC error and
+ * SyndV, logged by a CPU whose AMD node is known: mce/dimm.h's node, UMC channel, DIMM and
+ * rank; UMC numbers repeat on every node, so without the node there is no such key), else
+ * by DIMM when the firmware's DIMM map names exactly one, else by node and soak range, else
+ * "no address";
  * past SOAK_MAX_BUCKETS one "other" bucket counts the rest. A rank's bucket is keyed by
  * those four alone (not by the CPU or the bank number), so one DIMM logging through the
  * shared UMC banks of several CPUs keeps one bucket when the ledgers fold; each error is in

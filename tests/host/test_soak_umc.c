@@ -153,7 +153,8 @@ static unsigned int run(enum mce_share_method how, unsigned int n)
 						 SOAK_EV_CORRECTED;
 			struct soak_mca m = { .bank = (u16)(BANK0 + ch), .status = b->status,
 					      .amd = true, .smca = true, .ipid = b->ipid,
-					      .synd = b->synd, .cpu_node = (int)(c / CPUS_PER_NODE) };
+					      .synd = b->synd,
+					      .cpu_node = (int)(c / CPUS_PER_NODE) };
 
 			if (c / CPUS_PER_NODE != node || !(owned_banks(c, how) >> (BANK0 + ch) & 1))
 				continue;
@@ -245,14 +246,9 @@ static void test_labels_are_the_oracles(void)
 		if (b->type != SOAK_BUCKET_UMC || b->umc_node >= NODES)
 			continue;
 		w = want_label(b->umc_node, 2 * b->umc_dimm + b->umc_rank, b->umc);
-		if (w[0])
-			snprintf(words, sizeof(words), "node %u UMC %u DIMM %u rank %u (chip select "
-				 "%u, label %s):", b->umc_node, b->umc, b->umc_dimm, b->umc_rank,
-				 2 * b->umc_dimm + b->umc_rank, w);
-		else
-			snprintf(words, sizeof(words), "node %u UMC %u DIMM %u rank %u (chip select "
-				 "%u, no label):", b->umc_node, b->umc, b->umc_dimm, b->umc_rank,
-				 2 * b->umc_dimm + b->umc_rank);
+		snprintf(words, sizeof(words),
+			 "node %u UMC %u DIMM %u rank %u (chip select %u, %s%s):", b->umc_node, b->umc, b->umc_dimm, b->umc_rank,
+			 2 * b->umc_dimm + b->umc_rank, w[0] ? "label " : "no label", w);
 		soak_bucket_text(&tot, i, &map, line, sizeof(line));
 		CHECK(strstr(line, words), "%s / want %s", line, words);
 	}
@@ -294,6 +290,18 @@ static void test_threshold_counts_a_dimms_ranks(void)
 	soak_verdict_text(&tot, &v, &map, why, sizeof(why));
 	CHECK(!v.pass && v.count == 11 && strstr(why, "in node 1 UMC 3 DIMM 0"), "0 + 11: %s",
 	      why);
+	/* A CPU whose AMD node is unknown: UMC 3 of which socket? No rank's bucket, no guess. */
+	{
+		struct soak_ledger l;
+		struct soak_mca m = { .bank = BANK0 + 3, .status = ST_CE, .amd = true, .smca = true,
+				      .ipid = IPID_UMC(3), .synd = 1 | 0x1c0000ULL,
+				      .cpu_node = -1 };
+
+		soak_ledger_init(&l, store[0], 16, &map);
+		soak_ledger_mca(&l, 1, 0, SOAK_EV_CORRECTED, &m);
+		CHECK(l.nr_buckets == 1 && l.bucket[0].type != SOAK_BUCKET_UMC,
+		      "node unknown: bucket type %u", l.bucket[0].type);
+	}
 }
 
 /* @s with its newlines as '|' (a diagnostic stays one line). */
@@ -335,7 +343,8 @@ static void test_verdict_names_the_first_rank(void)
 	CHECK(!v.pass && v.count == 4 &&
 	      strstr(ktap, "    ok 1 node0\n    # ck-lava <soak.node0 pass>\n    # the soak fails "
 			   "on no one node: deferred error (uncorrected, not consumed) (4), the "
-			   "first on CPU 4 in node 1 UMC 3 DIMM 0 rank 1 (label P1_C)\nnot ok 1 soak"),
+			   "first on CPU 4 in node 1 UMC 3 DIMM 0 rank 1 (label P1_C)\n"
+			   "not ok 1 soak"),
 	      "%llu deferred; the KTAP document (newlines as |): %s", (unsigned long long)v.count,
 	      one_line(ktap));
 }
@@ -363,7 +372,8 @@ static void test_records_name_the_rank(void)
 			   "P1_C"), "event: %s", text);
 	soak_event_json(&store[0][6], &map, text, sizeof(text));
 	CHECK(strstr(text, "\"ipid\":\"0x9600350f00\",\"synd\":\"0x1c0001\",\"bank_dimm\":{"
-			   "\"node\":1,\"umc\":3,\"cs\":1,\"dimm\":0,\"rank\":1,\"label\":\"P1_C\"}"),
+			   "\"node\":1,\"umc\":3,\"cs\":1,\"dimm\":0,\"rank\":1,"
+			   "\"label\":\"P1_C\"}"),
 	      "event JSON: %s", text);
 	soak_ckpt_from(&c, &tot, &v, NULL, &map, true);
 	len = soak_ckpt_encode(&c, rec, sizeof(rec));
