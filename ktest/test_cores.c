@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_cores.c - the cores suite: cores that compute or copy wrongly. Every online CPU runs
+ * the same seeded kernel at once (cores/: copy primitives, CRC32C by instruction, an integer
+ * multiply/divide chain, SSE2 and AVX2 integer chains), each in its own buffers, and returns
+ * a digest; the digests are put to the vote against the known answer (cores/vote.h). One
+ * case per kernel, with one KTAP parameter per CPU (ok when that CPU is not named); a CPU
+ * whose own CPUID lacks what a kernel needs skips it, and the case says which and why.
+ */
+#include "cores/list.h"
+#include "cores/vote.h"
+#include "kernel/arch/bootmem.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/console/printk.h"
+#include "kernel/include/x86.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+#include "kernel/platform/smp.h"
+#include "kernel/platform/tsc.h"
+#include "ktest/lib/ktap.h"
+
+/* The seed every CPU uses ("cores" in ASCII): the same data, so the same digests. */
+#define CORES_SEED	0x636f726573ULL
+
+struct cores_slot {
+	u64 digest;
+	u64 ticks;		/* the kernel's run on this CPU, TSC ticks */
+	const char *why_not;	/* this CPU cannot run the kernel: why (its own CPUID) */
+	bool done;
+};
+
+struct cores_job {
+	const struct cores_kernel *k;
+	u64 seed;
+};
+
+static struct cores_slot slots[NR_CPUS];
+static u64 digests[NR_CPUS], scratch[NR_CPUS];
+static unsigned int voter_cpu[NR_CPUS];
+static u8 *areas;
+static unsigned int nr_ran, nr_skipped;
+
+static void run_here(void *arg)
+{
+	const struct cores_job *j = arg;
+	unsigned int c = this_cpu()->cpu;
+	struct cores_slot *s = &slots[c];
+	struct cores_area a = { areas + (u64)c * 2 * CORES_BUF,
+				areas + (u64)c * 2 * CORES_BUF + CORES_BUF };
+	u64 t0;
+
+	s->why_not = j->k->cannot ? j->k->cannot(j->k) : NULL;
+	if (!s->why_not) {
+		t0 = rdtsc();
+		s->digest = j->k->run(j->k, &a, j->seed);
+		s->ticks = rdtsc() - t0;
+	}
+	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
+}
+
+static bool have_areas(struct ck_test *t)
+{
+	if (!areas)
+		areas = (u8 *)(uintptr_t)bootmem_alloc((u64)smp_nr_cpus() * 2 * CORES_BUF, SZ_4K);
+	if (!areas)
+		report(t, false, "no memory for %u CPUs' buffers (%u bytes each)", smp_nr_cpus(),
+		       2 * CORES_BUF);
+	return areas != NULL;
+}
+
+/* Run @k on every online CPU at once; the voters' digests in digests[], their CPUs. */
+static unsigned int run_everywhere(struct ck_test *t, const struct cores_job *j,
+				   const char **why_not)
+{
+	unsigned int n = 0, skipped = 0, late;
+	u32 timeout = MAX(30000U, 200U * smp_nr_online());
+
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
+		slots[c] = (struct cores_slot){ 0 };
+	late = on_each_cpu(run_here, (void *)j, timeout);
+	report(t, late == 0, "%s: %u CPUs did not finish within %u ms", j->k->name, late,
+	       timeout);
+	*why_not = NULL;
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
+		const struct cores_slot *s = &slots[c];
+
+		if (!cpu_online(c))
+			continue;
+		if (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE)) {
+			report(t, false, "%s: CPU %u (APIC id %u) did not finish", j->k->name, c,
+			       smp_cpu(c)->apic_id);
+		} else if (s->why_not) {
+			if (!skipped++)
+				*why_not = s->why_not;
+			if (skipped <= 4)
+				ck_diag("%s: CPU %u (APIC id %u) skips it: %s", j->k->name, c,
+					smp_cpu(c)->apic_id, s->why_not);
+		} else {
+			voter_cpu[n] = c;
+			digests[n++] = s->digest;
+		}
+	}
+	if (skipped && n)
+		ck_diag("%s: %u CPUs skip it, %u run it: the CPUs differ", j->k->name, skipped, n);
+	return n;
+}
+
+static void say_verdict(struct ck_test *t, const struct cores_kernel *k,
+			const struct cores_vote *v, u64 known)
+{
+	switch (v->cls) {
+	case CORES_AGREE:
+		ck_diag("%s: all %u CPUs agree with the known answer 0x%016llx", k->name, v->n,
+			(unsigned long long)known);
+		break;
+	case CORES_MINORITY:
+		for (unsigned int i = 0; i < MIN(v->nr_named, (unsigned int)CORES_MAX_NAMED); i++) {
+			unsigned int c = voter_cpu[v->named[i]];
+
+			report(t, false, "cores: kernel %s: CPU %u (APIC id %u) in the minority: "
+			       "digest 0x%016llx; %u of %u CPUs and the known answer give 0x%016llx",
+			       k->name, c, smp_cpu(c)->apic_id,
+			       (unsigned long long)digests[v->named[i]], v->nr_known, v->n,
+			       (unsigned long long)known);
+		}
+		if (v->nr_named > CORES_MAX_NAMED)
+			report(t, false, "cores: kernel %s: %u more CPUs in the minority", k->name,
+			       v->nr_named - CORES_MAX_NAMED);
+		break;
+	case CORES_REF_WRONG:
+		report(t, false, "cores: kernel %s: all %u CPUs agree on 0x%016llx against the "
+		       "known answer 0x%016llx: the reference or the code is wrong, no core blamed",
+		       k->name, v->n, (unsigned long long)v->top, (unsigned long long)known);
+		break;
+	case CORES_DISPUTED:
+		report(t, false, "cores: kernel %s: %u of %u CPUs agree on 0x%016llx, %u give the "
+		       "known answer 0x%016llx: disputed, no core named (the reference, the code "
+		       "or several cores are wrong)", k->name, v->nr_top, v->n,
+		       (unsigned long long)v->top, v->nr_known, (unsigned long long)known);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * One KTAP parameter per CPU that ran @k: ok unless the vote names it (in the minority every
+ * CPU without the known answer is named; the other classes name none).
+ */
+static void cpu_params(struct ck_test *t, const struct cores_kernel *k,
+		       const struct cores_vote *v, unsigned int n, u64 known)
+{
+	char name[48];
+
+	ck_params_begin(t, k->name, n);
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int c = voter_cpu[i];
+		bool blamed = v->cls == CORES_MINORITY && digests[i] != known;
+
+		ck_snprintf(name, sizeof(name), "cpu%u_apic%u", c, smp_cpu(c)->apic_id);
+		ck_param_result(t, i + 1, !blamed, name);
+	}
+}
+
+static void run_kernel(struct ck_test *t, const char *name)
+{
+	const struct cores_kernel *k = cores_kernel_named(name, strlen(name));
+	struct cores_job j = { .k = k, .seed = CORES_SEED };
+	struct cores_vote v;
+	const char *why_not;
+	unsigned int n;
+	u64 known, slowest = 0;
+
+	if (!report(t, k != NULL, "kernel %s is in cores/list.c", name) || !have_areas(t))
+		return;
+	n = run_everywhere(t, &j, &why_not);
+	if (!n) {
+		nr_skipped++;
+		ck_skip(t, "no CPU can run it: %s", why_not ? why_not : "none online");
+		return;
+	}
+	nr_ran++;
+	known = k->known(k, j.seed);
+	cores_vote(digests, n, known, scratch, &v);
+	for (unsigned int i = 0; i < n; i++)
+		slowest = MAX(slowest, slots[voter_cpu[i]].ticks);
+	ck_diag("%s (%s): %u CPUs, seed 0x%llx, %u distinct digests, slowest CPU %llu us: %s",
+		k->name, k->family, n, (unsigned long long)j.seed, v.nr_groups,
+		(unsigned long long)(tsc_to_ns(slowest) / 1000), cores_class_name(v.cls));
+	say_verdict(t, k, &v, known);
+	cpu_params(t, k, &v, n, known);
+}
+
+static void kernels_covered(struct ck_test *t)
+{
+	ck_diag("%u of %u kernels ran, %u skipped on every CPU", nr_ran, cores_nr_kernels(),
+		nr_skipped);
+	report(t, nr_ran + nr_skipped == cores_nr_kernels(),
+	       "every kernel of cores/list.c has a case here (%u ran + %u skipped, %u listed)",
+	       nr_ran, nr_skipped, cores_nr_kernels());
+}
+
+#define KCASE(nm)							\
+	static void case_##nm(struct ck_test *t)			\
+	{								\
+		run_kernel(t, #nm);					\
+	}
+#define KENTRY(nm)	{ #nm, case_##nm }
+
+KCASE(copy_page_rep)
+KCASE(copy_page_unrolled)
+KCASE(memcpy_erms)
+KCASE(memcpy_orig)
+KCASE(copy_mc_fragile)
+KCASE(copy_mc_erms)
+KCASE(copy_mc_avx2_nt)
+KCASE(crc32c)
+KCASE(muldiv)
+KCASE(vec_sse2)
+KCASE(vec_avx2)
+
+CK_SUITE(cores, 85,
+	 KENTRY(copy_page_rep), KENTRY(copy_page_unrolled), KENTRY(memcpy_erms),
+	 KENTRY(memcpy_orig), KENTRY(copy_mc_fragile), KENTRY(copy_mc_erms),
+	 KENTRY(copy_mc_avx2_nt), KENTRY(crc32c), KENTRY(muldiv), KENTRY(vec_sse2),
+	 KENTRY(vec_avx2),
+	 CK_CASE(kernels_covered));
