@@ -8,6 +8,7 @@
  * whose own CPUID lacks what a kernel needs skips it, and the case says which and why.
  */
 #include "cores/list.h"
+#include "cores/opts.h"
 #include "cores/vote.h"
 #include "kernel/arch/bootmem.h"
 #include "kernel/arch/percpu.h"
@@ -17,10 +18,8 @@
 #include "kernel/lib/string.h"
 #include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
+#include "ktest/lib/ctx.h"
 #include "ktest/lib/ktap.h"
-
-/* The seed every CPU uses ("cores" in ASCII): the same data, so the same digests. */
-#define CORES_SEED	0x636f726573ULL
 
 struct cores_slot {
 	u64 digest;
@@ -29,9 +28,11 @@ struct cores_slot {
 	bool done;
 };
 
+/* Every CPU the same seed (cores=seed:), so the same data and the same digests. */
 struct cores_job {
 	const struct cores_kernel *k;
 	u64 seed;
+	unsigned int rounds;	/* seeds seed .. seed + rounds - 1, folded */
 };
 
 static struct cores_slot slots[NR_CPUS];
@@ -51,8 +52,12 @@ static void run_here(void *arg)
 
 	s->why_not = j->k->cannot ? j->k->cannot(j->k) : NULL;
 	if (!s->why_not) {
+		u64 d = CORES_FOLD_INIT;
+
 		t0 = rdtsc();
-		s->digest = j->k->run(j->k, &a, j->seed);
+		for (unsigned int r = 0; r < j->rounds; r++)
+			d = cores_fold(d, j->k->run(j->k, &a, j->seed + r));
+		s->digest = d;
 		s->ticks = rdtsc() - t0;
 	}
 	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
@@ -165,13 +170,21 @@ static void cpu_params(struct ck_test *t, const struct cores_kernel *k,
 static void run_kernel(struct ck_test *t, const char *name)
 {
 	const struct cores_kernel *k = cores_kernel_named(name, strlen(name));
-	struct cores_job j = { .k = k, .seed = CORES_SEED };
+	const struct cores_opts *o = &t->ctx->cores;
+	struct cores_job j = { .k = k, .seed = cores_opts_seed(o), .rounds = cores_opts_rounds(o) };
 	struct cores_vote v;
 	const char *why_not;
 	unsigned int n;
-	u64 known, slowest = 0;
+	u64 known = CORES_FOLD_INIT, slowest = 0;
 
-	if (!report(t, k != NULL, "kernel %s is in cores/list.c", name) || !have_areas(t))
+	if (!report(t, k != NULL, "kernel %s is in cores/list.c", name))
+		return;
+	if (!cores_opts_family(o, k->family)) {
+		nr_skipped++;
+		ck_skip(t, "cores=kernels: leaves the %s family out", k->family);
+		return;
+	}
+	if (!have_areas(t))
 		return;
 	n = run_everywhere(t, &j, &why_not);
 	if (!n) {
@@ -180,12 +193,13 @@ static void run_kernel(struct ck_test *t, const char *name)
 		return;
 	}
 	nr_ran++;
-	known = k->known(k, j.seed);
+	for (unsigned int r = 0; r < j.rounds; r++)
+		known = cores_fold(known, k->known(k, j.seed + r));
 	cores_vote(digests, n, known, scratch, &v);
 	for (unsigned int i = 0; i < n; i++)
 		slowest = MAX(slowest, slots[voter_cpu[i]].ticks);
-	ck_diag("%s (%s): %u CPUs, seed 0x%llx, %u distinct digests, slowest CPU %llu us: %s",
-		k->name, k->family, n, (unsigned long long)j.seed, v.nr_groups,
+	ck_diag("%s (%s): %u CPUs, seed 0x%llx, %u rounds, %u distinct digests, slowest CPU %llu "
+		"us: %s", k->name, k->family, n, (unsigned long long)j.seed, j.rounds, v.nr_groups,
 		(unsigned long long)(tsc_to_ns(slowest) / 1000), cores_class_name(v.cls));
 	say_verdict(t, k, &v, known);
 	cpu_params(t, k, &v, n, known);
@@ -193,8 +207,8 @@ static void run_kernel(struct ck_test *t, const char *name)
 
 static void kernels_covered(struct ck_test *t)
 {
-	ck_diag("%u of %u kernels ran, %u skipped on every CPU", nr_ran, cores_nr_kernels(),
-		nr_skipped);
+	ck_diag("%u of %u kernels ran, %u skipped on every CPU or by cores=", nr_ran,
+		cores_nr_kernels(), nr_skipped);
 	report(t, nr_ran + nr_skipped == cores_nr_kernels(),
 	       "every kernel of cores/list.c has a case here (%u ran + %u skipped, %u listed)",
 	       nr_ran, nr_skipped, cores_nr_kernels());

@@ -55,9 +55,9 @@ ALLOWED = {
     "ktest/oracle": [],
     # The in-image test framework (KTAP, crash kinds, the case context) and the sweeps and
     # vectors that host tests share.
-    "ktest/lib": LOW + ["copy", "mce", "ktest/oracle"],
+    "ktest/lib": LOW + ["copy", "mce", "cores", "ktest/oracle"],
     # The run, as Linux's init/: it runs the registered suites through ktest/lib, never a suite.
-    "init": LOW + ["copy", "mce", "bench", "soak", "ktest/lib"],
+    "init": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/lib"],
     # The in-image suites, registered in the ck_suites section: the top, since some test the
     # run's own parts (the command line, the results store).
     "ktest": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib",
@@ -69,18 +69,18 @@ ALLOWED = {
     "tests/host": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib",
                          "init", "host/lib", "host/bench", "host/soak", "host/inject",
                          "host/decode"],
-    "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
-                         "tests/host"],
+    "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib",
+                         "init", "tests/host"],
     # The hosted programs: what the hosted benchmark and soak twin share (the Linux machine),
     # then each of them, then the small programs at host/ itself.
-    "host/lib": LOW + ["copy", "init"],
+    "host/lib": LOW + ["copy", "cores", "init"],
     "host/bench": LOW + ["copy", "bench", "host/lib"],
     "host/soak": LOW + ["copy", "mce", "bench", "soak", "host/lib"],
     # The host injector (DRAM faults in a QEMU guest's RAM file): the C library alone.
     "host/inject": [],
     # The offline decoder of DRAM errors (ck-decode): mce/'s pure decoder and labels parser.
     "host/decode": LOW + ["mce"],
-    "host": LOW + ["copy", "mce", "bench", "soak", "init"],
+    "host": LOW + ["copy", "mce", "bench", "soak", "cores", "init"],
     "tools": [],
 }
 

@@ -14,6 +14,7 @@
 #include "cores/k_int.h"
 #include "cores/k_vec.h"
 #include "cores/list.h"
+#include "cores/opts.h"
 #include "cores/vote.h"
 #include "tests/host/host_test.h"
 
@@ -303,9 +304,55 @@ static void test_flip_moves_digest(void)
 	free(w);
 }
 
+static const char *parse(const char *s, struct cores_opts *o)
+{
+	*o = (struct cores_opts){ .rounds = 77 };	/* untouched on error */
+	return cores_parse_opts(s, strlen(s), o);
+}
+
+static void test_opts_parse(void)
+{
+	static const char *const bad[] = {
+		"", "seed:", "seed:0x", "seed:12a", "seed:0x10000000000000000",
+		"seed:18446744073709551616", "rounds:0", "rounds:1001", "rounds:x", "kernels:",
+		"kernels:copy+", "kernels:+copy", "kernels:float", "kernels:copy++vector",
+		"seed:1,", ",seed:1", "seed:1,,rounds:2", "time:5", "default,seed:1", "Default",
+	};
+	struct cores_opts o;
+	char buf[80];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *why = parse(bad[i], &o);
+
+		CHECK(why && o.rounds == 77, "'%s' refused (%s), nothing written", bad[i],
+		      why ? why : "accepted");
+	}
+	CHECK(!parse("default", &o) && !o.seed_set && !o.rounds && !o.families, "default");
+	CHECK(cores_opts_seed(&o) == 0x636f726573ULL && cores_opts_rounds(&o) == 1 &&
+	      cores_opts_family(&o, "copy") && cores_opts_family(&o, "vector"),
+	      "the default: seed 'cores', one round, every family");
+	cores_opts_text(&o, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "default"), "default's text: %s", buf);
+	CHECK(!parse("seed:0", &o) && o.seed_set && cores_opts_seed(&o) == 0, "seed 0 is a seed");
+	CHECK(!parse("seed:18446744073709551615", &o) && o.seed == ~0ULL, "the largest decimal");
+	CHECK(!parse("seed:0xFFffFFffFFffFFff", &o) && o.seed == ~0ULL, "the largest hex");
+	CHECK(!parse("rounds:1000,kernels:vector+copy,seed:0x2a", &o) && o.rounds == 1000 &&
+	      o.seed == 42 && cores_opts_family(&o, "copy") && !cores_opts_family(&o, "integer")
+	      && cores_opts_family(&o, "vector") && !cores_opts_family(&o, "x87"),
+	      "three items in any order");
+	cores_opts_text(&o, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "seed:0x2a,rounds:1000,kernels:copy+vector"), "text: %s", buf);
+	CHECK(!parse(buf, &o) && o.rounds == 1000 && o.seed == 42 && o.families == 5,
+	      "its text parses back to the same");
+	CHECK(!parse("seed:0xffffffffffffffff,rounds:1000,kernels:copy+integer+vector", &o) &&
+	      cores_opts_text(&o, buf, sizeof(buf)) < 64, "the longest text fits the 64 bytes "
+	      "the parser compares (%s)", buf);
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_vote_every_pattern, test_vote_random_many, test_vote_cases,
 			 test_crc32c_vectors, test_kernels_known_answers,
-			 test_copy_kernel_catches_bad_copy, test_flip_moves_digest);
+			 test_copy_kernel_catches_bad_copy, test_flip_moves_digest,
+			 test_opts_parse);
 }
