@@ -9,6 +9,7 @@
  */
 #include "cores/list.h"
 #include "cores/opts.h"
+#include "cores/record.h"
 #include "cores/vote.h"
 #include "kernel/arch/bootmem.h"
 #include "kernel/arch/percpu.h"
@@ -75,7 +76,7 @@ static bool have_areas(struct ck_test *t)
 
 /* Run @k on every online CPU at once; the voters' digests in digests[], their CPUs. */
 static unsigned int run_everywhere(struct ck_test *t, const struct cores_job *j,
-				   const char **why_not)
+				   const char **why_not, unsigned int *nr_skipped_cpus)
 {
 	unsigned int n = 0, skipped = 0, late;
 	u32 timeout = MAX(30000U, 200U * smp_nr_online());
@@ -107,6 +108,7 @@ static unsigned int run_everywhere(struct ck_test *t, const struct cores_job *j,
 	}
 	if (skipped && n)
 		ck_diag("%s: %u CPUs skip it, %u run it: the CPUs differ", j->k->name, skipped, n);
+	*nr_skipped_cpus = skipped;
 	return n;
 }
 
@@ -167,6 +169,26 @@ static void cpu_params(struct ck_test *t, const struct cores_kernel *k,
 	}
 }
 
+/* The kernel's JSON record, as a diagnostic line of its case. */
+static void say_record(const struct cores_job *j, const struct cores_vote *v, u64 known,
+		       unsigned int skipped, const char *why_not, u64 slowest_us)
+{
+	struct cores_named_cpu named[CORES_MAX_NAMED];
+	struct cores_result r = { .kernel = j->k->name, .family = j->k->family,
+				  .seed = j->seed, .rounds = j->rounds, .skipped = skipped,
+				  .why_not = why_not, .known = known, .vote = v, .named = named,
+				  .slowest_us = slowest_us };
+	char buf[1024];
+
+	for (unsigned int i = 0; i < MIN(v->nr_named, (unsigned int)CORES_MAX_NAMED); i++) {
+		unsigned int c = voter_cpu[v->named[i]];
+
+		named[i] = (struct cores_named_cpu){ c, smp_cpu(c)->apic_id, digests[v->named[i]] };
+	}
+	cores_record_json(&r, buf, sizeof(buf));
+	ck_diag("%s", buf);
+}
+
 static void run_kernel(struct ck_test *t, const char *name)
 {
 	const struct cores_kernel *k = cores_kernel_named(name, strlen(name));
@@ -174,7 +196,7 @@ static void run_kernel(struct ck_test *t, const char *name)
 	struct cores_job j = { .k = k, .seed = cores_opts_seed(o), .rounds = cores_opts_rounds(o) };
 	struct cores_vote v;
 	const char *why_not;
-	unsigned int n;
+	unsigned int n, skipped;
 	u64 known = CORES_FOLD_INIT, slowest = 0;
 
 	if (!report(t, k != NULL, "kernel %s is in cores/list.c", name))
@@ -186,8 +208,10 @@ static void run_kernel(struct ck_test *t, const char *name)
 	}
 	if (!have_areas(t))
 		return;
-	n = run_everywhere(t, &j, &why_not);
+	n = run_everywhere(t, &j, &why_not, &skipped);
 	if (!n) {
+		cores_vote(digests, 0, 0, scratch, &v);
+		say_record(&j, &v, 0, skipped, why_not, 0);
 		nr_skipped++;
 		ck_skip(t, "no CPU can run it: %s", why_not ? why_not : "none online");
 		return;
@@ -202,6 +226,7 @@ static void run_kernel(struct ck_test *t, const char *name)
 		"us: %s", k->name, k->family, n, (unsigned long long)j.seed, j.rounds, v.nr_groups,
 		(unsigned long long)(tsc_to_ns(slowest) / 1000), cores_class_name(v.cls));
 	say_verdict(t, k, &v, known);
+	say_record(&j, &v, known, skipped, why_not, tsc_to_ns(slowest) / 1000);
 	cpu_params(t, k, &v, n, known);
 }
 

@@ -15,8 +15,10 @@
 #include "cores/k_vec.h"
 #include "cores/list.h"
 #include "cores/opts.h"
+#include "cores/record.h"
 #include "cores/vote.h"
 #include "tests/host/host_test.h"
+#include "tests/host/json_check.h"
 
 /* The oracle: the class and the named CPUs of vote.h's rules, by pairwise counting. */
 static void oracle(const u64 *d, unsigned int n, u64 known, enum cores_class *cls,
@@ -349,10 +351,40 @@ static void test_opts_parse(void)
 	      "the parser compares (%s)", buf);
 }
 
+static void test_record(void)
+{
+	const u64 d[4] = { 7, 7, 0xdead, 7 };
+	struct cores_named_cpu named[1] = { { 2, 4, 0xdead } };
+	struct cores_vote v;
+	u64 s[4];
+	char buf[1024];
+	struct cores_result r = { .kernel = "crc32c", .family = "integer", .seed = 0x2a,
+				  .rounds = 3, .known = 7, .vote = &v, .named = named,
+				  .slowest_us = 12 };
+
+	cores_vote(d, 4, 7, s, &v);
+	cores_record_json(&r, buf, sizeof(buf));
+	CHECK(jc_valid(buf), "valid JSON: %s", buf);
+	CHECK(!strcmp(buf, "{\"schema\":1,\"kind\":\"cores\",\"kernel\":\"crc32c\","
+		      "\"family\":\"integer\",\"seed\":\"0x2a\",\"rounds\":3,\"cpus\":4,"
+		      "\"skipped\":0,\"verdict\":\"minority\",\"known\":\"0x7\","
+		      "\"known_cpus\":3,\"groups\":2,\"top\":\"0xdead\",\"top_cpus\":1,"
+		      "\"slowest_us\":12,\"named_total\":1,\"named\":[{\"cpu\":2,\"apic\":4,"
+		      "\"digest\":\"0xdead\"}]}"), "the minority's record: %s", buf);
+	cores_vote(d, 0, 7, s, &v);
+	r.skipped = 2;
+	r.why_not = "no AVX2 (CPUID)";
+	cores_record_json(&r, buf, sizeof(buf));
+	CHECK(jc_valid(buf) && strstr(buf, "\"cpus\":0,\"skipped\":2,\"why_skipped\":\"no AVX2 "
+				       "(CPUID)\",\"verdict\":\"none\",\"named_total\":0,"
+				       "\"named\":[]}") && !strstr(buf, "known"),
+	      "a kernel no CPU ran: %s", buf);
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_vote_every_pattern, test_vote_random_many, test_vote_cases,
 			 test_crc32c_vectors, test_kernels_known_answers,
 			 test_copy_kernel_catches_bad_copy, test_flip_moves_digest,
-			 test_opts_parse);
+			 test_opts_parse, test_record);
 }
