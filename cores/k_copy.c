@@ -20,7 +20,7 @@ typedef void (*page_fn)(void *dst, const void *src);
 typedef void *(*bytes_fn)(void *dst, const void *src, size_t len);
 typedef size_t (*mc_fn)(void *dst, const void *src, size_t len);
 
-u64 __attribute__((noinline)) cores_copy_digest(const u8 *dst, size_t len)
+u64 __attribute__((noipa)) cores_copy_digest(const u8 *dst, size_t len)
 {
 	const u64 *w = (const u64 *)dst;
 	u64 d = CORES_FOLD_INIT;

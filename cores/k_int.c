@@ -17,7 +17,7 @@
 
 #define CRC32C_POLY	0x82f63b78U	/* Castagnoli, bit-reversed */
 
-u32 __attribute__((noinline)) cores_crc32c_insn(const u8 *buf, size_t len)
+u32 __attribute__((noipa)) cores_crc32c_insn(const u8 *buf, size_t len)
 {
 	const u64 *w = (const u64 *)buf;
 	u64 crc = 0xffffffffU;
@@ -81,7 +81,7 @@ static u64 crc_known(const struct cores_kernel *k, u64 seed)
 	return (u32)~crc;
 }
 
-u64 __attribute__((noinline)) cores_muldiv_chain(const u64 *w, size_t n, u64 x)
+u64 __attribute__((noipa)) cores_muldiv_chain(const u64 *w, size_t n, u64 x)
 {
 	u64 acc = CORES_FOLD_INIT;
 

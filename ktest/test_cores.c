@@ -186,7 +186,7 @@ static void say_record(const struct cores_job *j, const struct cores_vote *v, u6
 		named[i] = (struct cores_named_cpu){ c, smp_cpu(c)->apic_id, digests[v->named[i]] };
 	}
 	cores_record_json(&r, buf, sizeof(buf));
-	ck_diag("%s", buf);
+	printk("    # %s\n", buf);		/* whole: ck_diag() keeps 255 characters */
 }
 
 static void run_kernel(struct ck_test *t, const char *name)
