@@ -42,5 +42,19 @@ void cores_record_json(const struct cores_result *r, char *buf, size_t size)
 		json_obj_end(&w);
 	}
 	json_arr_end(&w);
+	if (r->replay && r->replay->runs) {
+		const struct cores_replay *p = r->replay;
+
+		json_obj_begin(&w, "replay");
+		json_u64(&w, "cpu", p->cpu);
+		json_u64(&w, "runs", p->runs);
+		json_u64(&w, "wrong", p->wrong);
+		if (p->wrong)
+			json_u64(&w, "first_wrong_us", p->first_wrong_us);
+		json_u64(&w, "other_cpu", p->other_cpu);
+		json_u64(&w, "other_wrong", p->other_wrong);
+		json_str(&w, "class", cores_replay_class(p->wrong, p->other_wrong));
+		json_obj_end(&w);
+	}
 	json_end(&w);
 }

@@ -13,6 +13,13 @@ struct cores_named_cpu {
 	u64 digest;
 };
 
+/* The first named CPU replayed (cores_replay_class()); runs == 0: not replayed. */
+struct cores_replay {
+	unsigned int cpu, other_cpu;
+	unsigned int runs, wrong, other_wrong;
+	u64 first_wrong_us;		/* from the replay's start to its first wrong run */
+};
+
 struct cores_result {
 	const char *kernel, *family;
 	u64 seed;
@@ -23,6 +30,7 @@ struct cores_result {
 	const struct cores_vote *vote;		/* vote->n == 0: no CPU ran it */
 	const struct cores_named_cpu *named;	/* MIN(vote->nr_named, CORES_MAX_NAMED) */
 	u64 slowest_us;				/* the slowest CPU's run, all rounds */
+	const struct cores_replay *replay;	/* NULL: none */
 };
 
 void cores_record_json(const struct cores_result *r, char *buf, size_t size);

@@ -70,6 +70,13 @@ void cores_vote(const u64 *digest, unsigned int n, u64 known, u64 *scratch,
 	}
 }
 
+const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_other)
+{
+	if (!wrong_named)
+		return "not_reproduced";
+	return wrong_other ? "not_one_cpu" : "one_cpu";
+}
+
 const char *cores_class_name(enum cores_class c)
 {
 	switch (c) {

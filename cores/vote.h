@@ -42,6 +42,13 @@ struct cores_vote {
  */
 void cores_vote(const u64 *digest, unsigned int n, u64 known, u64 *scratch,
 		struct cores_vote *v);
+/*
+ * A CPU the vote named, replayed: the same kernel and seed run again @runs times on it and
+ * on a CPU that gave the known answer. The class: "not_reproduced" (the named CPU got it
+ * right every time), "one_cpu" (only the named CPU got it wrong again), "not_one_cpu" (the
+ * other CPU did too: the machine, not one core).
+ */
+const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_other);
 /* The class's word as the KTAP lines and the JSON records give it. */
 const char *cores_class_name(enum cores_class c);
 

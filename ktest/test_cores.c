@@ -41,6 +41,7 @@ static u64 digests[NR_CPUS], scratch[NR_CPUS];
 static unsigned int voter_cpu[NR_CPUS];
 static u8 *areas;
 static unsigned int nr_ran, nr_skipped;
+static u64 first_us;		/* when the first kernel started (smp_now_us) */
 
 static void run_here(void *arg)
 {
@@ -169,15 +170,71 @@ static void cpu_params(struct ck_test *t, const struct cores_kernel *k,
 	}
 }
 
+#define REPLAY_RUNS	10
+
+struct replay_job {
+	const struct cores_job *j;
+	u64 known;
+	unsigned int wrong;
+	u64 first_wrong_us;
+};
+
+/* The kernel again, REPLAY_RUNS times on this CPU alone, against the known answer. */
+static void replay_here(void *arg)
+{
+	struct replay_job *r = arg;
+	unsigned int c = this_cpu()->cpu;
+	struct cores_area a = { areas + (u64)c * 2 * CORES_BUF,
+				areas + (u64)c * 2 * CORES_BUF + CORES_BUF };
+	u64 t0 = smp_now_us();
+
+	for (unsigned int i = 0; i < REPLAY_RUNS; i++) {
+		u64 d = CORES_FOLD_INIT;
+
+		for (unsigned int k = 0; k < r->j->rounds; k++)
+			d = cores_fold(d, r->j->k->run(r->j->k, &a, r->j->seed + k));
+		if (d != r->known && !r->wrong++)
+			r->first_wrong_us = smp_now_us() - t0;
+	}
+}
+
+/*
+ * Isolate before blaming: the first CPU the vote named replays the seed, and so does the
+ * last CPU that gave the known answer (numbered furthest from it, as MADT order goes).
+ */
+static void replay(struct ck_test *t, const struct cores_job *j, const struct cores_vote *v,
+		   u64 known, struct cores_replay *out)
+{
+	struct replay_job mine = { j, known, 0, 0 }, theirs = { j, known, 0, 0 };
+	unsigned int other = ~0U;
+
+	for (unsigned int i = 0; i < v->n; i++)
+		if (digests[i] == known)
+			other = voter_cpu[i];
+	*out = (struct cores_replay){ .cpu = voter_cpu[v->named[0]], .other_cpu = other };
+	if (other == ~0U)
+		return;
+	report(t, on_cpu(out->cpu, replay_here, &mine, 30000) == 0 &&
+	       on_cpu(other, replay_here, &theirs, 30000) == 0,
+	       "replays on CPUs %u and %u finished", out->cpu, other);
+	*out = (struct cores_replay){ out->cpu, other, REPLAY_RUNS, mine.wrong, theirs.wrong,
+				      mine.first_wrong_us };
+	ck_diag("%s: replayed %u times: CPU %u wrong %u times%s, CPU %u (it gave the known answer) "
+		"wrong %u times: %s", j->k->name, REPLAY_RUNS, out->cpu, mine.wrong,
+		mine.wrong ? "" : " (not reproduced)", other, theirs.wrong,
+		cores_replay_class(mine.wrong, theirs.wrong));
+}
+
 /* The kernel's JSON record, as a diagnostic line of its case. */
 static void say_record(const struct cores_job *j, const struct cores_vote *v, u64 known,
-		       unsigned int skipped, const char *why_not, u64 slowest_us)
+		       unsigned int skipped, const char *why_not, u64 slowest_us,
+		       const struct cores_replay *rp)
 {
 	struct cores_named_cpu named[CORES_MAX_NAMED];
 	struct cores_result r = { .kernel = j->k->name, .family = j->k->family,
 				  .seed = j->seed, .rounds = j->rounds, .skipped = skipped,
 				  .why_not = why_not, .known = known, .vote = v, .named = named,
-				  .slowest_us = slowest_us };
+				  .slowest_us = slowest_us, .replay = rp };
 	char buf[1024];
 
 	for (unsigned int i = 0; i < MIN(v->nr_named, (unsigned int)CORES_MAX_NAMED); i++) {
@@ -198,6 +255,7 @@ static void run_kernel(struct ck_test *t, const char *name)
 	const char *why_not;
 	unsigned int n, skipped;
 	u64 known = CORES_FOLD_INIT, slowest = 0;
+	struct cores_replay rp;
 
 	if (!report(t, k != NULL, "kernel %s is in cores/list.c", name))
 		return;
@@ -208,10 +266,12 @@ static void run_kernel(struct ck_test *t, const char *name)
 	}
 	if (!have_areas(t))
 		return;
+	if (!first_us)
+		first_us = smp_now_us();
 	n = run_everywhere(t, &j, &why_not, &skipped);
 	if (!n) {
 		cores_vote(digests, 0, 0, scratch, &v);
-		say_record(&j, &v, 0, skipped, why_not, 0);
+		say_record(&j, &v, 0, skipped, why_not, 0, NULL);
 		nr_skipped++;
 		ck_skip(t, "no CPU can run it: %s", why_not ? why_not : "none online");
 		return;
@@ -226,7 +286,10 @@ static void run_kernel(struct ck_test *t, const char *name)
 		"us: %s", k->name, k->family, n, (unsigned long long)j.seed, j.rounds, v.nr_groups,
 		(unsigned long long)(tsc_to_ns(slowest) / 1000), cores_class_name(v.cls));
 	say_verdict(t, k, &v, known);
-	say_record(&j, &v, known, skipped, why_not, tsc_to_ns(slowest) / 1000);
+	if (v.cls == CORES_MINORITY)
+		replay(t, &j, &v, known, &rp);
+	say_record(&j, &v, known, skipped, why_not, tsc_to_ns(slowest) / 1000,
+		   v.cls == CORES_MINORITY ? &rp : NULL);
 	cpu_params(t, k, &v, n, known);
 }
 
@@ -234,6 +297,9 @@ static void kernels_covered(struct ck_test *t)
 {
 	ck_diag("%u of %u kernels ran, %u skipped on every CPU or by cores=", nr_ran,
 		cores_nr_kernels(), nr_skipped);
+	if (first_us)
+		ck_diag("the kernels took %llu ms on %u CPUs, votes and reports included",
+			(unsigned long long)(smp_now_us() - first_us) / 1000, smp_nr_online());
 	report(t, nr_ran + nr_skipped == cores_nr_kernels(),
 	       "every kernel of cores/list.c has a case here (%u ran + %u skipped, %u listed)",
 	       nr_ran, nr_skipped, cores_nr_kernels());

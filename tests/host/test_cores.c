@@ -371,6 +371,21 @@ static void test_record(void)
 		      "\"known_cpus\":3,\"groups\":2,\"top\":\"0xdead\",\"top_cpus\":1,"
 		      "\"slowest_us\":12,\"named_total\":1,\"named\":[{\"cpu\":2,\"apic\":4,"
 		      "\"digest\":\"0xdead\"}]}"), "the minority's record: %s", buf);
+	struct cores_replay rp = { .cpu = 2, .other_cpu = 3, .runs = 10, .wrong = 4,
+				   .first_wrong_us = 99 };
+
+	r.replay = &rp;
+	cores_record_json(&r, buf, sizeof(buf));
+	CHECK(jc_valid(buf) && strstr(buf, "\"named\":[{\"cpu\":2,\"apic\":4,\"digest\":"
+				       "\"0xdead\"}],\"replay\":{\"cpu\":2,\"runs\":10,"
+				       "\"wrong\":4,\"first_wrong_us\":99,\"other_cpu\":3,"
+				       "\"other_wrong\":0,\"class\":\"one_cpu\"}}"),
+	      "the replay's record: %s", buf);
+	CHECK(!strcmp(cores_replay_class(0, 0), "not_reproduced") &&
+	      !strcmp(cores_replay_class(0, 3), "not_reproduced") &&
+	      !strcmp(cores_replay_class(1, 0), "one_cpu") &&
+	      !strcmp(cores_replay_class(10, 1), "not_one_cpu"), "the replay's classes");
+	r.replay = NULL;
 	cores_vote(d, 0, 7, s, &v);
 	r.skipped = 2;
 	r.why_not = "no AVX2 (CPUID)";

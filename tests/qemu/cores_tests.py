@@ -5,7 +5,8 @@ Debian's gdb attaches, breaks at one kernel's symbol on one vCPU only (the load 
 the symbol's value in copykernel.so, `if $_thread == N + 1`), flips one bit of the memory that
 kernel is about to check (or of a register it is about to use), detaches, and the run goes on.
 The run must FAIL naming that CPU and that kernel, in the KTAP case, its per-CPU parameter
-and its JSON record, and nothing else may fail; a control run with the same breakpoint and no
+and its JSON record, and nothing else may fail; the replay of the seed on that CPU and on
+another finds nothing (a flip made once is "not_reproduced"); a control run with the same breakpoint and no
 flip must PASS. There is no hook in the image: what it reports comes from its own vote.
 
 Every gdb step runs under a timeout: a gdb that cannot attach, or a breakpoint that is never
@@ -191,5 +192,13 @@ def t_cores_gdb(b, kernel, cpu, flip="flip"):
     b.expect(r.get("verdict") == "minority" and r.get("named_total") == 1 and
              r.get("named", [{}])[0].get("cpu") == cpu and r.get("known_cpus") == SMP - 1,
              "kernel %s's record: %s" % (kernel, r))
+    # A flip made once does not come back: the replay on the named CPU and on the last CPU
+    # that gave the known answer (CPU 3, or 2 when CPU 3 is the one) finds nothing.
+    other = SMP - 1 if cpu != SMP - 1 else SMP - 2
+    b.has(r"^    # %s: replayed 10 times: CPU %d wrong 0 times \(not reproduced\), CPU %d \(it "
+          r"gave the known answer\) wrong 0 times: not_reproduced$" % (kernel, cpu, other))
+    b.expect(r.get("replay") == {"cpu": cpu, "runs": 10, "wrong": 0, "other_cpu": other,
+                                 "other_wrong": 0, "class": "not_reproduced"},
+             "kernel %s's replay: %s" % (kernel, r.get("replay")))
     b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
     check_agree_everywhere(b, recs, but=kernel)
