@@ -30,6 +30,16 @@ u64 __attribute__((noipa)) cores_copy_digest(const u8 *dst, size_t len)
 	return d;
 }
 
+u64 __attribute__((noipa)) cores_copy_check_other(const u8 *dst, size_t len)
+{
+	const u64 *w = (const u64 *)dst;
+	u64 d = CORES_FOLD_INIT;
+
+	for (size_t i = 0; i < len / 8; i++)
+		d = cores_fold(d, w[i]);
+	return d;
+}
+
 static u64 copy_run(const struct cores_kernel *k, const struct cores_area *a, u64 seed)
 {
 	u64 *src = (u64 *)a->src, left = 0;

@@ -77,6 +77,22 @@ const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_othe
 	return wrong_other ? "not_one_cpu" : "one_cpu";
 }
 
+enum cores_pair cores_pair_judge(bool checker_ok, bool have_third, bool third_ok)
+{
+	if (checker_ok)
+		return CORES_PAIR_OK;
+	if (!have_third)
+		return CORES_PAIR_UNDECIDED;
+	return third_ok ? CORES_PAIR_CHECKER : CORES_PAIR_WRITER;
+}
+
+const char *cores_pair_name(enum cores_pair p)
+{
+	static const char *const names[] = { "ok", "writer", "checker", "undecided" };
+
+	return (unsigned int)p < ARRAY_SIZE(names) ? names[p] : "?";
+}
+
 const char *cores_class_name(enum cores_class c)
 {
 	switch (c) {

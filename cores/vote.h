@@ -49,6 +49,15 @@ void cores_vote(const u64 *digest, unsigned int n, u64 known, u64 *scratch,
  * other CPU did too: the machine, not one core).
  */
 const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_other);
+/*
+ * Copy here, check there: CPU w's copy is checked by the next CPU c, and when c finds it
+ * wrong the CPU after c (a third one) checks it again. Who is wrong: nobody (c found it
+ * right), the writer (the third CPU finds it wrong too: the data are wrong), the checker (the
+ * third finds it right), or undecided (no third CPU).
+ */
+enum cores_pair { CORES_PAIR_OK, CORES_PAIR_WRITER, CORES_PAIR_CHECKER, CORES_PAIR_UNDECIDED };
+enum cores_pair cores_pair_judge(bool checker_ok, bool have_third, bool third_ok);
+const char *cores_pair_name(enum cores_pair p);
 /* The class's word as the KTAP lines and the JSON records give it. */
 const char *cores_class_name(enum cores_class c);
 

@@ -7,6 +7,7 @@
  * case per kernel, with one KTAP parameter per CPU (ok when that CPU is not named); a CPU
  * whose own CPUID lacks what a kernel needs skips it, and the case says which and why.
  */
+#include "cores/k_copy.h"
 #include "cores/list.h"
 #include "cores/opts.h"
 #include "cores/record.h"
@@ -293,6 +294,107 @@ static void run_kernel(struct ck_test *t, const char *name)
 	cpu_params(t, k, &v, n, known);
 }
 
+/* Copy here, check there: the CPUs that ran a copy kernel, in a ring. */
+static unsigned int ring[NR_CPUS], ring_pos[NR_CPUS], ring_n;
+static u64 checked[NR_CPUS];
+
+static u8 *dst_of(unsigned int cpu)
+{
+	return areas + (u64)cpu * 2 * CORES_BUF + CORES_BUF;
+}
+
+/* This CPU checks the copy the CPU before it in the ring wrote. */
+static void check_neighbour(void *arg)
+{
+	unsigned int c = this_cpu()->cpu, w = ring[(ring_pos[c] + ring_n - 1) % ring_n];
+
+	checked[c] = cores_copy_check_other(dst_of(w), CORES_BUF);
+}
+
+static void check_again(void *arg)
+{
+	unsigned int w = *(unsigned int *)arg;
+
+	checked[this_cpu()->cpu] = cores_copy_check_other(dst_of(w), CORES_BUF);
+}
+
+/* One copy kernel's pairs: true when every checker found its writer's copy right. */
+static bool pairs_of(struct ck_test *t, const struct cores_kernel *k, u64 seed)
+{
+	struct cores_job j = { .k = k, .seed = seed, .rounds = 1 };
+	u64 known = k->known(k, seed);
+	unsigned int bad = 0;
+	const char *why_not;
+	unsigned int skipped;
+
+	ring_n = run_everywhere(t, &j, &why_not, &skipped);
+	if (ring_n < 2) {
+		ck_diag("pairs: %s: %u CPUs ran it (%s): no pair", k->name, ring_n,
+			why_not ? why_not : "one CPU");
+		return true;
+	}
+	for (unsigned int i = 0; i < ring_n; i++) {
+		ring[i] = voter_cpu[i];
+		ring_pos[voter_cpu[i]] = i;
+	}
+	report(t, on_each_cpu(check_neighbour, NULL, MAX(30000U, 200U * smp_nr_online())) == 0,
+	       "pairs: %s: every CPU checked its neighbour's copy in time", k->name);
+	for (unsigned int i = 0; i < ring_n; i++) {
+		unsigned int c = ring[i], w = ring[(i + ring_n - 1) % ring_n];
+		unsigned int third = ring[(i + 1) % ring_n];
+		bool have_third = third != w && third != c;
+		u64 again = 0;
+		enum cores_pair p;
+
+		if (checked[c] == known)
+			continue;
+		if (have_third)
+			have_third = on_cpu(third, check_again, &w, 30000) == 0;
+		again = checked[third];
+		p = cores_pair_judge(false, have_third, again == known);
+		bad++;
+		report(t, false, "cores: pairs: kernel %s: CPU %u (APIC id %u) found CPU %u's copy "
+		       "wrong (0x%016llx, known 0x%016llx); CPU %u checked it again: %s; the %s is "
+		       "named: CPU %u (APIC id %u)", k->name, c, smp_cpu(c)->apic_id, w,
+		       (unsigned long long)checked[c], (unsigned long long)known, third,
+		       !have_third ? "no third CPU" : again == known ? "right" : "wrong too",
+		       cores_pair_name(p), p == CORES_PAIR_CHECKER ? c : w,
+		       smp_cpu(p == CORES_PAIR_CHECKER ? c : w)->apic_id);
+	}
+	return !bad;
+}
+
+/*
+ * Every copy kernel's destination checked by another CPU (the next in a ring: linear in the
+ * CPUs), a third deciding between the writer and the checker. One KTAP parameter per kernel.
+ */
+static void copy_pairs(struct ck_test *t)
+{
+	const struct cores_opts *o = &t->ctx->cores;
+	unsigned int idx = 0;
+	bool ok[32];
+
+	if (smp_nr_online() < 2) {
+		ck_skip(t, "one CPU online: no pairs");
+		return;
+	}
+	if (!cores_opts_family(o, "copy")) {
+		ck_skip(t, "cores=kernels: leaves the copy family out");
+		return;
+	}
+	if (!have_areas(t))
+		return;
+	ck_diag("pairs: each of %u CPUs checks the copy of the CPU before it; a third decides",
+		smp_nr_online());
+	for (unsigned int i = 0; i < cores_nr_kernels() && idx < ARRAY_SIZE(ok); i++)
+		if (!strcmp(cores_kernel(i)->family, "copy"))
+			ok[idx++] = pairs_of(t, cores_kernel(i), cores_opts_seed(o));
+	ck_params_begin(t, "copy_pairs", idx);
+	for (unsigned int i = 0, p = 0; i < cores_nr_kernels() && p < idx; i++)
+		if (!strcmp(cores_kernel(i)->family, "copy"))
+			ck_param_result(t, p + 1, ok[p], cores_kernel(i)->name), p++;
+}
+
 static void kernels_covered(struct ck_test *t)
 {
 	ck_diag("%u of %u kernels ran, %u skipped on every CPU or by cores=", nr_ran,
@@ -329,4 +431,5 @@ CK_SUITE(cores, 85,
 	 KENTRY(memcpy_orig), KENTRY(copy_mc_fragile), KENTRY(copy_mc_erms),
 	 KENTRY(copy_mc_avx2_nt), KENTRY(crc32c), KENTRY(muldiv), KENTRY(vec_sse2),
 	 KENTRY(vec_avx2),
+	 CK_CASE(copy_pairs),
 	 CK_CASE(kernels_covered));

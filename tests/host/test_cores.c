@@ -385,6 +385,14 @@ static void test_record(void)
 	      !strcmp(cores_replay_class(0, 3), "not_reproduced") &&
 	      !strcmp(cores_replay_class(1, 0), "one_cpu") &&
 	      !strcmp(cores_replay_class(10, 1), "not_one_cpu"), "the replay's classes");
+	CHECK(cores_pair_judge(true, false, false) == CORES_PAIR_OK &&
+	      cores_pair_judge(true, true, false) == CORES_PAIR_OK &&
+	      cores_pair_judge(false, false, true) == CORES_PAIR_UNDECIDED &&
+	      cores_pair_judge(false, true, true) == CORES_PAIR_CHECKER &&
+	      cores_pair_judge(false, true, false) == CORES_PAIR_WRITER,
+	      "the pairs' judgement: a third CPU that finds the copy right clears the writer");
+	CHECK(!strcmp(cores_pair_name(CORES_PAIR_WRITER), "writer") &&
+	      !strcmp(cores_pair_name(CORES_PAIR_CHECKER), "checker"), "the pairs' words");
 	r.replay = NULL;
 	cores_vote(d, 0, 7, s, &v);
 	r.skipped = 2;

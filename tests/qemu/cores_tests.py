@@ -34,6 +34,10 @@ FLIPS = {
     "crc32c": ("cores_crc32c_insn", "memory"),
     "muldiv": ("cores_muldiv_chain", "rdx"),
     "vec_sse2": ("cores_vec_sse2", "memory"),
+    # The copy pairs (CPU c checks the copy of the CPU before it; the CPU after c checks
+    # again): the checker's answer flipped (rax when it returns), or the writer's data.
+    "pair_checker": ("cores_copy_check_other", "rax"),
+    "pair_writer": ("cores_copy_check_other", "memory"),
 }
 LOAD_RE = re.compile(r"image at (0x[0-9A-Fa-f]+)")
 
@@ -66,6 +70,9 @@ def gdb_script(port, addr, cpu, flip):
         lines += ["set var *(unsigned char *)($rdi + 100) = *(unsigned char *)($rdi + 100) ^ 4"]
     elif flip == "rdx":
         lines += ["set var $rdx = $rdx ^ 0x10000"]
+    elif flip == "rax":
+        lines += ["delete", "tbreak *(*(unsigned long *)$rsp) if $_thread == %d" % (cpu + 1),
+                  "continue", "set var $rax = $rax ^ 1"]
     if flip:
         lines += ['printf "CK-FLIPPED %s\\n"' % flip]
     lines += ["delete", "detach", "quit"]
@@ -202,3 +209,26 @@ def t_cores_gdb(b, kernel, cpu, flip="flip"):
              "kernel %s's replay: %s" % (kernel, r.get("replay")))
     b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
     check_agree_everywhere(b, recs, but=kernel)
+
+
+def t_cores_gdb_pair(b, role, cpu):
+    """tests=cores on -smp 4; in the copy pairs, gdb flips the answer of CPU @cpu's check of
+    the copy CPU @cpu - 1 wrote (@role "checker": the third CPU finds it right, so the checker
+    is named) or a byte of that copy as CPU @cpu is about to check it (@role "writer": the
+    third finds it wrong too, so the writer is named)."""
+    cpu = int(cpu)
+    writer, third = (cpu + SMP - 1) % SMP, (cpu + 1) % SMP
+    if not boot_with_gdb(b, "exit=qemu tests=cores", "pair_" + role, cpu,
+                         FLIPS["pair_" + role][1]):
+        return
+    named = cpu if role == "checker" else writer
+    b.status_is(FAIL)
+    b.has(r"^    # ktest/test_cores\.c:\d+: FAIL: cores: pairs: kernel copy_page_rep: CPU %d "
+          r"\(APIC id %d\) found CPU %d's copy wrong \(0x[0-9a-f]{16}, known 0x[0-9a-f]{16}\); "
+          r"CPU %d checked it again: %s; the %s is named: CPU %d \(APIC id %d\)$" % (
+              cpu, cpu, writer, third, "right" if role == "checker" else "wrong too", role,
+              named, named))
+    b.has(r"^        not ok 1 copy_page_rep$")
+    b.has(r"^    not ok \d+ copy_pairs$")
+    b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
+    check_agree_everywhere(b, records(b))
