@@ -49,6 +49,8 @@ KERNEL_SRC := $(filter-out %/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard
 KERNEL_SRC += ktest/oracle/linux_folio_mc.c ktest/oracle/linux_mce.c
 ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard init/*.asm) \
 	$(wildcard bench/*.asm) $(wildcard cores/*.asm)
+# shim's SBAT record (boot/sbat.asm): the .sbat section shim 15.3 and later require.
+ASM_SRC    += boot/sbat.asm
 
 BOOT_OBJ   := $(patsubst %.c,$(B)/%.o,$(BOOT_SRC))
 KERNEL_OBJ := $(patsubst %.c,$(B)/%.o,$(KERNEL_SRC))
@@ -62,7 +64,7 @@ LIBS       := -L$(EFI_LIB) -lefi -lgnuefi
 # section claims and warn of "gaps between PE/COFF sections". The image symbolises RIPs from
 # .ksyms, and a debugger reads copykernel.so.
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* \
-	-j .rela.* -j .reloc -j .ksyms
+	-j .rela.* -j .reloc -j .sbat -j .ksyms
 PE_FLAGS := --strip-all --target efi-app-x86_64 --subsystem=10
 
 .PHONY: all sign run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
@@ -251,7 +253,7 @@ FUZZ_PURE += kernel/platform/smbios.c soak/checkpoint.c soak/ledger.c \
 	mce/decode.c soak/pattern.c soak/limit.c soak/knob.c
 FUZZ_PURE += kernel/lib/json.c
 FUZZ_PURE += soak/blackbox.c
-FUZZ_PURE += mce/dimm_labels.c
+FUZZ_PURE += mce/dimm_labels.c mce/dimm.c
 FUZZ_PURE += cores/opts.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE) | $(GEN_H)

@@ -37,6 +37,11 @@ void mce_dimm_labels_init(const char *text, size_t len, bool truncated, const ch
 	       labels.board_found ? " found" : "", labels.n);
 }
 
+const char *mce_dimm_label(unsigned int node, unsigned int cs, unsigned int umc)
+{
+	return labels_taken ? dimm_labels_find(&labels, node, cs, umc) : NULL;
+}
+
 void mce_dimm_report(const char *p, int node, bool smca, u64 status, u64 synd, u64 ipid)
 {
 	struct dimm_bank b = { .status = status, .synd = synd, .ipid = ipid,

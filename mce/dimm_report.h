@@ -21,5 +21,10 @@ void mce_dimm_labels_init(const char *text, size_t len, bool truncated, const ch
  * starting with @p; nothing when the CPU has no SMCA (@smca false).
  */
 void mce_dimm_report(const char *p, int node, bool smca, u64 status, u64 synd, u64 ipid);
+/*
+ * The label of AMD node @node's UMC @umc chip select @cs (rasdaemon's mc.row.channel) in the
+ * labels file taken for this board, or NULL (no file, no board entry, no such location).
+ */
+const char *mce_dimm_label(unsigned int node, unsigned int cs, unsigned int umc);
 
 #endif

@@ -15,7 +15,7 @@ static const char magic[4] = { 'C', 'K', 'B', '1' };
 static const char *const count_keys[NR_SOAK_EV] = {
 	"corrected", "deferred", "uncorrected", "miscompares", "stuck_cpus", "retired_pages",
 };
-static const char *const bucket_types[] = { "dimm", "range", "no_address", "other" };
+static const char *const bucket_types[] = { "dimm", "range", "no_address", "other", "umc" };
 
 static void put32(u8 *p, u32 v)
 {
@@ -222,6 +222,21 @@ static void json_buckets(struct json_writer *w, const struct soak_ckpt *c)
 		json_str(w, "dimm", b->type == SOAK_BUCKET_DIMM ? b->name : NULL);
 		json_hex(w, "base", b->base);
 		json_hex(w, "size", b->size);
+		if (b->type == SOAK_BUCKET_UMC) {
+			json_obj_begin(w, "umc");
+			if (b->umc_node == SOAK_NO_NODE)
+				json_null(w, "node");
+			else
+				json_u64(w, "node", b->umc_node);
+			json_u64(w, "umc", b->umc);
+			json_u64(w, "dimm", b->cs / 2);
+			json_u64(w, "rank", b->cs % 2);
+			json_u64(w, "cs", b->cs);
+			json_str(w, "label", b->name[0] ? b->name : NULL);
+			json_obj_end(w);
+		} else {
+			json_null(w, "umc");
+		}
 		json_counts(w, "counts", b->count);
 		json_obj_end(w);
 	}

@@ -50,16 +50,26 @@ static void take_bucket(struct soak_ckpt_bucket *to, const struct soak_bucket *b
 {
 	char name[2 * SMBIOS_NAME_MAX + 2] = "";
 
+	const char *label = NULL;
+
 	to->type = (u8)b->type;
 	to->node = b->node;
 	to->dimm = b->type == SOAK_BUCKET_DIMM ? b->dimm : 0;
 	to->base = b->type == SOAK_BUCKET_RANGE ? b->base : 0;
 	to->size = b->type == SOAK_BUCKET_RANGE ? b->size : 0;
-	if (b->type > SOAK_BUCKET_RANGE)
+	to->umc_node = b->type == SOAK_BUCKET_UMC ? b->umc_node : 0;
+	to->cs = b->type == SOAK_BUCKET_UMC ? (u8)(2 * b->umc_dimm + b->umc_rank) : 0;
+	to->umc = b->type == SOAK_BUCKET_UMC ? b->umc : 0;
+	if (!soak_bucket_has_node(b->type))
 		to->node = 0;
 	memcpy(to->count, b->count, sizeof(to->count));
 	if (b->type == SOAK_BUCKET_DIMM && map && map->dimms)
 		smbios_dimm_name(map->dimms, b->dimm, name, sizeof(name));
+	if (b->type == SOAK_BUCKET_UMC && map && map->dimm_label && b->umc_node != SOAK_NO_NODE)
+		label = map->dimm_label(b->umc_node, to->cs, b->umc);
+	/* A label is printable ASCII (dimm_labels.c); what does not fit is cut. */
+	for (size_t i = 0; label && label[i] && i < sizeof(name) - 1; i++)
+		name[i] = label[i] >= 0x20 && label[i] < 0x7f ? label[i] : '?';
 	memset(to->name, 0, sizeof(to->name));
 	memcpy(to->name, name, name_len(name));
 }
@@ -190,9 +200,11 @@ size_t soak_ckpt_encode(const struct soak_ckpt *c, u8 *buf, size_t size)
 	size_t len = record_len(version, c->nr_buckets, c->nr_misc);
 
 	if (c->nr_buckets > SOAK_CKPT_BUCKETS || c->nr_misc > SOAK_CKPT_MISC ||
-	    (version != 1 && version != SOAK_CKPT_VERSION) || (version == 1 && c->nr_misc) ||
-	    size < len)
+	    version > SOAK_CKPT_VERSION || (version == 1 && c->nr_misc) || size < len)
 		return 0;
+	for (unsigned int i = 0; i < c->nr_buckets; i++)
+		if (version < 3 && c->bucket[i].type == SOAK_BUCKET_UMC)
+			return 0;	/* a UMC bucket needs a version 3 record */
 	memset(buf, 0, len);
 	memcpy(buf, magic, 4);
 	buf[4] = version;
@@ -221,6 +233,9 @@ size_t soak_ckpt_encode(const struct soak_ckpt *c, u8 *buf, size_t size)
 		p[0] = b->type;
 		p[1] = b->node;
 		put16(p + 2, b->dimm);
+		p[4] = b->umc_node;
+		p[5] = b->cs;
+		put16(p + 6, b->umc);
 		put64(p + 8, b->base);
 		put64(p + 16, b->size);
 		for (int k = 0; k < NR_SOAK_EV; k++)
@@ -266,16 +281,24 @@ bool soak_take_ascii(const u8 *p, size_t size, char *out)
 	return zero(p, n, size);
 }
 
-static bool decode_bucket(const u8 *p, struct soak_ckpt_bucket *b)
+/* A bucket of a version @version record; UMC buckets (type 4) came with version 3. */
+static bool decode_bucket(const u8 *p, unsigned int version, struct soak_ckpt_bucket *b)
 {
 	b->type = p[0];
 	b->node = p[1];
 	b->dimm = get16(p + 2);
+	b->umc_node = p[4];
+	b->cs = p[5];
+	b->umc = get16(p + 6);
 	b->base = get_le64(p + 8);
 	b->size = get_le64(p + 16);
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		b->count[k] = get_le32(p + 24 + 4 * k);
-	return b->type <= SOAK_BUCKET_OTHER && zero(p, 4, 8) && soak_take_ascii(p + 48, SOAK_CKPT_NAME, b->name);
+	if (b->type == SOAK_BUCKET_UMC)
+		return version >= 3 && b->cs < 8 && !b->dimm &&
+		       soak_take_ascii(p + 48, SOAK_CKPT_NAME, b->name);
+	return b->type <= SOAK_BUCKET_OTHER && zero(p, 4, 8) &&
+	       soak_take_ascii(p + 48, SOAK_CKPT_NAME, b->name);
 }
 
 static bool decode_misc(const u8 *p, struct soak_ckpt_misc *m)
@@ -295,8 +318,8 @@ int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char 
 	*why = NULL;
 	if (len < 8 || memcmp(buf, magic, 4))
 		*why = "not a soak checkpoint (no CKSK magic)";
-	else if (buf[4] != 1 && buf[4] != SOAK_CKPT_VERSION)
-		*why = "a soak checkpoint of another version (this build reads versions 1 and 2)";
+	else if (buf[4] < 1 || buf[4] > SOAK_CKPT_VERSION)
+		*why = "a soak checkpoint of another version (this build reads versions 1 to 3)";
 	else if (get16(buf + 6) != len || len < SOAK_CKPT_HEADER + 4 ||
 		 buf[46] > SOAK_CKPT_BUCKETS || buf[81] > SOAK_CKPT_MISC ||
 		 (buf[4] == 1 && buf[81]) || len != record_len(buf[4], buf[46], buf[81]))
@@ -331,7 +354,7 @@ int soak_ckpt_decode(const u8 *buf, size_t len, struct soak_ckpt *c, const char 
 	    (c->first.kind == SOAK_CKPT_NONE && !zero(buf, 82, 104)))
 		*why = "soak checkpoint: a field out of range";
 	for (unsigned int i = 0; !*why && i < c->nr_buckets; i++)
-		if (!decode_bucket(buf + SOAK_CKPT_HEADER + i * SOAK_CKPT_BUCKET_LEN,
+		if (!decode_bucket(buf + SOAK_CKPT_HEADER + i * SOAK_CKPT_BUCKET_LEN, buf[4],
 				   &c->bucket[i]))
 			*why = "soak checkpoint: a bucket field out of range";
 	for (unsigned int i = 0; !*why && i < c->nr_misc; i++)
@@ -360,6 +383,13 @@ void soak_ckpt_where(char *buf, size_t size, size_t *len, const struct soak_ckpt
 {
 	if (b->type == SOAK_BUCKET_DIMM)
 		ck_appendf(buf, size, len, "DIMM %s", b->name[0] ? b->name : "?");
+	else if (b->type == SOAK_BUCKET_UMC && b->umc_node == SOAK_NO_NODE)
+		ck_appendf(buf, size, len, "unknown node UMC %u DIMM %u rank %u (%s%s)", b->umc,
+			   b->cs / 2, b->cs % 2, b->name[0] ? "label " : "no label", b->name);
+	else if (b->type == SOAK_BUCKET_UMC)
+		ck_appendf(buf, size, len, "node %u UMC %u DIMM %u rank %u (%s%s)", b->umc_node,
+			   b->umc, b->cs / 2, b->cs % 2, b->name[0] ? "label " : "no label",
+			   b->name);
 	else if (b->type == SOAK_BUCKET_RANGE && b->size)
 		ck_appendf(buf, size, len, "node %u range 0x%llx-0x%llx", b->node,
 			   (unsigned long long)b->base,

@@ -8,8 +8,9 @@
  * The record, little-endian, SOAK_CKPT_HEADER + 72 * buckets + 40 * miscompares + 4 bytes
  * (at most SOAK_CKPT_MAX):
  *    0  4  "CKSK"                   48 24  counts, u32 each, saturating, in enum soak_ev_kind
- *    4  1  version (2; 1: no          order: corrected, deferred, uncorrected,
- *          miscompares, byte 81 0)
+ *    4  1  version (3; 1: no          order: corrected, deferred, uncorrected,
+ *          miscompares, byte 81 0;
+ *          2: no UMC bucket)
  *    5  1  flags: 1 final (the             miscompares, stuck CPUs, retired pages
  *          verdict, before its lines), 72  4  entries not stored, u32
  *          2 failing so far, 4 entries 76  4  0
@@ -17,9 +18,11 @@
  *          command line had errors
  *    6  2  length of the record               CPU u16, 0 u32, physical u64, t ns u64
  *    8  8  run seed                   104 72n buckets, worst first: type u8 (0 DIMM,
- *   16  8  elapsed ns                         1 range, 2 no address, 3 other), node u8,
- *   24  8  bytes verified                     DIMM index u16, 0 u32, base u64, size u64,
- *   32  8  bytes per pass (coverage)          counts 6 x u32, name 24 bytes (NUL padded)
+ *   16  8  elapsed ns                         1 range, 2 no address, 3 other, 4 UMC),
+ *   24  8  bytes verified                     node u8, DIMM index u16, then 4 bytes (0, or
+ *   32  8  bytes per pass (coverage)          UMC: AMD node u8, chip select u8, UMC u16),
+ *                                             base u64, size u64, counts 6 x u32, name 24
+ *                                             bytes (NUL padded; UMC: the label)
  *   40  4  passes                     then 40m the first miscompares, earliest first (byte
  *   44  2  CPUs                               81 says how many, 0..4): physical u64, expected
  *   46  1  buckets (0..8)                     u64, actual u64, t ns u64, CPU u16, pattern u8
@@ -37,7 +40,7 @@
 
 #include "soak/ledger.h"
 
-#define SOAK_CKPT_VERSION	2
+#define SOAK_CKPT_VERSION	3
 #define SOAK_CKPT_BUCKETS	8
 #define SOAK_CKPT_HEADER	104
 #define SOAK_CKPT_BUCKET_LEN	72
@@ -77,7 +80,9 @@ struct soak_ckpt {
 		u16 dimm;
 		u64 base, size;
 		u32 count[NR_SOAK_EV];
-		char name[SOAK_CKPT_NAME + 1];	/* a DIMM's name, NUL-terminated */
+		char name[SOAK_CKPT_NAME + 1];	/* a DIMM's name or UMC label, NUL-ended */
+		u8 umc_node, cs;	/* UMC: the logging CPU's AMD node, chip select */
+		u16 umc;
 	} bucket[SOAK_CKPT_BUCKETS];
 	u8 nr_misc;
 	struct soak_ckpt_misc {
@@ -121,8 +126,9 @@ size_t soak_ckpt_text(const struct soak_ckpt *c, char *buf, size_t size);
 void soak_ckpt_misc_text(const struct soak_ckpt *c, char *buf, size_t size, size_t *len);
 /*
  * Where a stored bucket's errors were, appended to @buf at *@len (ck_appendf): "DIMM name",
- * "node N range 0xbase-0xlast", "node N outside the soak ranges", "no address" or "other
- * places"; the words of every line that names a stored bucket (this and the black box's).
+ * "node N UMC U DIMM D rank R (label L)", "node N range 0xbase-0xlast", "node N outside the
+ * soak ranges", "no address" or "other places"; the words of every line that names a stored
+ * bucket (this and the black box's).
  */
 void soak_ckpt_where(char *buf, size_t size, size_t *len, const struct soak_ckpt_bucket *b);
 

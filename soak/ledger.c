@@ -4,6 +4,7 @@
  */
 #include "kernel/lib/string.h"
 #include "mce/decode.h"
+#include "mce/dimm.h"
 #include "mce/mce_regs.h"
 #include "soak/ledger.h"
 
@@ -78,12 +79,25 @@ static void attribute(const struct soak_where_map *map, struct soak_event *e)
 		e->dimm[i] = idx[i];
 }
 
+bool soak_bucket_has_node(unsigned int type)
+{
+	return type <= SOAK_BUCKET_RANGE || type == SOAK_BUCKET_UMC;
+}
+
+bool soak_same_umc_dimm(const struct soak_bucket *a, const struct soak_bucket *b)
+{
+	return a->type == SOAK_BUCKET_UMC && b->type == SOAK_BUCKET_UMC &&
+	       a->umc_node == b->umc_node && a->umc == b->umc && a->umc_dimm == b->umc_dimm;
+}
+
 static bool same_key(const struct soak_bucket *a, const struct soak_bucket *b)
 {
 	if (a->type != b->type)
 		return false;
 	if (a->type == SOAK_BUCKET_DIMM)
 		return a->dimm == b->dimm;
+	if (a->type == SOAK_BUCKET_UMC)
+		return soak_same_umc_dimm(a, b) && a->umc_rank == b->umc_rank;
 	if (a->type == SOAK_BUCKET_RANGE)
 		return a->node == b->node && a->base == b->base && a->size == b->size;
 	return true;
@@ -95,9 +109,14 @@ static struct soak_bucket *bucket_of(struct soak_bucket *b, unsigned int *nr,
 {
 	struct soak_bucket *other = &b[SOAK_MAX_BUCKETS - 1];
 
-	for (unsigned int i = 0; i < *nr; i++)
-		if (same_key(&b[i], key))
-			return &b[i];
+	for (unsigned int i = 0; i < *nr; i++) {
+		if (!same_key(&b[i], key))
+			continue;
+		/* A UMC bucket's memory node is no part of its key: the lowest known one. */
+		if (b[i].type == SOAK_BUCKET_UMC && key->node < b[i].node)
+			__atomic_store_n(&b[i].node, key->node, __ATOMIC_RELAXED);
+		return &b[i];
+	}
 	/* A bucket is published (release) after its key: see soak_ledger_snapshot(). */
 	if (*nr < SOAK_MAX_BUCKETS - 1) {
 		b[*nr] = *key;
@@ -116,7 +135,18 @@ static struct soak_bucket *bucket_of(struct soak_bucket *b, unsigned int *nr,
 static void key_of(const struct soak_event *e, struct soak_bucket *k)
 {
 	memset(k, 0, sizeof(*k));
-	if (!(e->flags & SOAK_EVF_PHYS)) {
+	if (e->flags & SOAK_EVF_UMC) {
+		struct dimm_bank b = { .status = e->status, .synd = e->synd, .ipid = e->ipid,
+				       .node = e->cpu_node, .smca = true };
+		struct dimm_loc d = dimm_decode(&b);
+
+		k->type = SOAK_BUCKET_UMC;
+		k->node = e->node;
+		k->umc_node = e->cpu_node;
+		k->umc = (u16)d.umc;
+		k->umc_dimm = (u8)d.dimm;
+		k->umc_rank = (u8)d.rank;
+	} else if (!(e->flags & SOAK_EVF_PHYS)) {
 		k->type = SOAK_BUCKET_NO_ADDRESS;
 	} else if (e->where == SMBIOS_ONE_DIMM) {
 		k->type = SOAK_BUCKET_DIMM;
@@ -194,9 +224,13 @@ void soak_ledger_snapshot(struct soak_ledger *to, const struct soak_ledger *from
 		struct soak_bucket *c = &to->bucket[i];
 
 		c->type = b->type;	/* the key: written before the bucket was published */
-		c->node = b->node;
+		c->node = __atomic_load_n(&b->node, __ATOMIC_RELAXED);	/* UMC: may fall */
 		c->where = b->where;
 		c->dimm = b->dimm;
+		c->umc_node = b->umc_node;
+		c->umc = b->umc;
+		c->umc_dimm = b->umc_dimm;
+		c->umc_rank = b->umc_rank;
 		c->base = b->base;
 		c->size = b->size;
 		for (int k = 0; k < NR_SOAK_EV; k++)
@@ -212,6 +246,7 @@ static void event_init(struct soak_event *e, u64 t_ns, u16 cpu, enum soak_ev_kin
 	e->kind = (u8)kind;
 	e->copy_op = -1;
 	e->node = SOAK_NO_NODE;
+	e->cpu_node = SOAK_NO_NODE;
 	e->where = SMBIOS_NO_MAP;
 }
 
@@ -232,6 +267,18 @@ void soak_ledger_mca(struct soak_ledger *l, u64 t_ns, u16 cpu, enum soak_ev_kind
 	e.status = m->status;
 	e.addr = m->addr;
 	e.misc = m->misc;
+	e.cpu_node = m->cpu_node >= 0 && m->cpu_node < SOAK_NO_NODE ? (u8)m->cpu_node
+								     : SOAK_NO_NODE;
+	if (m->smca) {
+		struct dimm_bank b = { .status = m->status, .synd = m->synd, .ipid = m->ipid,
+				       .node = e.cpu_node, .smca = true };
+
+		e.ipid = m->ipid;
+		e.synd = m->synd;
+		/* UMC numbers repeat on every node: without the node, no rank's bucket. */
+		if (dimm_decode(&b).why == DIMM_KNOWN && e.cpu_node != SOAK_NO_NODE)
+			e.flags |= SOAK_EVF_UMC;
+	}
 	if (a.valid) {
 		e.flags |= SOAK_EVF_PHYS;
 		e.phys = a.phys;
@@ -309,8 +356,21 @@ void soak_totals_init(struct soak_totals *t)
 /* @e into @f when it is the earliest so far. */
 static void take_first(struct soak_first *f, const struct soak_event *e)
 {
-	if (!f->known || e->t_ns < f->t_ns)
-		*f = (struct soak_first){ true, e->cpu, e->t_ns, e->phys };
+	struct soak_bucket k;
+
+	if (f->known && e->t_ns >= f->t_ns)
+		return;
+	key_of(e, &k);
+	*f = (struct soak_first){ .known = true, .cpu = e->cpu, .t_ns = e->t_ns,
+				  .phys_known = e->flags & SOAK_EVF_PHYS,
+				  .umc_known = k.type == SOAK_BUCKET_UMC };
+	if (f->phys_known)
+		f->phys = e->phys;
+	if (f->umc_known) {
+		f->umc_node = k.umc_node;
+		f->cs = (u8)(2 * k.umc_dimm + k.umc_rank);
+		f->umc = k.umc;
+	}
 }
 
 void soak_totals_add(struct soak_totals *t, const struct soak_ledger *l)
@@ -318,7 +378,7 @@ void soak_totals_add(struct soak_totals *t, const struct soak_ledger *l)
 	for (unsigned int i = 0; i < l->nr; i++) {
 		const struct soak_event *e = &l->ev[i];
 
-		if (e->kind >= NR_SOAK_EV || !(e->flags & SOAK_EVF_PHYS))
+		if (e->kind >= NR_SOAK_EV || !(e->flags & (SOAK_EVF_PHYS | SOAK_EVF_UMC)))
 			continue;
 		take_first(&t->first[e->kind], e);
 		if (e->node < NUMA_MAX_NODES)
@@ -345,7 +405,30 @@ void soak_totals_add(struct soak_totals *t, const struct soak_ledger *l)
 /* Whether bucket @b counts for @node (-1: the whole soak). */
 static bool bucket_of_node(const struct soak_bucket *b, int node)
 {
-	return node < 0 || (b->type <= SOAK_BUCKET_RANGE && b->node == node);
+	return node < 0 || (soak_bucket_has_node(b->type) && b->node == node);
+}
+
+/*
+ * Bucket @i's count of @kind as the threshold sees it: a UMC bucket's DIMM counts all its
+ * ranks (of @node's buckets; -1 every one), as the per-DIMM threshold means; 0 for a rank
+ * of a DIMM an earlier bucket already stood for.
+ */
+static u64 bucket_count(const struct soak_totals *t, unsigned int i, int node, unsigned int kind)
+{
+	const struct soak_bucket *b = &t->bucket[i];
+	u64 n = b->count[kind];
+
+	if (b->type != SOAK_BUCKET_UMC)
+		return n;
+	for (unsigned int j = 0; j < t->nr_buckets; j++) {
+		if (j == i || !soak_same_umc_dimm(b, &t->bucket[j]) ||
+		    !bucket_of_node(&t->bucket[j], node))
+			continue;
+		if (j < i)
+			return 0;
+		n += t->bucket[j].count[kind];
+	}
+	return n;
 }
 
 /* soak_rules[] in order over the whole soak (@node -1) or over node @node's own. */
@@ -370,14 +453,15 @@ static void judge(const struct soak_totals *t, int node, struct soak_verdict *v)
 		}
 		if (rule->scope != SOAK_SCOPE_BUCKET)
 			continue;
-		for (unsigned int i = 0; i < t->nr_buckets; i++)
-			if (bucket_of_node(&t->bucket[i], node) &&
-			    t->bucket[i].count[rule->kind] > limit) {
-				*v = (struct soak_verdict){
-					.rule = (int)r, .bucket = (int)i,
-					.count = t->bucket[i].count[rule->kind], .limit = limit };
+		for (unsigned int i = 0; i < t->nr_buckets; i++) {
+			u64 c = bucket_count(t, i, node, rule->kind);
+
+			if (bucket_of_node(&t->bucket[i], node) && c > limit) {
+				*v = (struct soak_verdict){ .rule = (int)r, .bucket = (int)i,
+							    .count = c, .limit = limit };
 				return;
 			}
+		}
 	}
 }
 

@@ -15,12 +15,21 @@
  *
  * Bounded store: @cap entries; an event that finds the store full is still counted (by kind,
  * in its bucket, and as not stored), never dropped without trace. Buckets group events by
- * DIMM when the firmware's DIMM map names exactly one, else by node and soak range, else
- * "no address"; past SOAK_MAX_BUCKETS one "other" bucket counts the rest.
+ * the DRAM rank the bank itself names (an AMD SMCA UMC bank with a DRAM ECC error and
+ * SyndV, logged by a CPU whose AMD node is known: mce/dimm.h's node, UMC channel, DIMM and
+ * rank; UMC numbers repeat on every node, so without the node there is no such key), else
+ * by DIMM when the firmware's DIMM map names exactly one, else by node and soak range, else
+ * "no address";
+ * past SOAK_MAX_BUCKETS one "other" bucket counts the rest. A rank's bucket is keyed by
+ * those four alone (not by the CPU or the bank number), so one DIMM logging through the
+ * shared UMC banks of several CPUs keeps one bucket when the ledgers fold; each error is in
+ * the ledger once because one CPU reads a bank's error and clears it (mce/poll_core.h's
+ * ownership).
  *
  * The verdict, as data (soak_rules[]): any uncorrected error (recovered or deferred),
  * miscompare or stuck CPU fails; corrected errors fail when one bucket (one DIMM, or one
- * node range) has more than the corrected-error threshold (SOAK_CE_THRESHOLD unless the
+ * node range; a bank-named DIMM's ranks counted together) has more than the corrected-error
+ * threshold (SOAK_CE_THRESHOLD unless the
  * run says otherwise: mcelog's per-DIMM default, 10 in 24 hours, taken per soak); a soak
  * that verified nothing fails.
  *
@@ -62,6 +71,7 @@ enum soak_ev_kind {
 #define SOAK_EVF_AMD		BIT(4)	/* the bank's layout: AMD (or Hygon), SMCA, Hygon */
 #define SOAK_EVF_SMCA		BIT(5)
 #define SOAK_EVF_HYGON		BIT(6)
+#define SOAK_EVF_UMC		BIT(7)	/* the bank names node, UMC, DIMM, rank (mce/dimm.h) */
 
 /* What a re-read of a miscompared word said. */
 enum soak_reread {
@@ -78,6 +88,8 @@ struct soak_mca {
 	u64 status, addr, misc;
 	bool amd, smca, hygon;	/* whose address rules apply (mce/decode.h) */
 	bool ser_p;		/* MCG_CAP.SER_P: MISC's LSB applies to a legacy AMD bank too */
+	u64 ipid, synd;		/* SMCA: MCA_IPID and MCA_SYND of the bank */
+	int cpu_node;		/* the logging CPU's AMD node (mce_cpu_amd_node); -1 unknown */
 };
 
 /* What wrote a miscompared word: how, which pattern, which copy primitive (or -1). */
@@ -93,6 +105,8 @@ struct soak_event {
 	u8 kind, flags;
 	u16 bank;
 	u64 status, addr, misc;
+	u64 ipid, synd;		/* SOAK_EVF_SMCA: the bank's MCA_IPID and MCA_SYND */
+	u8 cpu_node;		/* SOAK_EVF_MCA: the logging CPU's AMD node; SOAK_NO_NODE unknown */
 	u64 phys;
 	u8 lsb;			/* granularity 2^lsb bytes, when SOAK_EVF_PHYS */
 	u8 node;		/* of phys (a stuck CPU: its own); SOAK_NO_NODE when unknown */
@@ -118,13 +132,28 @@ struct soak_where_map {
 	const struct smbios_dimms *dimms;	/* NULL: no SMBIOS table at all */
 	/* RIP to "symbol+0xoff" for stuck CPUs in reports; may be NULL */
 	void (*symbol)(u64 rip, char *buf, size_t size);
+	/*
+	 * The silkscreen label of AMD node @node's UMC @umc chip select @cs from the labels file
+	 * (rasdaemon's mc.row.channel), NULL when none; may be NULL.
+	 */
+	const char *(*dimm_label)(unsigned int node, unsigned int cs, unsigned int umc);
 };
 
+/* The types of bucket; UMC after the older ones (the checkpoint record stores the number). */
+enum soak_bucket_type { SOAK_BUCKET_DIMM, SOAK_BUCKET_RANGE, SOAK_BUCKET_NO_ADDRESS,
+			SOAK_BUCKET_OTHER, SOAK_BUCKET_UMC, NR_SOAK_BUCKET_TYPES };
+
 struct soak_bucket {
-	enum { SOAK_BUCKET_DIMM, SOAK_BUCKET_RANGE, SOAK_BUCKET_NO_ADDRESS,
-	       SOAK_BUCKET_OTHER } type;
-	u8 node, where;		/* RANGE: the node and why not a DIMM (enum smbios_where) */
+	enum soak_bucket_type type;
+	/*
+	 * RANGE: the node and why not a DIMM (enum smbios_where). DIMM, UMC: the memory node of
+	 * its errors' addresses (UMC: the lowest one known, not part of the key).
+	 */
+	u8 node, where;
 	u16 dimm;		/* DIMM: index in the map */
+	/* UMC, the key: the logging CPU's AMD node (SOAK_NO_NODE unknown), channel, DIMM, rank */
+	u8 umc_node, umc_dimm, umc_rank;
+	u16 umc;
 	u64 base, size;		/* RANGE: the soak range, or the page (outside the ranges) */
 	u32 count[NR_SOAK_EV];
 };
@@ -172,6 +201,11 @@ void soak_ledger_snapshot(struct soak_ledger *to, const struct soak_ledger *from
 
 enum soak_reread soak_reread_class(u64 expected, u64 actual, u64 reread);
 
+/* Whether bucket type @type has a memory node (DIMM, RANGE, UMC). */
+bool soak_bucket_has_node(unsigned int type);
+/* Whether @a and @b are UMC buckets of one DIMM (node, UMC, DIMM; any rank). */
+bool soak_same_umc_dimm(const struct soak_bucket *a, const struct soak_bucket *b);
+
 /* Every ledger folded, with the run's own facts. */
 struct soak_totals {
 	u64 seed, elapsed_ns, bytes_verified, bytes_per_pass, free_bytes;
@@ -182,11 +216,17 @@ struct soak_totals {
 	u64 not_stored;
 	unsigned int nr_buckets;
 	struct soak_bucket bucket[SOAK_MAX_BUCKETS];
-	/* Of each kind, the earliest stored event with an address (the verdict names it). */
+	/*
+	 * Of each kind, the earliest stored event with an address or a bank-named rank (the
+	 * verdict names it: its address, its rank, or both).
+	 */
 	struct soak_first {
 		bool known;
 		u16 cpu;
 		u64 t_ns, phys;
+		bool phys_known, umc_known;
+		u8 umc_node, cs;	/* umc_known: as a UMC bucket's key (cs = 2 DIMM + rank) */
+		u16 umc;
 	} first[NR_SOAK_EV];
 	struct soak_first node_first[NUMA_MAX_NODES][NR_SOAK_EV];	/* the same, per node */
 };

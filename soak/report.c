@@ -8,6 +8,7 @@
 #include "kernel/lib/json.h"
 #include "kernel/lib/string.h"
 #include "mce/decode.h"
+#include "mce/dimm.h"
 #include "soak/report.h"
 
 /* A line of text being written into a caller's buffer (kernel/lib/format.h's ck_appendf). */
@@ -153,7 +154,38 @@ bool soak_data_address(const struct soak_event *e, const struct soak_where_map *
 	return false;
 }
 
-static void put_mca_text(struct soak_text *o, const struct soak_event *e)
+/* The label of AMD node @node's UMC @umc chip select @cs, or NULL. */
+static const char *umc_label(const struct soak_where_map *map, u8 node, u16 umc, unsigned int cs)
+{
+	if (!map || !map->dimm_label || node == SOAK_NO_NODE)
+		return NULL;
+	return map->dimm_label(node, cs, umc);
+}
+
+static struct dimm_loc event_dimm(const struct soak_event *e)
+{
+	struct dimm_bank b = { .status = e->status, .synd = e->synd, .ipid = e->ipid,
+			       .node = e->cpu_node, .smca = true };
+
+	return dimm_decode(&b);
+}
+
+/* An SMCA bank's own DIMM: ", DIMM: node 0 UMC 3 chip select 2: DIMM 1 rank 0, ..." */
+static void put_bank_dimm(struct soak_text *o, const struct soak_event *e,
+			  const struct soak_where_map *map)
+{
+	struct dimm_loc l = event_dimm(e);
+	const char *label = l.why == DIMM_KNOWN ? umc_label(map, e->cpu_node, (u16)l.umc, l.cs)
+						: NULL;
+	char words[192];
+
+	dimm_describe(&l, e->cpu_node == SOAK_NO_NODE ? -1 : e->cpu_node,
+		      label ? label : "(none)", words, sizeof(words));
+	tprintf(o, ", DIMM: %s", words);
+}
+
+static void put_mca_text(struct soak_text *o, const struct soak_event *e,
+			 const struct soak_where_map *map)
 {
 	char bits[96], desc[96];
 
@@ -164,6 +196,8 @@ static void put_mca_text(struct soak_text *o, const struct soak_event *e)
 		(unsigned long long)e->misc, desc);
 	if (e->flags & SOAK_EVF_OVER)
 		tprintf(o, ", OVER: the bank lost errors before this one");
+	if (e->flags & SOAK_EVF_SMCA)
+		put_bank_dimm(o, e, map);
 }
 
 size_t soak_event_text(const struct soak_event *e, const struct soak_where_map *map,
@@ -202,7 +236,7 @@ size_t soak_event_text(const struct soak_event *e, const struct soak_where_map *
 		break;
 	default:
 		if (e->flags & SOAK_EVF_MCA)
-			put_mca_text(&o, e);
+			put_mca_text(&o, e, map);
 		else
 			tprintf(&o, "poison consumed, no bank to tell");
 		break;
@@ -264,6 +298,35 @@ static void put_json_miscompare(struct json_writer *w, const struct soak_event *
 	json_str(w, "reread", soak_reread_name((enum soak_reread)e->reread));
 }
 
+/* An SMCA bank's IPID, SYND and the DIMM they name ("bank_dimm"), or why none. */
+static void put_json_bank_dimm(struct json_writer *w, const struct soak_event *e,
+			       const struct soak_where_map *map)
+{
+	struct dimm_loc l = event_dimm(e);
+	const char *label;
+
+	json_hex(w, "ipid", e->ipid);
+	json_hex(w, "synd", e->synd);
+	if (l.why != DIMM_KNOWN) {
+		json_null(w, "bank_dimm");
+		json_str(w, "bank_dimm_why", dimm_why_text(l.why));
+		return;
+	}
+	label = umc_label(map, e->cpu_node, (u16)l.umc, l.cs);
+	json_obj_begin(w, "bank_dimm");
+	if (e->cpu_node == SOAK_NO_NODE)
+		json_null(w, "node");
+	else
+		json_u64(w, "node", e->cpu_node);
+	json_u64(w, "umc", l.umc);
+	json_u64(w, "cs", l.cs);
+	json_u64(w, "dimm", l.dimm);
+	json_u64(w, "rank", l.rank);
+	json_str(w, "label", label);
+	json_obj_end(w);
+	json_str(w, "bank_dimm_why", dimm_why_text(l.why));
+}
+
 static void put_json_kind(struct json_writer *w, const struct soak_event *e,
 			  const struct soak_where_map *map)
 {
@@ -276,6 +339,8 @@ static void put_json_kind(struct json_writer *w, const struct soak_event *e,
 		json_hex(w, "misc", e->misc);
 		json_bool(w, "over", e->flags & SOAK_EVF_OVER);
 	}
+	if (e->flags & SOAK_EVF_SMCA)
+		put_json_bank_dimm(w, e, map);
 	if (e->kind == SOAK_EV_MISCOMPARE)
 		put_json_miscompare(w, e, map);
 	if (e->kind == SOAK_EV_STUCK_CPU) {
@@ -303,10 +368,38 @@ size_t soak_event_json(const struct soak_event *e, const struct soak_where_map *
 	return w.len;
 }
 
+/*
+ * "node 0 UMC 3 DIMM 1 rank 0 (chip select 2, label B1)"; @whole: the DIMM, its ranks
+ * together ("node 0 UMC 3 DIMM 1 (its ranks together, label B1)").
+ */
+static void put_umc_label(struct soak_text *o, const struct soak_bucket *b,
+			  const struct soak_where_map *map, bool whole)
+{
+	unsigned int cs = 2u * b->umc_dimm + b->umc_rank;
+	const char *label = umc_label(map, b->umc_node, b->umc, cs);
+
+	if (b->umc_node == SOAK_NO_NODE)
+		tprintf(o, "unknown node");
+	else
+		tprintf(o, "node %u", b->umc_node);
+	tprintf(o, " UMC %u DIMM %u", b->umc, b->umc_dimm);
+	if (whole)
+		tprintf(o, " (its ranks together");
+	else
+		tprintf(o, " rank %u (chip select %u", b->umc_rank, cs);
+	if (label)
+		tprintf(o, ", label %s)", label);
+	else
+		tprintf(o, ", no label)");
+}
+
 static void put_bucket_label(struct soak_text *o, const struct soak_bucket *b,
 			     const struct soak_where_map *map)
 {
 	switch (b->type) {
+	case SOAK_BUCKET_UMC:
+		put_umc_label(o, b, map, false);
+		break;
 	case SOAK_BUCKET_DIMM:
 		tprintf(o, "DIMM ");
 		put_dimm_name(o, map, b->dimm);
@@ -350,6 +443,20 @@ size_t soak_bucket_text(const struct soak_totals *t, unsigned int i,
 	return o.len;
 }
 
+/* " in node 1 UMC 3 DIMM 0 rank 1 (label P1_C)": the rank of a verdict's first event. */
+static void put_first_umc(struct soak_text *o, const struct soak_first *f,
+			  const struct soak_where_map *map)
+{
+	const char *label = umc_label(map, f->umc_node, f->umc, f->cs);
+
+	if (f->umc_node == SOAK_NO_NODE)
+		tprintf(o, " in unknown node");
+	else
+		tprintf(o, " in node %u", f->umc_node);
+	tprintf(o, " UMC %u DIMM %u rank %u (%s%s)", f->umc, f->cs / 2, f->cs % 2,
+		label ? "label " : "no label", label ? label : "");
+}
+
 static void put_verdict(struct soak_text *o, const struct soak_totals *t,
 			const struct soak_verdict *v, const struct soak_where_map *map)
 {
@@ -367,16 +474,23 @@ static void put_verdict(struct soak_text *o, const struct soak_totals *t,
 	if (r->scope == SOAK_SCOPE_BUCKET && v->bucket >= 0) {
 		tprintf(o, "%s: %llu > %llu in ", r->name, (unsigned long long)v->count,
 			(unsigned long long)v->limit);
-		put_bucket_label(o, &t->bucket[v->bucket], map);
+		if (t->bucket[v->bucket].type == SOAK_BUCKET_UMC)
+			put_umc_label(o, &t->bucket[v->bucket], map, true);
+		else
+			put_bucket_label(o, &t->bucket[v->bucket], map);
 	} else if (r->scope == SOAK_SCOPE_RUN) {
 		const struct soak_first *f = r->kind >= NR_SOAK_EV ? NULL :
 					     v->of_node && v->node < NUMA_MAX_NODES ?
 					     &t->node_first[v->node][r->kind] : &t->first[r->kind];
 
 		tprintf(o, "%s (%llu)", r->name, (unsigned long long)v->count);
-		if (f && f->known)
+		if (f && f->known && f->phys_known)
 			tprintf(o, ", the first at 0x%llx on CPU %u", (unsigned long long)f->phys,
 				f->cpu);
+		else if (f && f->known)
+			tprintf(o, ", the first on CPU %u", f->cpu);
+		if (f && f->known && f->umc_known)
+			put_first_umc(o, f, map);
 	} else {
 		tprintf(o, "%s", r->name);
 	}
@@ -413,10 +527,33 @@ size_t soak_summary_text(const struct soak_totals *t, const struct soak_verdict 
 	return o.len;
 }
 
+/* A UMC bucket's key and label ("umc"), null for any other bucket. */
+static void put_json_umc(struct json_writer *w, const struct soak_bucket *b,
+			 const struct soak_where_map *map)
+{
+	unsigned int cs = 2u * b->umc_dimm + b->umc_rank;
+
+	if (b->type != SOAK_BUCKET_UMC) {
+		json_null(w, "umc");
+		return;
+	}
+	json_obj_begin(w, "umc");
+	if (b->umc_node == SOAK_NO_NODE)
+		json_null(w, "node");
+	else
+		json_u64(w, "node", b->umc_node);
+	json_u64(w, "umc", b->umc);
+	json_u64(w, "dimm", b->umc_dimm);
+	json_u64(w, "rank", b->umc_rank);
+	json_u64(w, "cs", cs);
+	json_str(w, "label", umc_label(map, b->umc_node, b->umc, cs));
+	json_obj_end(w);
+}
+
 static void put_json_bucket(struct json_writer *w, const struct soak_bucket *b,
 			    const struct soak_where_map *map)
 {
-	static const char *const types[] = { "dimm", "range", "no_address", "other" };
+	static const char *const types[] = { "dimm", "range", "no_address", "other", "umc" };
 	char text[256], name[2 * SMBIOS_NAME_MAX + 2];
 	struct soak_text lo;
 
@@ -431,12 +568,13 @@ static void put_json_bucket(struct json_writer *w, const struct soak_bucket *b,
 	} else {
 		json_null(w, "dimm");
 	}
-	if (b->node != SOAK_NO_NODE && b->type <= SOAK_BUCKET_RANGE)
+	if (b->node != SOAK_NO_NODE && soak_bucket_has_node(b->type))
 		json_u64(w, "node", b->node);
 	else
 		json_null(w, "node");
 	for (int k = 0; k < NR_SOAK_EV; k++)
 		json_u64(w, count_keys[k], b->count[k]);
+	put_json_umc(w, b, map);
 	json_obj_end(w);
 }
 

@@ -14,6 +14,7 @@
 #include "kernel/mm/page.h"
 #include "kernel/platform/numa.h"
 #include "kernel/platform/smp.h"
+#include "mce/dimm_report.h"
 #include "mce/mce.h"
 #include "soak/handover.h"
 #include "soak/report.h"
@@ -254,7 +255,7 @@ bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms)
 	if (!take_opts(o) || !make_plan() || !knob_doable())
 		return false;
 	soak.map = (struct soak_where_map){ .plan = &soak.plan, .numa = numa(), .dimms = dimms,
-					    .symbol = rip_symbol };
+					    .symbol = rip_symbol, .dimm_label = mce_dimm_label };
 	/* The non-temporal copy joins the rotation where the CPUs have it (AVX2). */
 	soak.copy_mask = SOAK_COPY_ALL & ~(o->nt_copy ? 0 : 1u << SOAK_COPY_NT);
 	print_plan();

@@ -5,7 +5,8 @@
  * pieces, once more when its passes end and again when every CPU's have (run.c), and turns
  * each finding into an entry of its own ledger: corrected errors and AMD threshold overflows
  * as corrected, AMD deferred errors and UCNA (uncorrected, not consumed: no #MC) as
- * deferred.
+ * deferred; an SMCA bank's IPID and SYND and the CPU's AMD node go with it (the DIMM the bank
+ * names).
  */
 #include "mce/mce.h"
 #include "mce/poll.h"
@@ -25,6 +26,7 @@ void soak_poll_now(struct soak_cpu *sc)
 	const struct mce_caps *caps = mce_caps();
 	struct mce_poll_event ev[POLL_BATCH];
 	unsigned int n;
+	u16 cpu = (u16)soak.cpu_of[sc->idx];
 
 	sc->next_poll_us = smp_now_us() + (u64)soak.opts.poll_ms * 1000;
 	mce_poll_cpu();
@@ -34,10 +36,12 @@ void soak_poll_now(struct soak_cpu *sc)
 					      .addr = ev[i].addr, .misc = ev[i].misc,
 					      .amd = caps->amd || caps->hygon, .smca = caps->smca,
 					      .hygon = caps->hygon,
-					      .ser_p = caps->ser_p };
+					      .ser_p = caps->ser_p, .ipid = ev[i].ipid,
+					      .synd = ev[i].synd,
+					      .cpu_node = mce_cpu_amd_node(cpu) };
 
-			soak_ledger_mca(&sc->ledger, soak_elapsed_ns(),
-					(u16)soak.cpu_of[sc->idx], ledger_kind(ev[i].kind), &m);
+			soak_ledger_mca(&sc->ledger, soak_elapsed_ns(), cpu,
+					ledger_kind(ev[i].kind), &m);
 		}
 	}
 }

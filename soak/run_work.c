@@ -74,7 +74,8 @@ static void copy_mce_records(struct soak_cpu *sc, u64 seq)
 		m = (struct soak_mca){ .bank = b->bank, .status = b->status, .addr = b->addr,
 				       .misc = b->misc, .amd = caps->amd || caps->hygon,
 				       .smca = caps->smca, .hygon = caps->hygon,
-				       .ser_p = caps->ser_p };
+				       .ser_p = caps->ser_p, .ipid = b->ipid, .synd = b->synd,
+				       .cpu_node = mce_cpu_amd_node(cpu) };
 		soak_ledger_mca(&sc->ledger, soak_elapsed_ns(), cpu, SOAK_EV_UC_RECOVERED, &m);
 		if (!b->pfn_valid)
 			continue;

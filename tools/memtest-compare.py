@@ -14,7 +14,10 @@ keeping the fault alive:
     when the console stays silent for --silent seconds (its clock redraws every second:
     REFERENCE.md section 10), which is reported as hung, never as "no error".
   - the image with `tests=none soak=passes:1` (a timed `soak=` for the transient flip, armed
-    when the soak starts), to its end; each miscompare is read from its soak_event record.
+    when the soak starts), to its end. Each miscompare is read from the `# soak-event:` line
+    the finding CPU prints at once (its time is the report's), and from the soak_event JSON
+    record the image prints with its ledger at the end (a record no line announced still
+    counts, at the time it arrived).
 Times to first report are from the start of the test (memtest86+'s first screen, the soak's
 `soak: soak=` line; for the flip, from the moment the injector flipped the bit), as the lines
 reached the host, under QEMU's TCG: they say how the two tools compare on one emulated
@@ -54,6 +57,9 @@ CLOCK = re.compile(r"Time:\s+(\d+):(\d\d):(\d\d)")
 TEST = re.compile(r"Test #\s*(\d+)")
 SOAK_START = re.compile(r"^soak: soak=")
 SOAK_VERDICT = re.compile(r"^# copykernel-soak: result=(PASS|FAIL)")
+# The line a soaking CPU prints when it finds a wrong word (soak/report.c soak_event_text).
+SOAK_EVENT = re.compile(r"^# soak-event: [0-9.]+s CPU \d+ miscompare: expected 0x([0-9a-f]{16}) "
+                        r"actual 0x([0-9a-f]{16}),.*, physical 0x([0-9a-f]+) ")
 ORDER = ["stuck0", "stuck1", "zeros", "ones", "alias", "cell", "fade", "flip", "none"]
 
 
@@ -223,15 +229,30 @@ def run_soak(args, name):
 
 
 def soak_record(line, t, reports):
-    if not line.startswith('{"schema"') or '"kind":"soak_event"' not in line:
+    """A miscompare from the soak's at-once line or its end-of-run JSON record, into
+    @reports once: the record of an event its line already gave is the same report."""
+    m = SOAK_EVENT.match(line)
+    if m:
+        r = {"t": t, "addr": int(m.group(3), 16), "expected": int(m.group(1), 16),
+             "actual": int(m.group(2), 16)}
+    elif line.startswith('{"schema"') and '"kind":"soak_event"' in line:
+        try:
+            j = json.loads(line)
+        except ValueError:
+            return
+        if j.get("event") != "miscompare" or not j.get("phys"):
+            return
+        r = {"t": t, "addr": int(j["phys"], 16), "expected": int(j["expected"], 16),
+             "actual": int(j["actual"], 16), "record": True}
+        same = [x for x in reports if not x.get("record") and not x.get("matched") and
+                (x["addr"], x["expected"], x["actual"]) == (r["addr"], r["expected"],
+                                                            r["actual"])]
+        if same:
+            same[0]["matched"] = True
+            return
+    else:
         return
-    try:
-        r = json.loads(line)
-    except ValueError:
-        return
-    if r.get("event") == "miscompare" and r.get("phys"):
-        reports.append({"t": t, "addr": int(r["phys"], 16), "expected": int(r["expected"], 16),
-                        "actual": int(r["actual"], 16)})
+    reports.append(r)
 
 
 def cell(res):

@@ -3,7 +3,7 @@
  * fuzz_soak_ckpt.c - libFuzzer target for the soak checkpoint decoder
  * (soak/checkpoint.c). A record that decodes re-encodes to exactly the input bytes,
  * its counts of buckets, names and miscompares are within bounds, and it can be described
- * (versions 1 and 2); a refusal
+ * (versions 1 to 3); a refusal
  * says why. Seeds: tests/fuzz/corpus_soak_ckpt. Inputs longer than SOAK_CKPT_HEADER whose
  * last byte is odd are also decoded with their length field and CRC made right, so the field
  * checks behind the CRC are explored too.

@@ -27,7 +27,7 @@
 
 static struct soak_plan plan;
 static struct smbios_dimms dimms;
-static struct soak_where_map map = { &plan, NULL, &dimms, NULL };
+static struct soak_where_map map = { &plan, NULL, &dimms, NULL, NULL };
 static u8 rec[SOAK_CKPT_MAX + 16];
 static u8 rec2[SOAK_CKPT_MAX];
 
@@ -56,10 +56,10 @@ static void build(struct soak_totals *t, struct soak_event *first)
 	static struct soak_range r[8];
 	static const u8 cpus[] = { 0, 0 };
 	struct soak_plan_in in = { r, 8, cpus, 2, 1, NULL, 0 };
-	struct soak_where_map nodimm = { &plan, NULL, NULL, NULL };
+	struct soak_where_map nodimm = { &plan, NULL, NULL, NULL, NULL };
 	static struct soak_event ev[4];
 	struct soak_ledger a, b;
-	struct soak_mca m = { 1, ST_CE, 0, MISC_64, false, false, false, false };
+	struct soak_mca m = { 1, ST_CE, 0, MISC_64, false, false, false, false, 0, 0, -1 };
 	const char *why;
 	u64 v;
 
@@ -119,7 +119,7 @@ static void test_round_trip_and_layout(void)
 	      le(rec + 680 + 24, 8) == 100 && le(rec + 680 + 32, 2) == 0 &&
 	      rec[680 + 34] == SOAK_PAT_CHECK4_INV, "the first miscompares: at 100 (CPU 0, then "
 	      "2), 200, 300; not 500");
-	CHECK(!memcmp(rec, "CKSK", 4) && rec[4] == 2 && le(rec + 6, 2) == len &&
+	CHECK(!memcmp(rec, "CKSK", 4) && rec[4] == 3 && le(rec + 6, 2) == len &&
 	      rec[5] == (SOAK_CKPT_FAILING | SOAK_CKPT_NOT_STORED) &&
 	      le(rec + 8, 8) == 0x1122334455667788ULL &&
 	      le(rec + 16, 8) == 3723500000000ULL && le(rec + 24, 8) == 5 * MiB &&
@@ -172,14 +172,14 @@ static void test_damage_is_refused(void)
 	for (size_t n = 0; n < len; n++)
 		accepted += soak_ckpt_decode(rec, n, &c, &why) == 0;
 	CHECK(accepted == 0, "%lu damaged records accepted", accepted);
-	rec[4] = 3;
+	rec[4] = 4;
 	CHECK(soak_ckpt_decode(rec, len, &c, &why) == -1 && strstr(why, "another version"),
 	      "version: %s", why);
 	rec[4] = 1;		/* version 1 with four miscompares: its length is wrong */
 	memcpy(rec + len - 4, &(u32){ soak_crc32(rec, len - 4) }, 4);
 	CHECK(soak_ckpt_decode(rec, len, &c, &why) == -1 && strstr(why, "length"),
 	      "version 1 with miscompares: %s", why);
-	rec[4] = 2;
+	rec[4] = 3;
 	rec[77] = 1;				/* reserved, with a good CRC */
 	memcpy(rec + len - 4, &(u32){ soak_crc32(rec, len - 4) }, 4);
 	CHECK(soak_ckpt_decode(rec, len, &c, &why) == -1 && strstr(why, "out of range"),
@@ -242,8 +242,9 @@ static void test_snapshot_of_a_ledger(void)
 	static struct soak_range r[2] = { { 4 * MiB, 2 * MiB, 0 }, { 8 * MiB, 2 * MiB, 0 } };
 	static const u8 cpus[] = { 0 };
 	struct soak_plan_in in = { r, 2, cpus, 1, 1, NULL, 0 };
-	struct soak_where_map nodimm = { &plan, NULL, NULL, NULL };
-	struct soak_mca m = { 1, ST_CE, 4 * MiB + 64, MISC_64, false, false, false, false };
+	struct soak_where_map nodimm = { &plan, NULL, NULL, NULL, NULL };
+	struct soak_mca m = { 1, ST_CE, 4 * MiB + 64, MISC_64, false, false, false, false,
+			      0, 0, -1 };
 	struct soak_writer w = { SOAK_HOW_COPY, SOAK_PAT_RANDOM, 0 };
 	static struct soak_ledger l, snap;
 	static struct soak_totals a, b;

@@ -32,7 +32,7 @@
 
 static struct soak_plan plan;
 static struct smbios_dimms dimms, nomap;
-static struct soak_where_map map = { &plan, NULL, &dimms, NULL };
+static struct soak_where_map map = { &plan, NULL, &dimms, NULL, NULL };
 static struct soak_event store[64];
 static char line[4096];
 static struct soak_totals tt;
@@ -145,7 +145,7 @@ static bool is_json(const char *s)
 static void mca(struct soak_ledger *l, u64 t, u16 cpu, enum soak_ev_kind k, u16 bank,
 		u64 status, u64 addr, u64 misc)
 {
-	struct soak_mca m = { bank, status, addr, misc, false, false, false, false };
+	struct soak_mca m = { bank, status, addr, misc, false, false, false, false, 0, 0, -1 };
 
 	soak_ledger_mca(l, t, cpu, k, &m);
 }
@@ -190,7 +190,8 @@ static void test_corrected_errors_attributed(void)
 
 static void test_no_dimm_map_is_said(void)
 {
-	struct soak_where_map m1 = { &plan, NULL, &nomap, NULL }, m2 = { &plan, NULL, NULL, NULL };
+	struct soak_where_map m1 = { &plan, NULL, &nomap, NULL, NULL },
+			      m2 = { &plan, NULL, NULL, NULL, NULL };
 	struct soak_ledger l;
 
 	soak_ledger_init(&l, store, 64, &m1);
@@ -221,7 +222,7 @@ static void test_no_dimm_map_is_said(void)
 static void test_interleaved_is_not_one_dimm(void)
 {
 	static struct smbios_dimms inter;
-	struct soak_where_map m = { &plan, NULL, &inter, NULL };
+	struct soak_where_map m = { &plan, NULL, &inter, NULL, NULL };
 	struct soak_ledger l;
 	const char *why;
 	u64 v;
@@ -372,7 +373,7 @@ static void test_buckets_overflow_into_other(void)
 	static const u8 cpus[] = { 0 };
 	static struct soak_plan p;
 	struct soak_plan_in in = { r, 40, cpus, 1, 1, NULL, 0 };
-	struct soak_where_map m = { &p, NULL, NULL, NULL };
+	struct soak_where_map m = { &p, NULL, NULL, NULL, NULL };
 	struct soak_ledger a, b;
 	struct soak_totals t;
 	u64 sum = 0;
@@ -596,7 +597,7 @@ static const struct numa_info two_nodes = {
  */
 static void test_outside_buckets_keep_their_node(void)
 {
-	struct soak_where_map m = { &plan, &two_nodes, NULL, NULL };
+	struct soak_where_map m = { &plan, &two_nodes, NULL, NULL, NULL };
 	struct soak_ledger l;
 	char a[256], b[256];
 
@@ -628,7 +629,7 @@ static void test_no_srat_is_one_node(void)
 {
 	static const struct numa_info one = { .nr_nodes = 1 };
 	static const struct numa_info srat_gap = { .nr_nodes = 1, .from_srat = true };
-	struct soak_where_map m = { &plan, &one, NULL, NULL };
+	struct soak_where_map m = { &plan, &one, NULL, NULL, NULL };
 	struct soak_ledger l;
 
 	soak_ledger_init(&l, store, 64, &m);

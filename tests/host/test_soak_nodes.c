@@ -25,7 +25,7 @@ static const struct numa_info srat = {
 	.nr_nodes = 2, .nr_ranges = 2, .from_srat = true,
 	.range = { { 0, 512 * MiB, 0, false, false }, { 512 * MiB, 1280 * MiB, 1, false, false } },
 };
-static struct soak_where_map map = { &plan, &srat, NULL, NULL };
+static struct soak_where_map map = { &plan, &srat, NULL, NULL, NULL };
 static struct soak_totals tot;
 static char text[4096];
 
@@ -46,7 +46,7 @@ static void setup(void)
 
 static void ce(struct soak_ledger *l, u16 cpu, u16 bank, u64 addr)
 {
-	struct soak_mca m = { bank, ST_CE, addr, MISC_64, false, false, false, false };
+	struct soak_mca m = { bank, ST_CE, addr, MISC_64, false, false, false, false, 0, 0, -1 };
 
 	soak_ledger_mca(l, 1, cpu, SOAK_EV_CORRECTED, &m);
 }
@@ -168,7 +168,7 @@ static void test_a_failure_of_no_node(void)
 {
 	struct soak_ledger a, b;
 	struct soak_verdict v, n0, n1;
-	struct soak_mca m = { 3, ST_CE & ~ADDRV, 0, 0, false, false, false, false };
+	struct soak_mca m = { 3, ST_CE & ~ADDRV, 0, 0, false, false, false, false, 0, 0, -1 };
 
 	soak_ledger_init(&a, NULL, 0, &map);
 	soak_ledger_init(&b, NULL, 0, &map);
@@ -222,7 +222,8 @@ static void random_event(struct soak_ledger *l, struct model *md, u16 cpu)
 	unsigned int draw = (unsigned int)(next() % 9), kind = (unsigned int)(next() % 20);
 	unsigned int place = draw < 5 ? draw : 5;
 	int node = place_node[place];
-	struct soak_mca m = { 1, ST_CE, place_addr[place], MISC_64, false, false, false, false };
+	struct soak_mca m = { 1, ST_CE, place_addr[place], MISC_64, false, false, false, false,
+			      0, 0, -1 };
 
 	if (place == 5)
 		m.status &= ~ADDRV;

@@ -40,13 +40,20 @@ def misc(phys, expected, actual, t_ns, cpu, pattern):
     return struct.pack("<QQQQHB5s", phys, expected, actual, t_ns, cpu, pattern, b"")
 
 
+def umc_bucket(node, amd_node, cs, umc, counts=(0,) * 6, label=b""):
+    """A version 3 UMC bucket (type 4): the logging CPU's AMD node, chip select, UMC."""
+    return struct.pack("<BBHBBHQQ6I24s", 4, node, 0, amd_node, cs, umc, 0, 0, *counts, label)
+
+
 def record(flags=0, seed=0, elapsed=0, verified=0, per_pass=0, passes=0, cpus=1, rule=NONE,
-           counts=(0,) * 6, not_stored=0, first=None, buckets=(), miscompares=None):
+           counts=(0,) * 6, not_stored=0, first=None, buckets=(), miscompares=None,
+           version=None):
     """The CKSK record of soak/checkpoint.h, laid out from its table: version 1, or 2 with
-    @miscompares."""
+    @miscompares (or @version)."""
     n, m = len(buckets), len(miscompares or ())
     length = 104 + 72 * n + 40 * m + 4
-    head = b"CKSK" + struct.pack("<BBH", 1 if miscompares is None else 2, flags, length)
+    version = version or (1 if miscompares is None else 2)
+    head = b"CKSK" + struct.pack("<BBH", version, flags, length)
     head += struct.pack("<QQQQIHBB", seed, elapsed, verified, per_pass, passes, cpus, n, rule)
     head += struct.pack("<6IIi", *counts, not_stored, 0)
     kind, cpu, phys, t_ns = first if first else (NONE, 0, 0, 0)
@@ -115,6 +122,32 @@ def test_first_miscompares():
             assert why in str(e), (why, str(e))
         else:
             raise AssertionError("decoded: " + why)
+
+
+def test_umc_bucket_names_the_rank():
+    """Version 3: a DRAM rank the UMC bank named, with its label, in the line and the record;
+    the same bucket in a version 2 record, or a chip select past 7, is damage."""
+    rec = record(flags=2, rule=4, counts=(11, 0, 0, 0, 0, 0), miscompares=[], version=3,
+                 buckets=[umc_bucket(0xff, 1, 0, 3, (6, 0, 0, 0, 0, 0), b"P1_C"),
+                          umc_bucket(0xff, 0xff, 5, 12, (5, 0, 0, 0, 0, 0))])
+    ck = bb.decode(wrapper(rec))
+    assert ck.text().endswith("worst: node 1 UMC 3 DIMM 0 rank 0 (label P1_C) (CE 6, UE 0, "
+                              "deferred 0, miscompares 0)")
+    w = ck.json()["worst"]
+    assert w[0]["umc"] == {"node": 1, "umc": 3, "dimm": 0, "rank": 0, "cs": 0, "label": "P1_C"}
+    assert w[1]["umc"] == {"node": None, "umc": 12, "dimm": 2, "rank": 1, "cs": 5,
+                           "label": None}
+    assert w[0]["type"] == "umc" and w[0]["dimm"] is None
+    assert bb.decode(sample()).json()["worst"][0]["umc"] is None
+    for bad in (record(version=2, miscompares=[], buckets=[umc_bucket(0, 0, 0, 3)]),
+                record(version=3, miscompares=[], buckets=[umc_bucket(0, 0, 8, 3)]),
+                record(version=4, miscompares=[])):
+        try:
+            bb.decode(wrapper(bad))
+        except bb.Damaged:
+            pass
+        else:
+            raise AssertionError("decoded")
 
 
 def test_rule_count_is_ledgers():

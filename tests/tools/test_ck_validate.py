@@ -104,7 +104,8 @@ CONDITIONAL = {
     "parallel": {"failed_cpus", "per_cpu_mbps", "aggregate_mbps", "aggregate_min_mbps",
                  "aggregate_max_mbps", "single_cpu_mbps", "scaling", "skew_ns",
                  "end_skew_ns", "rounds", "clock_hz", "method"},  # st->err or not
-    "soak_event": {"bank", "status", "addr", "misc", "over", "expected", "actual", "bits",
+    "soak_event": {"bank", "status", "addr", "misc", "over", "ipid", "synd", "bank_dimm",
+                   "bank_dimm_why", "expected", "actual", "bits",
                    "data_address",
                    "written_by", "pattern", "copy", "reread", "rip", "symbol", "cause",
                    "granularity", "node", "range", "dimm_map", "dimms"},

@@ -104,3 +104,34 @@ def test_specs_and_layout():
     addrs = [a for n, (k, a, arg, _) in inject.FAULTS.items()] + \
         [arg for n, (k, a, arg, _) in inject.FAULTS.items() if n in inject.DECODER]
     assert all(32 << 20 <= a < 512 << 20 and a % 8 == 0 for a in addrs)
+
+
+LINE = ("# soak-event: 4.295975000s CPU 0 miscompare: expected 0xfffffffff9ffffef actual "
+        "0xfffffefff9ffffef, differing bit 40, written by soak_march_mc (address-inverted), "
+        "stored error (the re-read stays wrong), physical 0x6000010 (8 bytes), node 0, soak "
+        "range 0x1200000+0x3ce0b000, no DIMM map from firmware")
+RECORD = ('{"schema":1,"kind":"soak_event","t_ns":4295975000,"cpu":0,"event":"miscompare",'
+          '"expected":"0xfffffffff9ffffef","actual":"0xfffffefff9ffffef","phys":"0x6000010"}')
+
+
+def test_soak_report_taken_from_its_line_once():
+    """The first report is the line printed when the word was found (a real line from a
+    run, 2026-12-06), not the ledger's record at the end; that record is not a second one."""
+    reports = []
+    mc.soak_record(LINE, 4.3, reports)
+    mc.soak_record("soak: progress: 10s elapsed", 10.0, reports)
+    mc.soak_record(RECORD, 14.7, reports)
+    assert [(r["t"], r["addr"]) for r in reports] == [(4.3, 0x6000010)]
+    assert mc.judge("stuck0", reports) is reports[0]
+
+
+def test_soak_record_without_a_line_still_counts():
+    reports = []
+    mc.soak_record(RECORD, 14.7, reports)
+    mc.soak_record(RECORD.replace("0x6000010", "0x6000018"), 14.7, reports)
+    assert [r["addr"] for r in reports] == [0x6000010, 0x6000018]
+    # two equal events, two lines then two records: two reports
+    reports = []
+    for text, t in ((LINE, 1.0), (LINE, 2.0), (RECORD, 9.0), (RECORD, 9.0)):
+        mc.soak_record(text, t, reports)
+    assert [r["t"] for r in reports] == [1.0, 2.0]

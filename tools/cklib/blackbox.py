@@ -19,7 +19,8 @@ STARTED = 24
 REC_HEADER = 104                # the CKSK record
 BUCKET = 72
 MAX_BUCKETS = 8
-MISC = 40                       # version 2: each of the first miscompares
+MISC = 40                       # version 2 on: each of the first miscompares
+VERSION = 3                     # 3: buckets of type 4, a DRAM rank the UMC bank named
 MAX_MISC = 4
 NAME = 24
 NONE = 0xff
@@ -29,7 +30,7 @@ KINDS = ("corrected", "deferred", "uncorrected", "miscompares", "stuck_cpus", "r
 # ... and as the first event names them (soak/ledger.c's soak_ev_name).
 EVENT_NAMES = ("corrected", "deferred", "uncorrected", "miscompare", "stuck_cpu",
                "retired_page")
-BUCKET_TYPES = ("dimm", "range", "no_address", "other")
+BUCKET_TYPES = ("dimm", "range", "no_address", "other", "umc")
 # What a miscompared word should have held (soak/pattern.c's names, in enum soak_pat order).
 PATTERNS = ("zeros", "ones", "address", "address-inverted",
             "checker-1", "checker-1-inverted", "checker-2", "checker-2-inverted",
@@ -65,15 +66,24 @@ def counts(b, at):
     return dict(zip(KINDS, struct.unpack_from("<6I", b, at)))
 
 
-def decode_bucket(p):
+def decode_bucket(p, version):
     typ, node, dimm = p[0], p[1], struct.unpack_from("<H", p, 2)[0]
-    if typ >= len(BUCKET_TYPES) or not zero(p[4:8]):
+    umc = None
+    if typ == 4:
+        # A UMC bucket (version 3): the CPU's AMD node, the chip select, the UMC.
+        if version < 3 or p[5] >= 8 or dimm:
+            raise Damaged("soak checkpoint: a bucket field out of range")
+        umc = {"node": None if p[4] == NONE else p[4], "umc": struct.unpack_from("<H", p, 6)[0],
+               "dimm": p[5] // 2, "rank": p[5] % 2, "cs": p[5]}
+    elif typ >= len(BUCKET_TYPES) or not zero(p[4:8]):
         raise Damaged("soak checkpoint: a bucket field out of range")
     name = ascii_name(p[48:48 + NAME], "soak checkpoint: a bucket field out of range")
+    if umc:
+        umc["label"] = name or None
     base, size = struct.unpack_from("<QQ", p, 8)
     return {"type": BUCKET_TYPES[typ], "node": node, "dimm_index": dimm,
             "dimm": name if typ == 0 else None, "name": name, "base": base, "size": size,
-            "counts": counts(p, 24)}
+            "umc": umc, "counts": counts(p, 24)}
 
 
 def decode_misc(p):
@@ -88,14 +98,14 @@ def decode_record(r):
     """The CKSK record (soak/checkpoint.h) as a dict; raises Damaged."""
     if len(r) < 8 or r[:4] != b"CKSK":
         raise Damaged("not a soak checkpoint (no CKSK magic)")
-    if r[4] not in (1, 2):
-        raise Damaged("a soak checkpoint of another version (this build reads versions 1 and "
-                      "2)")
+    if r[4] not in range(1, VERSION + 1):
+        raise Damaged("a soak checkpoint of another version (this build reads versions 1 to "
+                      "3)")
     n = r[46] if len(r) > 46 else 0
     m = r[81] if len(r) > 81 else 0
     if (struct.unpack_from("<H", r, 6)[0] != len(r) or len(r) < REC_HEADER + 4 or
             n > MAX_BUCKETS or m > MAX_MISC or (r[4] == 1 and m) or
-            len(r) != REC_HEADER + BUCKET * n + (MISC * m if r[4] == 2 else 0) + 4):
+            len(r) != REC_HEADER + BUCKET * n + (MISC * m if r[4] >= 2 else 0) + 4):
         raise Damaged("soak checkpoint: its length does not match its size, bucket or "
                       "miscompare count")
     if crc32(r[:-4]) != struct.unpack_from("<I", r, len(r) - 4)[0]:
@@ -114,8 +124,8 @@ def decode_record(r):
             "elapsed_ns": elapsed, "bytes_verified": verified, "bytes_per_pass": per_pass,
             "passes": passes, "cpus": cpus, "counts": counts(r, 48),
             "not_stored": struct.unpack_from("<I", r, 72)[0], "first": first,
-            "buckets": [decode_bucket(r[REC_HEADER + BUCKET * i:REC_HEADER + BUCKET * (i + 1)])
-                        for i in range(n)],
+            "buckets": [decode_bucket(r[REC_HEADER + BUCKET * i:REC_HEADER + BUCKET * (i + 1)],
+                                      r[4]) for i in range(n)],
             "miscompares": [decode_misc(r[REC_HEADER + BUCKET * n + MISC * i:][:MISC])
                             for i in range(m)]}
 
@@ -168,7 +178,7 @@ class Checkpoint:
                                                               phys="%#x" % r["first"]["phys"]),
                 "worst": [{"type": b["type"], "node": b["node"], "dimm": b["dimm"],
                            "base": "%#x" % b["base"], "size": "%#x" % b["size"],
-                           "counts": b["counts"]} for b in r["buckets"]],
+                           "umc": b["umc"], "counts": b["counts"]} for b in r["buckets"]],
                 "miscompares": [dict(m, phys="%#x" % m["phys"], expected="%#x" % m["expected"],
                                      actual="%#x" % m["actual"]) for m in r["miscompares"]],
                 "text": self.text()}
@@ -185,6 +195,11 @@ def worst(buckets):
     b = buckets[0]
     if b["type"] == "dimm":
         where = "DIMM %s" % (b["name"] or "?")
+    elif b["type"] == "umc":
+        u = b["umc"]
+        where = "%s UMC %d DIMM %d rank %d (%s)" % (
+            "unknown node" if u["node"] is None else "node %d" % u["node"], u["umc"],
+            u["dimm"], u["rank"], "label " + b["name"] if b["name"] else "no label")
     elif b["type"] == "range" and b["size"]:
         where = "node %d range %#x-%#x" % (b["node"], b["base"], b["base"] + b["size"] - 1)
     elif b["type"] == "range":

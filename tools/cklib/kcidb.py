@@ -196,7 +196,8 @@ def soak_tests(records):
         out.append((["soak", "summary"], summary))
         for b in r.get("ledger", []):
             where = str(b.get("where", "?"))
-            info = {k: b[k] for k in ("type", "where", "dimm", "node") if b.get(k) is not None}
+            info = {k: b[k] for k in ("type", "where", "dimm", "node", "umc")
+                    if b.get(k) is not None}
             for k in KINDS + ("retired_pages",):
                 n = b.get(k, 0)
                 if isinstance(n, int) and not isinstance(n, bool) and n > 0:
