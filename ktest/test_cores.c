@@ -4,8 +4,12 @@
  * the same seeded kernel at once (cores/: copy primitives, CRC32C by instruction, an integer
  * multiply/divide chain, SSE2 and AVX2 integer chains), each in its own buffers, and returns
  * a digest; the digests are put to the vote against the known answer (cores/vote.h). One
- * case per kernel, with one KTAP parameter per CPU (ok when that CPU is not named); a CPU
- * whose own CPUID lacks what a kernel needs skips it, and the case says which and why.
+ * case per kernel, with one KTAP parameter per CPU (ok when that CPU is not named) and one
+ * JSON record (cores/record.h); a CPU whose own CPUID lacks what a kernel needs skips it, and
+ * the case says which and why. A CPU the vote names replays the seed beside one that did
+ * not. Then the copy pairs: each CPU checks the copy the CPU before it wrote, a third CPU
+ * deciding between writer and checker. cores= (t->ctx->cores) picks the seed, the rounds and
+ * the families. docs/user/cores.md is the reader's page.
  */
 #include "cores/k_copy.h"
 #include "cores/list.h"
