@@ -5,6 +5,7 @@
 #include "cores/k_copy.h"
 #include "cores/k_int.h"
 #include "cores/k_vec.h"
+#include "cores/k_x87.h"
 #include "cores/list.h"
 
 static const struct {
@@ -14,6 +15,7 @@ static const struct {
 	{ cores_copy_kernels, &cores_nr_copy_kernels },
 	{ cores_int_kernels, &cores_nr_int_kernels },
 	{ cores_vec_kernels, &cores_nr_vec_kernels },
+	{ cores_x87_kernels, &cores_nr_x87_kernels },
 };
 
 unsigned int cores_nr_kernels(void)

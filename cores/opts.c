@@ -7,7 +7,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 
-static const char *const family_names[] = { "copy", "integer", "vector" };
+static const char *const family_names[] = { "copy", "integer", "vector", "x87" };
 
 static bool is(const char *p, size_t n, const char *word)
 {
@@ -61,13 +61,13 @@ static const char *families(const char *p, size_t n, u8 *mask)
 				found = true;
 			}
 		if (!found)
-			return "kernels: takes copy, integer and vector, joined by +";
+			return "kernels: takes copy, integer, vector and x87, joined by +";
 		if (len < n && len + 1 == n)
-			return "kernels: takes copy, integer and vector, joined by +";
+			return "kernels: takes copy, integer, vector and x87, joined by +";
 		p += len + (len < n);
 		n -= len + (len < n);
 	}
-	return *mask ? NULL : "kernels: takes copy, integer and vector, joined by +";
+	return *mask ? NULL : "kernels: takes copy, integer, vector and x87, joined by +";
 }
 
 static const char *item(const char *p, size_t n, struct cores_opts *o)
@@ -117,6 +117,8 @@ const char *cores_parse_opts(const char *p, size_t n, struct cores_opts *out)
 		p += len + (len < n);
 		n -= len + (len < n);
 	}
+	if (o.families == (1u << ARRAY_SIZE(family_names)) - 1)
+		o.families = 0;		/* every family: the default, said as such */
 	*out = o;
 	return NULL;
 }

@@ -5,8 +5,9 @@
  *   seed:N               the seed every CPU uses (decimal or 0x hex, 64 bits)
  *   rounds:N             each kernel runs N times (1..1000), seeds N, N+1, ..., on every
  *                        CPU at once; the digest and the known answer fold all rounds
- *   kernels:F[+F...]     only these families: copy, integer, vector
- * The zeroed struct is the default: the seed CORES_DEFAULT_SEED, one round, every family.
+ *   kernels:F[+F...]     only these families: copy, integer, vector, x87
+ * The zeroed struct is the default: the seed CORES_DEFAULT_SEED, one round, every family
+ * (all four named is the default too).
  */
 #ifndef CK_CORES_OPTS_H
 #define CK_CORES_OPTS_H
@@ -17,7 +18,8 @@
 #define CORES_DEFAULT_SEED	0x636f726573ULL
 #define CORES_MAX_ROUNDS	1000
 
-enum cores_family_bit { CORES_FAM_COPY = 1, CORES_FAM_INTEGER = 2, CORES_FAM_VECTOR = 4 };
+enum cores_family_bit { CORES_FAM_COPY = 1, CORES_FAM_INTEGER = 2, CORES_FAM_VECTOR = 4,
+			CORES_FAM_X87 = 8 };
 
 struct cores_opts {
 	u64 seed;

@@ -176,7 +176,7 @@ static const struct cmdline_opt opts[] = {
 	       "user/results"),
 	PARSED("cores", cores, parse_cores, text_cores, "default",
 	       "default, or seed:N (decimal or 0x hex), rounds:N and kernels:F+F (copy, integer, "
-	       "vector) joined by commas", "rounds:1..rounds:1000",
+	       "vector, x87) joined by commas", "rounds:1..rounds:1000",
 	       "the cores suite: its seed, how many rounds, which kernel families", "user/cores"),
 	CHOICE("sweep", sweep, sweep_names, "tiny",
 	       "the sweep suite's folios: 4 pages; 16, and 6 pages of 2 MiB; every 2 MiB page",

@@ -429,11 +429,12 @@ KCASE(crc32c)
 KCASE(muldiv)
 KCASE(vec_sse2)
 KCASE(vec_avx2)
+KCASE(x87)
 
 CK_SUITE(cores, 85,
 	 KENTRY(copy_page_rep), KENTRY(copy_page_unrolled), KENTRY(memcpy_erms),
 	 KENTRY(memcpy_orig), KENTRY(copy_mc_fragile), KENTRY(copy_mc_erms),
 	 KENTRY(copy_mc_avx2_nt), KENTRY(crc32c), KENTRY(muldiv), KENTRY(vec_sse2),
-	 KENTRY(vec_avx2),
+	 KENTRY(vec_avx2), KENTRY(x87),
 	 CK_CASE(copy_pairs),
 	 CK_CASE(kernels_covered));

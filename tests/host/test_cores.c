@@ -203,7 +203,7 @@ static void test_kernels_known_answers(void)
 	struct cores_area a = area();
 	unsigned int ran = 0;
 
-	CHECK(cores_nr_kernels() >= 11, "%u kernels listed", cores_nr_kernels());
+	CHECK(cores_nr_kernels() >= 12, "%u kernels listed", cores_nr_kernels());
 	for (unsigned int i = 0; i < cores_nr_kernels(); i++) {
 		const struct cores_kernel *k = cores_kernel(i);
 
@@ -224,6 +224,9 @@ static void test_kernels_known_answers(void)
 			      k->name);
 		}
 		CHECK(k->known(k, 1) != k->known(k, 2), "%s: the seed matters", k->name);
+		CHECK(!strcmp(k->family, "copy") || !strcmp(k->family, "integer") ||
+		      !strcmp(k->family, "vector") || !strcmp(k->family, "x87"),
+		      "%s: family %s is one cores= names", k->name, k->family);
 	}
 	CHECK(cores_kernel_named("crc32", 5) == NULL, "a prefix is not a name");
 	printf("# %u of %u kernels ran here\n", ran, cores_nr_kernels());
@@ -340,13 +343,17 @@ static void test_opts_parse(void)
 	CHECK(!parse("seed:0xFFffFFffFFffFFff", &o) && o.seed == ~0ULL, "the largest hex");
 	CHECK(!parse("rounds:1000,kernels:vector+copy,seed:0x2a", &o) && o.rounds == 1000 &&
 	      o.seed == 42 && cores_opts_family(&o, "copy") && !cores_opts_family(&o, "integer")
-	      && cores_opts_family(&o, "vector") && !cores_opts_family(&o, "x87"),
+	      && cores_opts_family(&o, "vector") && !cores_opts_family(&o, "x87") &&
+	      !cores_opts_family(&o, "float"),
 	      "three items in any order");
 	cores_opts_text(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "seed:0x2a,rounds:1000,kernels:copy+vector"), "text: %s", buf);
 	CHECK(!parse(buf, &o) && o.rounds == 1000 && o.seed == 42 && o.families == 5,
 	      "its text parses back to the same");
-	CHECK(!parse("seed:0xffffffffffffffff,rounds:1000,kernels:copy+integer+vector", &o) &&
+	CHECK(!parse("kernels:x87+copy+integer+vector", &o) && !o.families &&
+	      cores_opts_text(&o, buf, sizeof(buf)) && !strcmp(buf, "default"),
+	      "every family is the default (%s)", buf);
+	CHECK(!parse("seed:0xffffffffffffffff,rounds:1000,kernels:integer+vector+x87", &o) &&
 	      cores_opts_text(&o, buf, sizeof(buf)) < 64, "the longest text fits the 64 bytes "
 	      "the parser compares (%s)", buf);
 }

@@ -26,7 +26,8 @@ from qemu_boot import FAIL, PASS, RUNNER
 
 SMP = 4
 # What each flip does at the kernel's entry (SysV: rdi, rsi, rdx are the first arguments):
-#   memory  one bit of the buffer the routine is about to read (rdi)
+#   memory  one bit of the buffer the routine is about to read (rdi), at byte 100 (memory4:
+#           at byte 4)
 #   rdx     one bit of the third argument (muldiv's starting state)
 FLIPS = {
     # kernel case: (symbol the debugger stops at, what it flips)
@@ -34,6 +35,7 @@ FLIPS = {
     "crc32c": ("cores_crc32c_insn", "memory"),
     "muldiv": ("cores_muldiv_chain", "rdx"),
     "vec_sse2": ("cores_vec_sse2", "memory"),
+    "x87": ("cores_x87", "memory4"),                       # the second input (48 bytes in all)
     # The copy pairs (CPU c checks the copy of the CPU before it; the CPU after c checks
     # again): the checker's answer flipped (rax when it returns), or the writer's data.
     "pair_checker": ("cores_copy_check_other", "rax"),
@@ -66,8 +68,10 @@ def gdb_script(port, addr, cpu, flip):
              "break *0x%x if $_thread == %d" % (addr, cpu + 1),
              "continue",
              'printf "CK-HIT thread %d pc %lx rdi %lx\\n", $_thread, $pc, $rdi']
-    if flip == "memory":
-        lines += ["set var *(unsigned char *)($rdi + 100) = *(unsigned char *)($rdi + 100) ^ 4"]
+    if flip in ("memory", "memory4"):
+        at = 100 if flip == "memory" else 4
+        lines += ["set var *(unsigned char *)($rdi + %d) = *(unsigned char *)($rdi + %d) ^ 4" % (
+            at, at)]
     elif flip == "rdx":
         lines += ["set var $rdx = $rdx ^ 0x10000"]
     elif flip == "rax":
@@ -178,7 +182,7 @@ def t_cores_gdb(b, kernel, cpu, flip="flip"):
     if not boot_with_gdb(b, "exit=qemu tests=cores", kernel, cpu, how):
         return
     recs = records(b)
-    b.expect(len(recs) == 11, "%d cores records, want 11" % len(recs))
+    b.expect(len(recs) == 12, "%d cores records, want 12" % len(recs))
     r = recs.get(kernel, {})
     if not how:
         b.status_is(PASS)
