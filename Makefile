@@ -178,7 +178,7 @@ HOST_PURE += soak/pattern.c soak/plan.c kernel/platform/smbios.c \
 HOST_PURE += soak/blackbox.c
 HOST_PURE += kernel/platform/smbios_load.c kernel/platform/secureboot.c
 HOST_PURE += soak/march.c soak/watch.c soak/handover.c soak/knob.c
-HOST_PURE += soak/cover.c
+HOST_PURE += soak/cover.c soak/speed.c
 HOST_PURE += kernel/lib/json.c bench/probe.c bench/table.c bench/cases.c bench/prims.c \
 	bench/parallel_out.c bench/data.c
 # The hosted soak twin's pure parts (host/soak/ck-soak.c's accounting, parsers and pair work).
@@ -322,7 +322,7 @@ bench-perf: $(B)/ck-bench
 
 # The soak's fill/verify/compare against memcmp/memset, hosted (SOAK_SPEED_ARGS='--mib 64').
 SOAK_SPEED_SRC := host/soak/ck-soak-speed.c bench/stats.c
-$(B)/ck-soak-speed: $(SOAK_SPEED_SRC) $(HOST_ASM) copy/verify.h bench/stats.h
+$(B)/ck-soak-speed: $(SOAK_SPEED_SRC) $(HOST_ASM) copy/verify.h copy/march.h bench/stats.h
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(SOAK_SPEED_SRC) $(HOST_ASM) \
 		-Wl,-z,noexecstack -o $@

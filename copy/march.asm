@@ -4,9 +4,9 @@
 ; (copy/march.h says what it does and returns; the constants and layouts come from there
 ; through build/gen/copy/asm-offsets.inc).
 ;
-; Shape: the descriptors are set up once (below), then one of thirty loops runs, chosen by
-; what is read (nothing, a constant, an address, anything else), what is written (the same
-; four) and the direction. A loop takes one 64-byte line per iteration and its eight words
+; Shape: the descriptors are set up once (below), then one of thirty-two loops runs, chosen
+; by what is read (nothing, a constant, an address, anything else), what is written (the same
+; four, or the read words XORed with a constant: X below) and the direction. A loop takes one 64-byte line per iteration and its eight words
 ; one after the other, in the element's direction: load the word, compare, store the new
 ; word. Scalar 64-bit loads and stores: memory-bound on hardware either way, and under QEMU's
 ; TCG several times faster than SSE2 (measured in the image, 2026-12-05).
@@ -16,7 +16,12 @@
 ; address in r8/r10 and @invert in r9/r11: ADDRESS, each word one lea and one xor. K_BUF,
 ; eight words in memory per line, r8/r10 pointing at them: any other rotation (into the
 ; 64-word table the set-up wrote on the stack, @invert applied) or RANDOM (one splitmix64
-; finalizer per line, XORed with the lanes, into an eight-word buffer).
+; finalizer per line, XORed with the lanes, into an eight-word buffer). X, written only, when
+; the element reads a RANDOM sequence and writes the same one under another invert (the
+; complement of what each word holds): each written word is the read one's expected word XOR
+; r11 (the two inverts XORed), so a line's words are generated once, not twice (issue 38:
+; the random pass's read-and-write element ran at a third of the constant one's speed,
+; compute-bound on generating each line twice).
 ;
 ; A word that differs: the loop calls .record with its expected word in rax, what it read in
 ; rcx and its address in rdx; the first of its line is recorded (its line flushed and the
@@ -63,7 +68,8 @@ bits 64
 %define F_WRBIAS	1312		; 8 * wr.first - buf
 %define F_RDSUB		1320		; S_* of a K_BUF pattern
 %define F_WRSUB		1328
-%define F_SIZE		1344
+%define F_FOLD		1336		; 1: the written words are the read ones XOR r11 (K_FOLD)
+%define F_SIZE		1360
 
 section .rodata
 	align 16
@@ -182,6 +188,29 @@ section .text
 %%done:
 %endmacro
 
+; Whether the element reads and writes one random sequence under two inverts (a word's
+; complement written over it, SOAK_PAT_HELD_INV): the same seed and bias for both K_BUF
+; descriptors. Then the written words are the read ones XOR the two inverts (write kind X)
+; and one line's words are generated once, not twice. F_FOLD says; clobbers rax.
+%macro FOLDABLE 0
+	mov qword [rsp + F_FOLD], 0
+	cmp r9, K_BUF
+	jne %%no
+	cmp r11, K_BUF
+	jne %%no
+	cmp qword [rsp + F_RDSUB], S_RANDOM
+	jne %%no
+	cmp qword [rsp + F_WRSUB], S_RANDOM
+	jne %%no
+	mov rax, [rsp + F_RDSEED]
+	cmp rax, [rsp + F_WRSEED]
+	jne %%no
+	cmp rbp, [rsp + F_WRBIAS]
+	jne %%no
+	mov qword [rsp + F_FOLD], 1
+%%no:
+%endmacro
+
 ; A K_ADDR pattern's first address for the line at rdi into %1: bias %2, seed slot %3.
 %macro ALINE 3
 	mov %1, %2
@@ -224,6 +253,9 @@ section .text
 %else
 %ifidn %2, A
 	lea rax, [r10 + %3]
+	xor rax, r11
+%elifidn %2, X
+	mov rax, [r8 + %3]
 	xor rax, r11
 %else
 	mov rax, [r10 + %3]
@@ -339,6 +371,7 @@ soak_march_mc:
 	lea rdi, [r14 + SOAK_MV_WR]
 	SETUP rdi, r10, r11, F_WRTAB, F_WRLANE, F_WRSEED, F_WRINV, F_WRSUB
 .no_write:
+	FOLDABLE
 	lea rax, [r11 + r9 * 4]		; 4 * read kind + written kind: 1..15
 	test rax, rax
 	jz .bad_args
@@ -350,6 +383,14 @@ soak_march_mc:
 	add rax, rcx
 	mov r9, [rsp + F_RDINV]
 	mov r11, [rsp + F_WRINV]
+	cmp qword [rsp + F_FOLD], 0
+	je .unfolded
+	xor r11, r9			; written = read XOR (read invert XOR written invert)
+	lea rax, [.v_B_X_up]
+	lea rdx, [.v_B_X_down]
+	test bl, SOAK_MV_DOWN
+	cmovnz rax, rdx
+.unfolded:
 	mov rsi, r13
 	sub rsi, r12
 	shr rsi, 6			; lines
@@ -399,6 +440,7 @@ soak_march_mc:
 	BODY B, C, up
 	BODY B, A, up
 	BODY B, B, up
+	BODY B, X, up
 	BODY N, C, down
 	BODY N, A, down
 	BODY N, B, down
@@ -414,6 +456,7 @@ soak_march_mc:
 	BODY B, C, down
 	BODY B, A, down
 	BODY B, B, down
+	BODY B, X, down
 
 .ok:
 	sfence

@@ -183,6 +183,18 @@ static bool knob_doable(void)
 	return false;
 }
 
+/* The all-core probe before the first pass (run_probe.c), its line and record. */
+static void probe(void)
+{
+	static char line[512];
+
+	soak_probe_run(&soak.probe);
+	soak_probe_text(&soak.probe, line, sizeof(line));
+	printk("%s\n", line);
+	soak_probe_json(&soak.probe, line, sizeof(line));
+	printk("%s\n", line);
+}
+
 static void ap_work(void *arg)
 {
 	soak_work((unsigned int)(uintptr_t)arg, NULL);
@@ -260,6 +272,7 @@ bool soak_run(const struct soak_opts *o, const struct smbios_dimms *dimms)
 	soak.copy_mask = SOAK_COPY_ALL & ~(o->nt_copy ? 0 : 1u << SOAK_COPY_NT);
 	print_plan();
 	note_poisoned();
+	probe();
 	/* copy_mc_highpages as the v3 patch with a preemptible kernel: one batched copy. */
 	page_api_cfg.preemptible = true;
 	run_cpus();

@@ -14,11 +14,13 @@
 #include "soak/ledger.h"
 #include "soak/plan.h"
 #include "soak/soak.h"
+#include "soak/speed.h"
 #include "soak/march.h"
 #include "soak/watch.h"
 
 #define SOAK_LEDGER_CAP		16	/* stored events per CPU (the rest are counted) */
 #define SOAK_OUT_KEPT		64	/* pages out before the soak began, kept by address */
+#define SOAK_SPEED_ROWS		8	/* rows of the schedule counted (soak_schedule_rows) */
 
 /* Shared by every soaking CPU, written only before they start. */
 struct soak_shared {
@@ -36,6 +38,7 @@ struct soak_shared {
 	/* Pages of the plan already out (PG_HWPOISON) when the soak began: the first ones. */
 	u64 nr_out_before;
 	u64 out_before[SOAK_OUT_KEPT];
+	struct soak_probe probe;	/* the all-core probe's limits (run_probe.c) */
 };
 extern struct soak_shared soak;
 
@@ -53,6 +56,7 @@ struct soak_cpu {
 	u64 first_ns, min_ns, max_ns;	/* how long its whole passes took */
 	u64 done_ns;			/* when its passes ended */
 	volatile u64 bytes_verified;
+	struct soak_row_count row[SOAK_SPEED_ROWS];	/* each row's whole elements (speed.h) */
 	u64 next_poll_us;		/* when its banks are polled next */
 	struct soak_ledger ledger;
 	struct soak_event ev[SOAK_LEDGER_CAP];
@@ -70,6 +74,12 @@ u64 soak_elapsed_ns(void);
 
 /* run_work.c: soak index @idx's passes, on its own CPU (the boot CPU: @tick between pieces). */
 void soak_work(unsigned int idx, void (*tick)(void));
+
+/*
+ * run_probe.c: the all-core probe, on every soaking CPU at once (before their passes start;
+ * the boot CPU returns when all are done).
+ */
+void soak_probe_run(struct soak_probe *p);
 
 /* run_poll.c: this CPU's banks polled now, or when soak_poll= says it is time. */
 void soak_poll_now(struct soak_cpu *sc);
@@ -90,6 +100,11 @@ void soak_checkpoint_final(const struct soak_totals *t, const struct soak_verdic
  * the soak_fault= knob did what it asked (soak_fault_end).
  */
 bool soak_report(bool knob_ok);
+/*
+ * run_report.c: row @row's rates over every live CPU, as a line and a record; @so_far (the
+ * boot CPU at the barrier after the row's first pass, every CPU past it): the line alone.
+ */
+void soak_speed_print(unsigned int row, bool so_far);
 
 /*
  * run_monitor.c: the boot CPU's duties between its pieces, and after them (soak_monitor_finish

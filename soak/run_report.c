@@ -176,6 +176,40 @@ static void print_cpus(void)
 		       (unsigned long long)(slowest / 1000000 % 1000), by);
 }
 
+void soak_speed_print(unsigned int row, bool so_far)
+{
+	static struct soak_row_count c[SOAK_MAX_CPUS];
+	static char buf[512];
+	struct soak_speed_row r;
+	unsigned int n = 0;
+
+	if (row >= soak_schedule_rows || row >= SOAK_SPEED_ROWS)
+		return;
+	for (unsigned int i = 0; i < soak.nr_cpus; i++)
+		if (!soak_is_stuck(i))
+			c[n++] = soak_cpu_of(i)->row[row];
+	soak_speed_fold(&r, row, soak_schedule[row].name, c, n);
+	if (!r.cpus)
+		return;
+	soak_speed_shares(&r, &soak.probe);
+	soak_speed_text(&r, so_far ? "soak: speed so far: " : "soak: speed: ",
+			soak.probe.hypervisor, buf, sizeof(buf));
+	if (so_far) {
+		printk("%s\n", buf);	/* while other CPUs may print */
+		return;
+	}
+	out(buf);
+	soak_speed_json(&r, soak.probe.hypervisor, buf, sizeof(buf));
+	out(buf);
+}
+
+/* Each row of the schedule the CPUs worked, over the whole soak (soak/speed.h). */
+static void print_speed(void)
+{
+	for (unsigned int k = 0; k < soak_schedule_rows && k < SOAK_SPEED_ROWS; k++)
+		soak_speed_print(k, false);
+}
+
 /*
  * The run's own rules, after the ledger's: every CPU covered its pages, and a soak_fault=
  * knob did what it asked (@knob_ok). A ledger that passes takes the first failing one, so
@@ -222,6 +256,7 @@ bool soak_report(bool knob_ok)
 	soak_checkpoint_final(&tot, &verdict, first);
 	print_events();
 	print_cpus();
+	print_speed();
 	soak_ktap_text(&tot, &verdict, &soak.map, soak.plan.nr_nodes, nodes, why, ktap,
 		       sizeof(ktap));
 	console_write(ktap, strlen(ktap));

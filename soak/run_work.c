@@ -223,14 +223,17 @@ static bool idle(struct soak_cpu *sc, void (*tick)(void))
 	return true;
 }
 
-/* Element @el of @pass on this CPU; false when the time was up. */
+/*
+ * Element @el of @pass on this CPU; false when the time was up. A whole element that is not
+ * an idle adds its bytes and time to @rc (soak/speed.h).
+ */
 static bool run_el(struct soak_cpu *sc, const struct soak_mem_ops *ops, u32 pass,
-		   unsigned int el, void (*tick)(void))
+		   unsigned int el, void (*tick)(void), struct soak_row_count *rc)
 {
 	struct soak_el_run r;
 	struct soak_walk w;
 	struct soak_piece pc;
-	u64 read = 0;
+	u64 read = 0, t0 = soak_elapsed_ns();
 
 	soak_el_begin(&r, &soak.prog, ops, pass, el);
 	wbinvd();
@@ -248,6 +251,12 @@ static bool run_el(struct soak_cpu *sc, const struct soak_mem_ops *ops, u32 pass
 		if (!el)
 			sc->pass_pages = r.pages;
 		between(sc, tick);
+	}
+	if (rc) {
+		rc->ns += soak_elapsed_ns() - t0;
+		rc->read += r.bytes_read;
+		rc->written += r.bytes_written;
+		rc->copied += r.bytes_copied;
 	}
 	return true;
 }
@@ -280,12 +289,21 @@ void soak_work(unsigned int idx, void (*tick)(void))
 
 	for (u32 pass = 0; !soak.passes || pass < soak.passes; pass++) {
 		const struct soak_pass_row *row = soak_pass_row(pass, NULL);
+		unsigned int k = (unsigned int)(row - soak_schedule);
+		struct soak_row_count *rc = k < SOAK_SPEED_ROWS ? &sc->row[k] : NULL;
 
 		sc->pass_pages = 0;
 		sc->pass_t0_ns = soak_elapsed_ns();
 		for (unsigned int el = 0; el < row->nr_el; el++, g++) {
-			if (!barrier(sc, g, tick) || !run_el(sc, &ops, pass, el, tick))
+			if (!barrier(sc, g, tick))
 				goto out;
+			/* the boot CPU: every CPU is past the pass before; its row's first? */
+			if (tick && !el && pass && pass <= soak_schedule_rows)
+				soak_speed_print(pass - 1, true);
+			if (!run_el(sc, &ops, pass, el, tick, rc))
+				goto out;
+			if (rc && el + 1 == row->nr_el)
+				rc->passes++;	/* before the release: the boot CPU reads it */
 			__atomic_store_n(&sc->el_done, g + 1, __ATOMIC_RELEASE);
 		}
 		pass_done(sc);

@@ -2,7 +2,11 @@
 /*
  * ck-soak-speed.c - how fast the soak's data path runs hosted: soak_verify_mc (both
  * generators), soak_compare_mc and soak_fill (copy/verify.asm, the objects the image links)
- * against glibc's memcmp and memset over the same buffers, pinned to one CPU.
+ * against glibc's memcmp and memset over the same buffers, and copy/march.asm's kernel (the
+ * passes' inner loop): an element that reads and writes back zeros, and two elements of
+ * random data, once as the random pass does them (each word's complement over it, which the
+ * kernel folds: the written words from the read ones) against the same work from two
+ * sequences (nothing to fold), pinned to one CPU.
  *
  *	build/ck-soak-speed [--mib N]... [--rounds R] [--k K] [--cpu C]
  *
@@ -23,12 +27,13 @@
 #include <time.h>
 
 #include "bench/stats.h"
+#include "copy/march.h"
 #include "copy/verify.h"
 
 #define MAX_ROUNDS	STATS_MAX
-#define NR_ROUTINES	6
+#define NR_ROUTINES	9
 
-static u8 *a, *b;
+static u8 *a, *b, *z;
 static size_t len;
 static volatile u64 sink;
 
@@ -62,6 +67,36 @@ static void run_compare(void)
 
 	sink += soak_compare_mc(a, b, len, &m);
 }
+/* copy/march.asm's kernel: an element that reads and writes back what each word holds. */
+static void run_march(u8 *buf, const struct soak_desc *d, u64 flags)
+{
+	const struct soak_mv mv = { *d, *d, SOAK_MV_READ | SOAK_MV_WRITE | flags };
+	struct soak_word_miss m;
+
+	sink += soak_march_mc(buf, len, &mv, &m);
+}
+static const struct soak_desc zero = { SOAK_GEN_CONST, 0, 0, 0 };
+/* the random pass's element: each word's complement over it (copy/march.asm folds it) */
+static const struct soak_desc rnd_inv = { SOAK_GEN_RANDOM, 0x0123456789abcdefULL, ~0ULL, 0 };
+/* the same work from two sequences: nothing to fold */
+static const struct soak_desc rnd2 = { SOAK_GEN_RANDOM, 0x0123456789abcdeeULL, 0, 0 };
+static void run_march_zero(void) { run_march(z, &zero, 0); }
+static void run_march_two(void)
+{
+	const struct soak_mv mv = { rnd, rnd2, SOAK_MV_READ | SOAK_MV_WRITE | SOAK_MV_DOWN };
+	struct soak_word_miss m;
+
+	sink += soak_march_mc(a, len, &mv, &m);
+	sink += soak_march_mc(a, len, &(struct soak_mv){ rnd2, rnd, mv.flags }, &m);
+}
+static void run_march_fold(void)
+{
+	const struct soak_mv mv = { rnd, rnd_inv, SOAK_MV_READ | SOAK_MV_WRITE | SOAK_MV_DOWN };
+	struct soak_word_miss m;
+
+	sink += soak_march_mc(a, len, &mv, &m);
+	sink += soak_march_mc(a, len, &(struct soak_mv){ rnd_inv, rnd, mv.flags }, &m);
+}
 static void run_memset(void) { memset(b, 0x5a, len); }
 static void run_fill(void) { sink += soak_fill(b, len, &walk); }
 
@@ -76,6 +111,9 @@ static const struct routine {
 	{ "soak_compare_mc", run_compare, 0 },
 	{ "memset (glibc)", run_memset, 4 },
 	{ "soak_fill walking", run_fill, 4 },
+	{ "march up(r0,w0)", run_march_zero, 6 },
+	{ "march 2x down(rR,wR')", run_march_two, 7 },
+	{ "march 2x down(rR,w~R)", run_march_fold, 7 },
 };
 
 static u64 sample(const struct routine *r, unsigned int k)
@@ -109,12 +147,15 @@ static void measure(size_t mib, unsigned int rounds, unsigned int k)
 	len = mib << 20;
 	a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (a == MAP_FAILED || b == MAP_FAILED) {
+	z = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED || b == MAP_FAILED || z == MAP_FAILED) {
 		perror("mmap");
 		exit(2);
 	}
 	madvise(a, len, MADV_HUGEPAGE);
 	madvise(b, len, MADV_HUGEPAGE);
+	madvise(z, len, MADV_HUGEPAGE);
+	memset(z, 0, len);
 	memset(a, 1, len);
 	memset(b, 1, len);
 	for (unsigned int i = 0; i < rounds; i++) {
@@ -145,6 +186,7 @@ static void measure(size_t mib, unsigned int rounds, unsigned int k)
 	}
 	munmap(a, len);
 	munmap(b, len);
+	munmap(z, len);
 }
 
 int main(int argc, char **argv)

@@ -157,6 +157,76 @@ def check_cpu_records(b, cpus, passes=1):
               r"the slowest\)$" % (plan.group(2), slowest // 10**9, slowest // 10**6 % 1000))
 
 
+def _gbps(mbps):
+    """MB/s as the image prints GB/s."""
+    return r"%d\.%03d GB/s" % (mbps // 1000, mbps % 1000)
+
+
+def _share(value, limit, div):
+    """The image's share in parts per thousand: value over limit/div, rounded down."""
+    return value * 1000 * div // limit if limit else None
+
+
+def check_speed(b, cpus, passes=1):
+    """The soak measures itself (issue 38): one soak_probe record and its line, every stream
+    run by all @cpus CPUs; one soak_speed record and line per schedule row the soak reached
+    (@passes whole passes: rows 0..passes-1), each by every CPU. Consistent with each other and
+    with the rest of the soak's output, never with a time: the shares are the rates over the
+    probe's limits, traffic is at least what was checked, a row's time is within the slowest
+    CPU's first pass, and row 0's checked rate is at least the bytes the summary says were
+    checked in its pass over the row's longest time. Under TCG both say the figures say
+    nothing about hardware."""
+    cpus, passes = int(cpus), int(passes)
+    recs = soak_records(b)
+    probe = [r for r in recs if r.get("kind") == "soak_probe"]
+    speed = [r for r in recs if r.get("kind") == "soak_speed"]
+    if not b.expect(len(probe) == 1, "one soak_probe record: %d" % len(probe)):
+        return
+    p = probe[0]
+    b.expect(p["cpus"] == cpus and p["hypervisor"] is True and p["window_bytes"] > 0,
+             "the probe on %d CPUs under a hypervisor: %s" % (cpus, p))
+    for k in ("nt_write", "read", "copy"):
+        b.expect(p[k + "_cpus"] == cpus and (p[k + "_mbps"] or 0) > 0,
+                 "%s: every CPU, a rate: %s" % (k, p))
+    b.has(r"^soak: probe: every soaking CPU at once \(%d CPUs, up to %d KiB each\), traffic: "
+          r"nt-write %s, read %s, copy %s \(%s\); the probe took %d\.%03ds; under a "
+          r"hypervisor: .*say nothing about the hardware$" %
+          (cpus, p["window_bytes"] >> 10, _gbps(p["nt_write_mbps"]), _gbps(p["read_mbps"]),
+           _gbps(p["copy_mbps"]), re.escape(p["copy"] or ""), p["took_ns"] // 10**9,
+           p["took_ns"] // 10**6 % 1000))
+    b.expect(sorted(r["row"] for r in speed) == list(range(min(passes, 5))),
+             "a soak_speed record for each row reached: %s" % [r["row"] for r in speed])
+    firsts = [r["first_pass_ns"] for r in recs if r.get("kind") == "soak_cpu" and
+              r.get("first_pass_ns")]
+    summ = [r for r in recs if r.get("kind") == "soak_summary"]
+    for r in speed:
+        b.expect(r["cpus"] == cpus and r["passes"] >= 1 and r["hypervisor"] is True and
+                 0 < r["checked_mbps"] <= r["traffic_mbps"],
+                 "row %d by every CPU, traffic at least checked: %s" % (r["row"], r))
+        want = (_share(r["checked_mbps"], p["read_mbps"], 1),
+                _share(r["checked_mbps"], p["copy_mbps"], 2),
+                _share(r["traffic_mbps"], p["copy_mbps"], 1))
+        got = (r["checked_read_x1000"], r["checked_copy_half_x1000"], r["traffic_copy_x1000"])
+        b.expect(got == want, "row %d's shares are its rates over the probe's: %s, want %s" %
+                 (r["row"], got, want))
+        b.has(r"^soak: speed: pass row %d \(%s\), %d whole pass(es)? on each of %d CPUs, "
+              r"[\d.]+s at most on one: checked %s, traffic %s; of the probe's limits: "
+              r"checked/read %d\.%d%%, checked/\(copy/2\) %d\.%d%%, traffic/copy %d\.%d%%; "
+              r"under a hypervisor: " %
+              (r["row"], r["pass"], r["passes"], cpus, _gbps(r["checked_mbps"]),
+               _gbps(r["traffic_mbps"]), want[0] // 10, want[0] % 10, want[1] // 10,
+               want[1] % 10, want[2] // 10, want[2] % 10))
+    row0 = [r for r in speed if r["row"] == 0]
+    if row0 and firsts:
+        r = row0[0]
+        b.expect(r["ns"] <= max(firsts), "row 0's time %d within the slowest first pass %d" %
+                 (r["ns"], max(firsts)))
+        if passes == 1 and len(summ) == 1:
+            floor = summ[0]["bytes_verified"] * 1000 // r["ns"]
+            b.expect(r["checked_mbps"] + cpus >= floor, "row 0 checked %d MB/s, at least the "
+                     "summary's bytes over its time, %d" % (r["checked_mbps"], floor))
+
+
 def check_after_suites(b, mem_mib, cpus):
     """tests=all then soak=passes:1: the suites left no page of the soak's memory on the poison
     list, every CPU touched its whole share, PASS (issue 31, defect 1)."""
