@@ -79,6 +79,13 @@ HAND = [
      "over": True, "phys": "0x10444000", "granularity": 64, "node": 0,
      "range": {"base": "0x1200000", "size": "0x1ce5e000"},
      "dimm_map": "no DIMM map from firmware", "dimms": []},
+    # soak/report.c: a corrected error from an SMCA UMC bank, no address, the rank it names
+    # (printed by soak_event_json from tests/host/test_soak_umc.c's event, 2026-12-06)
+    {"schema": 1, "kind": "soak_event", "t_ns": 6, "cpu": 4, "event": "corrected", "bank": 19,
+     "status": "0x9c20400000000000", "addr": "0x0", "misc": "0x0", "over": False,
+     "ipid": "0x9600350f00", "synd": "0x1c0001",
+     "bank_dimm": {"node": 1, "umc": 3, "cs": 1, "dimm": 0, "rank": 1, "label": "P1_C"},
+     "bank_dimm_why": "decoded from MCA_IPID and MCA_SYND", "phys": None},
     {"schema": 1, "kind": "soak_event", "t_ns": 9000000000, "cpu": 3, "event": "stuck_cpu",
      "rip": "0xffffffff81002a40", "symbol": "soak_fill+0x40", "phys": None},
     # bench/parallel_out.c record(): a step that failed
