@@ -41,14 +41,14 @@ LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -znoexecstack --no-undefin
 BOOT_SRC   := $(wildcard boot/*.c)
 # The layers, lowest first (docs/design/architecture.md; tools/layers.py checks every include edge).
 KERNEL_DIRS := kernel/lib kernel/console kernel/arch kernel/platform kernel/mm copy mce \
-	bench soak ktest/lib init ktest
+	bench soak cores ktest/lib init ktest
 # Generator files (ASM_GEN below) are compiled to assembly only, never linked.
 KERNEL_SRC := $(filter-out %/asm-offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
 # The oracles the image runs: the folio-copy model the sweep suite judges its points by, and
 # the machine-check model the mce suite takes which banks the handler clears from.
 KERNEL_SRC += ktest/oracle/linux_folio_mc.c ktest/oracle/linux_mce.c
 ASM_SRC    := $(wildcard kernel/arch/*.asm) $(wildcard copy/*.asm) $(wildcard init/*.asm) \
-	$(wildcard bench/*.asm)
+	$(wildcard bench/*.asm) $(wildcard cores/*.asm)
 # shim's SBAT record (boot/sbat.asm): the .sbat section shim 15.3 and later require.
 ASM_SRC    += boot/sbat.asm
 
@@ -190,8 +190,12 @@ HOST_PURE += bench/copy_pages.c bench/copy_pages_answer.c bench/clear_order.c be
 HOST_PURE += bench/migrate_calc.c
 # The DIMM of a DRAM error from an SMCA UMC bank, rasdaemon's labels, and ck-decode's reader.
 HOST_PURE += mce/dimm.c mce/dimm_labels.c host/decode/records.c
+# The cores suite's vote and kernels (each with its known answer by another method).
+HOST_PURE += cores/vote.c cores/opts.c cores/record.c cores/list.c cores/k_copy.c cores/k_int.c \
+	cores/k_vec.c cores/k_x87.c cores/x87_ref.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
-HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm))
+HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm) \
+	$(wildcard cores/*.asm))
 # The sweeps and vectors of ktest/lib that host and image share (not the KTAP framework).
 HOST_SUPPORT := tests/host/fault_shim.c ktest/lib/copy_sweep.c ktest/lib/mce_vectors.c \
 	ktest/lib/poison_sweep.c ktest/lib/poison_judge.c mce/msr.c \
@@ -207,7 +211,7 @@ HOST_TESTS += $(B)/host/test_oracle_models $(B)/host/test_oracle_mce $(B)/host/t
 
 # The pure sources are compiled once (with the sanitizers) and linked into every host test.
 HOST_LIB_OBJ := $(patsubst %.c,$(B)/host/obj/%.o,$(HOST_PURE) $(HOST_SUPPORT))
-HOST_HDRS := $(wildcard kernel/*/*.h init/*.h copy/*.h mce/*.h bench/*.h soak/*.h ktest/*.h \
+HOST_HDRS := $(wildcard kernel/*/*.h init/*.h copy/*.h mce/*.h bench/*.h soak/*.h cores/*.h ktest/*.h \
 	ktest/lib/*.h tests/host/*.h ktest/oracle/*.h host/*/*.h)
 
 .SECONDARY: $(HOST_LIB_OBJ)
@@ -251,6 +255,7 @@ FUZZ_PURE += kernel/platform/smbios.c soak/checkpoint.c soak/ledger.c \
 FUZZ_PURE += kernel/lib/json.c
 FUZZ_PURE += soak/blackbox.c
 FUZZ_PURE += mce/dimm_labels.c mce/dimm.c
+FUZZ_PURE += cores/opts.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_PURE) | $(GEN_H)
 	@mkdir -p $(dir $@)

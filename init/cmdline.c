@@ -387,7 +387,7 @@ int cmdline_parse(const char *line, struct ck_config *cfg, cmdline_report_fn fn,
 	const struct cmdline_opt *o;
 	unsigned int nr;
 	u8 seen[CMDLINE_OPTS_MAX] = { 0 };
-	char keys[320];
+	char keys[400];
 	size_t i = 0;
 
 	o = cmdline_opts(&nr);

@@ -5,6 +5,7 @@
  * ck_config (init/config.h); the parser needs no change unless the key is of a new kind.
  */
 #include "copy/dispatch.h"
+#include "cores/opts.h"
 #include "init/cmdline_opts.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -69,11 +70,22 @@ static size_t text_soak_fault(const void *field, char *buf, size_t size)
 	return soak_fault_text(field, buf, size);
 }
 
+static const char *parse_cores(const char *p, size_t n, void *field)
+{
+	return cores_parse_opts(p, n, field);
+}
+
+static size_t text_cores(const void *field, char *buf, size_t size)
+{
+	return cores_opts_text(field, buf, size);
+}
+
 #define PARSED(k, f, pf, tf, d, v, b, what, page)					\
 	{ .key = k, .kind = OPT_PARSED, FIELD(f), .parse = pf, .text = tf, .def = d,	\
 	  .values = v, .bounds = b, .desc = what, DOC(page) }
 
 /* The soak rows' words below name these limits. */
+_Static_assert(CORES_MAX_ROUNDS == 1000, "the cores row's words");
 _Static_assert(SOAK_MAX_SECONDS == 7 * 24 * 3600 && SOAK_MAX_PASSES == 100000 &&
 	       SOAK_KNOB_MAX_CPU == 1023, "the soak and soak_fault rows' words");
 
@@ -162,6 +174,10 @@ static const struct cmdline_opt opts[] = {
 	CHOICE("blackbox_test", blackbox_test, blackbox_test_names, "none",
 	       "test knob: the blackbox suite stores a crafted unfinished soak checkpoint",
 	       "user/results"),
+	PARSED("cores", cores, parse_cores, text_cores, "default",
+	       "default, or seed:N (decimal or 0x hex), rounds:N and kernels:F+F (copy, integer, "
+	       "vector, x87) joined by commas", "rounds:1..rounds:1000",
+	       "the cores suite: its seed, how many rounds, which kernel families", "user/cores"),
 	CHOICE("sweep", sweep, sweep_names, "tiny",
 	       "the sweep suite's folios: 4 pages; 16, and 6 pages of 2 MiB; every 2 MiB page",
 	       "design/machine-checks"),

@@ -11,6 +11,7 @@
 #define CK_INIT_CONFIG_H
 
 #include "bench/image.h"
+#include "cores/opts.h"
 #include "kernel/include/types.h"
 #include "ktest/lib/ctx.h"
 #include "soak/knob.h"
@@ -60,6 +61,7 @@ struct ck_config {
 	u16 mce_poll_wait;	/* s the final corrected-error poll waits for an NMI (test knob) */
 	u8 blackbox_test;	/* test knob: the blackbox suite stores a crafted soak checkpoint */
 	u8 sweep;		/* enum sweep_size (ktest/lib/ctx.h): the sweep suite's folios */
+	struct cores_opts cores;	/* the cores suite's seed, rounds, families (cores/opts.h) */
 };
 
 #endif

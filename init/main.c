@@ -308,7 +308,8 @@ static enum ck_status run_tests(struct boot_info *bi, const struct ck_config *cf
 	struct ck_ctx ctx;
 
 	ctx = (struct ck_ctx){ .bi = bi, .inject = cfg->inject, .mce_case = cfg->mce_case,
-			       .blackbox_write = cfg->blackbox_test, .sweep = cfg->sweep };
+			       .blackbox_write = cfg->blackbox_test, .sweep = cfg->sweep,
+			       .cores = cfg->cores };
 	copy_caps(&ctx.caps);
 	copy_linux_choice(&ctx.linux_choice);
 	nr_suites = ck_suites_get(&suites);

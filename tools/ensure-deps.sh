@@ -47,6 +47,10 @@ if [ "$what" = check ]; then
 	# A QEMU scenario runs the LAVA monitors tools/ck-lava.py renders over the serial log.
 	need python3-jinja2 /usr/bin/python3 -c 'import jinja2'
 	need python3-yaml /usr/bin/python3 -c 'import yaml'
+	# The cores suite's scenarios flip a bit in one vCPU through QEMU's gdb stub.
+	need gdb command -v gdb
+	# tests/tools/test_cores_x87_ref.py recomputes the x87 kernel's known answers.
+	need python3-mpmath /usr/bin/python3 -c 'import mpmath'
 fi
 if [ "$what" = check ] || [ "$what" = sign ]; then	# make sign, the Secure Boot scenarios
 	need sbsigntool command -v sbsign

@@ -24,8 +24,8 @@ import tempfile
 # Rooms, lowest first. A file belongs to the longest prefix that matches its path.
 ROOMS = [
     "kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
-    "kernel/mm", "copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init", "ktest",
-    "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak",
+    "kernel/mm", "copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib", "init",
+    "ktest", "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak",
     "host/inject", "host/decode", "tools",
 ]
 
@@ -48,34 +48,39 @@ ALLOWED = {
     # The soak and its black box: the pure core (shared by the image and the hosted twin) and
     # the engine that runs it on every CPU.
     "soak": LOW + ["copy", "mce"],
+    # The cores suite's kernels (each beside its known answer by another method) and its
+    # vote: plain C and NASM the host tests run too; the suite itself is ktest/test_cores.c.
+    "cores": LOW + ["copy"],
     # The oracles are independent of the code they check: they may include nothing of ours.
     "ktest/oracle": [],
     # The in-image test framework (KTAP, crash kinds, the case context) and the sweeps and
     # vectors that host tests share.
-    "ktest/lib": LOW + ["copy", "mce", "ktest/oracle"],
+    "ktest/lib": LOW + ["copy", "mce", "cores", "ktest/oracle"],
     # The run, as Linux's init/: it runs the registered suites through ktest/lib, never a suite.
-    "init": LOW + ["copy", "mce", "bench", "soak", "ktest/lib"],
+    "init": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/lib"],
     # The in-image suites, registered in the ck_suites section: the top, since some test the
     # run's own parts (the command line, the results store).
-    "ktest": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init"],
+    "ktest": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib",
+                    "init"],
     # boot/ is the only UEFI-aware room; it hands over through boot_info.h and uses pure
     # helpers of kernel/lib (the command-line text rules).
     "boot": ["kernel/include", "kernel/lib"],
     # Host programs test or drive the pure logic of any layer (the hosted tools' too).
-    "tests/host": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
-                         "host/lib", "host/bench", "host/soak", "host/inject", "host/decode"],
-    "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "ktest/oracle", "ktest/lib", "init",
-                         "tests/host"],
+    "tests/host": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib",
+                         "init", "host/lib", "host/bench", "host/soak", "host/inject",
+                         "host/decode"],
+    "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib",
+                         "init", "tests/host"],
     # The hosted programs: what the hosted benchmark and soak twin share (the Linux machine),
     # then each of them, then the small programs at host/ itself.
-    "host/lib": LOW + ["copy", "init"],
+    "host/lib": LOW + ["copy", "cores", "init"],
     "host/bench": LOW + ["copy", "bench", "host/lib"],
     "host/soak": LOW + ["copy", "mce", "bench", "soak", "host/lib"],
     # The host injector (DRAM faults in a QEMU guest's RAM file): the C library alone.
     "host/inject": [],
     # The offline decoder of DRAM errors (ck-decode): mce/'s pure decoder and labels parser.
     "host/decode": LOW + ["mce"],
-    "host": LOW + ["copy", "mce", "bench", "soak", "init"],
+    "host": LOW + ["copy", "mce", "bench", "soak", "cores", "init"],
     "tools": [],
 }
 

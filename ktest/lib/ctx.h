@@ -9,6 +9,7 @@
 #define CK_KTEST_LIB_CTX_H
 
 #include "copy/dispatch.h"
+#include "cores/opts.h"
 #include "kernel/include/boot_info.h"
 
 /* inject=: the backend that raises a real #MC in the mce suite. */
@@ -32,6 +33,7 @@ struct ck_ctx {
 	/* blackbox_test=unfinished: the blackbox suite stores a crafted soak checkpoint */
 	bool blackbox_write;
 	enum sweep_size sweep;
+	struct cores_opts cores;		/* cores=: the cores suite's seed, rounds, kernels */
 };
 
 #endif

@@ -22,6 +22,8 @@ static const struct {
 	{ "MTRR",		0x1,	    0, "edx", 12 },
 	{ "MCA",		0x1,	    0, "edx", 14 },
 	{ "PAT",		0x1,	    0, "edx", 16 },
+	{ "XMM2",		0x1,	    0, "edx", 26 },	/* SSE2 */
+	{ "XMM4_2",		0x1,	    0, "ecx", 20 },	/* SSE4.2 (CRC32) */
 	{ "X2APIC",		0x1,	    0, "ecx", 21 },
 	{ "XSAVE",		0x1,	    0, "ecx", 26 },
 	{ "OSXSAVE",		0x1,	    0, "ecx", 27 },

@@ -109,6 +109,8 @@ CONDITIONAL = {
                    "data_address",
                    "written_by", "pattern", "copy", "reread", "rip", "symbol", "cause",
                    "granularity", "node", "range", "dimm_map", "dimms"},
+    "cores": {"known", "known_cpus", "groups", "slowest_us", "top", "top_cpus",  # ran or not;
+              "why_skipped", "replay"},                    # a CPU could not; another digest
     "movepages": {"move_speedup_predicted", "move_speedup_predicted_lo",  # >= 3 rounds had
                   "move_speedup_predicted_hi"},                       # copy < move
 }

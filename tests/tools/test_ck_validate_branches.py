@@ -128,6 +128,24 @@ HAND = [
     dict(SUMMARY, soak_checkpoint={"state": "damaged", "why": "header checksum 0x1 != 0x2"}),
     dict(SUMMARY, soak_checkpoint=dict(SUMMARY["soak_checkpoint"], state="unfinished",
                                        final=False)),
+    # cores/record.c cores_record_json(): no CPU could run it (a Penryn's crc32c, 2026-12-06);
+    # one CPU in the minority; every CPU against the known answer
+    {"schema": 1, "kind": "cores", "kernel": "crc32c", "family": "integer",
+     "seed": "0x636f726573", "rounds": 1, "cpus": 0, "skipped": 2,
+     "why_skipped": "no SSE4.2 (CPUID): no crc32 instruction", "verdict": "none",
+     "named_total": 0, "named": []},
+    dict(sample("cores"), cpus=4, verdict="minority", known_cpus=3, groups=2,
+         top="0x5bd1e995", top_cpus=1, named_total=1,
+         named=[{"cpu": 2, "apic": 2, "digest": "0x5bd1e995"}],
+         replay={"cpu": 2, "runs": 10, "wrong": 0, "other_cpu": 3, "other_wrong": 0,
+                 "class": "not_reproduced"}),
+    dict(sample("cores"), cpus=4, verdict="minority", known_cpus=3, groups=2,
+         top="0x5bd1e995", top_cpus=1, named_total=1,
+         named=[{"cpu": 0, "apic": 0, "digest": "0x5bd1e995"}],
+         replay={"cpu": 0, "runs": 10, "wrong": 3, "first_wrong_us": 812, "other_cpu": 3,
+                 "other_wrong": 0, "class": "one_cpu"}),
+    dict(sample("cores"), verdict="reference_or_code_wrong", known_cpus=0, groups=1,
+         top="0x5bd1e995", top_cpus=2),
     # soak/blackbox.c: a version 2 checkpoint keeps the first miscompares
     dict(SUMMARY, soak_checkpoint=dict(SUMMARY["soak_checkpoint"], miscompares=[
         {"phys": "0x88e7000", "expected": "0x88e7000", "actual": "0x88e5000", "cpu": 1,

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * k_vec.c - the vector kernels: cores/vec.asm's SSE2 (2 lanes) and AVX2 (4 lanes) chains
+ * over the seeded buffer, each CPU running the AVX2 one only when its own CPUID has AVX2 and
+ * its XCR0 enables the YMM state. The reference is the same arithmetic written for one
+ * 64-bit lane at a time in general registers, over the seeded words taken from the seed.
+ */
+#include "cores/k_vec.h"
+
+#define MAX_LANES	4
+
+typedef void (*vec_fn)(const u64 *buf, size_t nchunks, u64 *lanes);
+
+static void lanes_init(u64 *lanes, unsigned int n, u64 seed)
+{
+	for (unsigned int l = 0; l < n; l++)
+		lanes[l] = seed ^ cores_word(~seed, l);
+}
+
+static u64 lanes_digest(const u64 *lanes, unsigned int n)
+{
+	u64 d = CORES_FOLD_INIT;
+
+	for (unsigned int l = 0; l < n; l++)
+		d = cores_fold(d, lanes[l]);
+	return d;
+}
+
+static u64 vec_run(const struct cores_kernel *k, const struct cores_area *a, u64 seed)
+{
+	u64 *w = (u64 *)a->src, lanes[MAX_LANES];
+
+	for (size_t i = 0; i < CORES_WORDS; i++)
+		w[i] = cores_word(seed, i);
+	lanes_init(lanes, k->arg, seed);
+	((vec_fn)k->fn)(w, CORES_WORDS / k->arg, lanes);
+	return lanes_digest(lanes, k->arg);
+}
+
+static u64 vec_known(const struct cores_kernel *k, u64 seed)
+{
+	u64 lanes[MAX_LANES];
+	unsigned int n = k->arg;
+
+	lanes_init(lanes, n, seed);
+	for (size_t c = 0; c < CORES_WORDS / n; c++) {
+		for (unsigned int l = 0; l < n; l++) {
+			u64 v = cores_word(seed, c * n + l), a = lanes[l] + v;
+
+			a ^= ((u64)(u32)a * (u32)v) << 32;
+			a = cores_rotl(a, 7);
+			lanes[l] = a + cores_rotl(v, 32);
+		}
+	}
+	return lanes_digest(lanes, n);
+}
+
+static const char *sse2_cannot(const struct cores_kernel *k)
+{
+	return cores_cpu_has(X86_FEATURE_XMM2) ? NULL : "no SSE2 (CPUID)";
+}
+
+static const char *avx2_cannot(const struct cores_kernel *k)
+{
+	return cores_cannot_avx2();
+}
+
+const struct cores_kernel cores_vec_kernels[] = {
+	{ .name = "vec_sse2", .family = "vector", .cannot = sse2_cannot, .run = vec_run,
+	  .known = vec_known, .fn = (const void *)cores_vec_sse2, .arg = 2 },
+	{ .name = "vec_avx2", .family = "vector", .cannot = avx2_cannot, .run = vec_run,
+	  .known = vec_known, .fn = (const void *)cores_vec_avx2, .arg = 4 },
+};
+const unsigned int cores_nr_vec_kernels = ARRAY_SIZE(cores_vec_kernels);

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record.c - the cores suite's JSON record per kernel: what ran (seed, rounds, CPUs, the
+ * skipped ones and why), the known answer, the vote's class and groups, and the CPUs it
+ * names with their APIC ids and digests.
+ */
+#include "cores/record.h"
+#include "kernel/lib/json.h"
+
+void cores_record_json(const struct cores_result *r, char *buf, size_t size)
+{
+	const struct cores_vote *v = r->vote;
+	struct json_writer w;
+
+	json_record(&w, buf, size, "cores");
+	json_str(&w, "kernel", r->kernel);
+	json_str(&w, "family", r->family);
+	json_hex(&w, "seed", r->seed);
+	json_u64(&w, "rounds", r->rounds);
+	json_u64(&w, "cpus", v->n);
+	json_u64(&w, "skipped", r->skipped);
+	if (r->why_not)
+		json_str(&w, "why_skipped", r->why_not);
+	json_str(&w, "verdict", cores_class_name(v->cls));
+	if (v->n) {
+		json_hex(&w, "known", r->known);
+		json_u64(&w, "known_cpus", v->nr_known);
+		json_u64(&w, "groups", v->nr_groups);
+		if (v->nr_top) {
+			json_hex(&w, "top", v->top);
+			json_u64(&w, "top_cpus", v->nr_top);
+		}
+		json_u64(&w, "slowest_us", r->slowest_us);
+	}
+	json_u64(&w, "named_total", v->nr_named);
+	json_arr_begin(&w, "named");
+	for (unsigned int i = 0; i < MIN(v->nr_named, (unsigned int)CORES_MAX_NAMED); i++) {
+		json_obj_begin(&w, NULL);
+		json_u64(&w, "cpu", r->named[i].cpu);
+		json_u64(&w, "apic", r->named[i].apic);
+		json_hex(&w, "digest", r->named[i].digest);
+		json_obj_end(&w);
+	}
+	json_arr_end(&w);
+	if (r->replay && r->replay->runs) {
+		const struct cores_replay *p = r->replay;
+
+		json_obj_begin(&w, "replay");
+		json_u64(&w, "cpu", p->cpu);
+		json_u64(&w, "runs", p->runs);
+		json_u64(&w, "wrong", p->wrong);
+		if (p->wrong)
+			json_u64(&w, "first_wrong_us", p->first_wrong_us);
+		json_u64(&w, "other_cpu", p->other_cpu);
+		json_u64(&w, "other_wrong", p->other_wrong);
+		json_str(&w, "class", cores_replay_class(p->wrong, p->other_wrong));
+		json_obj_end(&w);
+	}
+	json_end(&w);
+}

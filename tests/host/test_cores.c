@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_cores.c - the cores suite's pure parts on the host: the vote against a brute-force
+ * oracle (every digest pattern of up to 7 CPUs over three values, the groups counted pair
+ * by pair, nothing sorted), CRC32C against RFC 3720's test vectors (B.4) and the "123456789"
+ * check value, every kernel this machine can run against its known answer for several
+ * seeds, and each kernel's digest moved by a bit flipped in what it checks or by a copy
+ * that stops one byte short.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cores/k_copy.h"
+#include "cores/k_int.h"
+#include "cores/k_vec.h"
+#include "cores/list.h"
+#include "cores/opts.h"
+#include "cores/record.h"
+#include "cores/vote.h"
+#include "tests/host/host_test.h"
+#include "tests/host/json_check.h"
+
+/* The oracle: the class and the named CPUs of vote.h's rules, by pairwise counting. */
+static void oracle(const u64 *d, unsigned int n, u64 known, enum cores_class *cls,
+		   bool *named, unsigned int *groups)
+{
+	unsigned int k = 0, top = 0;
+
+	*groups = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int same = 0, earlier = 0;
+
+		for (unsigned int j = 0; j < n; j++) {
+			same += d[j] == d[i];
+			earlier += j < i && d[j] == d[i];
+		}
+		*groups += !earlier;
+		k += d[i] == known;
+		if (d[i] != known && same > top)
+			top = same;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		named[i] = false;
+	if (!n)
+		*cls = CORES_NONE;
+	else if (k == n)
+		*cls = CORES_AGREE;
+	else if (top == n)
+		*cls = CORES_REF_WRONG;
+	else if (top > k)
+		*cls = CORES_DISPUTED;
+	else
+		*cls = CORES_MINORITY;
+	for (unsigned int i = 0; i < n && *cls == CORES_MINORITY; i++)
+		named[i] = d[i] != known;
+}
+
+static unsigned int mismatches;
+
+static void vote_against_oracle(const u64 *d, unsigned int n, u64 known)
+{
+	u64 scratch[64];
+	bool named[64], got[64] = { false };
+	enum cores_class cls;
+	unsigned int groups, nr = 0;
+	struct cores_vote v;
+
+	oracle(d, n, known, &cls, named, &groups);
+	cores_vote(d, n, known, scratch, &v);
+	for (unsigned int i = 0; i < MIN(v.nr_named, (unsigned int)CORES_MAX_NAMED); i++)
+		got[v.named[i]] = true;
+	for (unsigned int i = 0; i < n; i++)
+		nr += named[i];
+	bool ok = v.cls == cls && v.n == n && v.nr_groups == groups && v.nr_named == nr;
+
+	for (unsigned int i = 0; i < n && nr <= CORES_MAX_NAMED; i++)
+		ok &= got[i] == named[i];
+	if (!ok && mismatches++ < 5) {
+		printf("# n=%u digests:", n);
+		for (unsigned int i = 0; i < n; i++)
+			printf(" %llu", (unsigned long long)d[i]);
+		printf(" known %llu: vote %s (%u named, %u groups), oracle %s (%u named, %u "
+		       "groups)\n", (unsigned long long)known, cores_class_name(v.cls), v.nr_named,
+		       v.nr_groups, cores_class_name(cls), nr, groups);
+	}
+	CHECK(ok || mismatches > 5, "the vote and the oracle differ (above)");
+}
+
+static void test_vote_every_pattern(void)
+{
+	u64 d[8];
+	unsigned long patterns = 0;
+
+	mismatches = 0;
+	for (unsigned int n = 0; n <= 7; n++) {
+		unsigned int total = 1;
+
+		for (unsigned int i = 0; i < n; i++)
+			total *= 3;
+		for (unsigned int p = 0; p < total; p++, patterns++) {
+			unsigned int x = p;
+
+			for (unsigned int i = 0; i < n; i++, x /= 3)
+				d[i] = 0x1000 + x % 3;	/* the known answer is 0x1000 */
+			vote_against_oracle(d, n, 0x1000);
+		}
+	}
+	CHECK(mismatches == 0, "%u of %lu patterns differ", mismatches, patterns);
+}
+
+static void test_vote_random_many(void)
+{
+	u64 d[64];
+
+	mismatches = 0;
+	srand(36);
+	for (int round = 0; round < 20000; round++) {
+		unsigned int n = 1 + rand() % 64, vals = 1 + rand() % 5;
+
+		for (unsigned int i = 0; i < n; i++)
+			d[i] = rand() % vals;
+		vote_against_oracle(d, n, rand() % 3);
+	}
+	CHECK(mismatches == 0, "%u random patterns differ", mismatches);
+}
+
+static void test_vote_cases(void)
+{
+	u64 s[16];
+	struct cores_vote v;
+	const u64 two[] = { 7, 9 }, one[] = { 9 }, tie[] = { 7, 7, 9, 9 };
+	const u64 three_wrong[] = { 9, 9, 9, 7 }, all_wrong[] = { 9, 9, 9, 9 };
+	u64 ten[10];
+
+	cores_vote(two, 2, 7, s, &v);
+	CHECK(v.cls == CORES_MINORITY && v.nr_named == 1 && v.named[0] == 1,
+	      "two CPUs, the second flipped: it is named (%s)", cores_class_name(v.cls));
+	cores_vote(one, 1, 7, s, &v);
+	CHECK(v.cls == CORES_REF_WRONG && v.top == 9, "one CPU against the reference: no blame");
+	cores_vote(tie, 4, 7, s, &v);
+	CHECK(v.cls == CORES_MINORITY && v.nr_named == 2 && v.named[0] == 2 && v.named[1] == 3,
+	      "a tie is broken by the known answer");
+	cores_vote(three_wrong, 4, 7, s, &v);
+	CHECK(v.cls == CORES_DISPUTED && v.nr_top == 3 && v.nr_known == 1, "3 against 1+ref");
+	cores_vote(all_wrong, 4, 7, s, &v);
+	CHECK(v.cls == CORES_REF_WRONG && v.nr_top == 4, "all agree against the reference");
+	cores_vote(NULL, 0, 7, s, &v);
+	CHECK(v.cls == CORES_NONE, "no CPU, no verdict");
+	for (int i = 0; i < 10; i++)
+		ten[i] = i ? 100 + i : 7;
+	cores_vote(ten, 10, 7, s, &v);
+	CHECK(v.cls == CORES_MINORITY && v.nr_named == 9 && v.named[7] == 8,
+	      "nine CPUs each alone: all named, the first %d listed", CORES_MAX_NAMED);
+}
+
+static u32 table_crc(const u8 *buf, size_t len)
+{
+	u32 table[256];
+
+	cores_crc32c_table_init(table);
+	return ~cores_crc32c_table(table, 0xffffffffU, buf, len);
+}
+
+/* RFC 3720 B.4: CRC32C of 32-byte buffers, and the usual check value of "123456789". */
+static void test_crc32c_vectors(void)
+{
+	u8 b[4][32];
+	static const u32 want[4] = { 0x8a9136aa, 0x62a8ab43, 0x46dd794e, 0x113fdb5c };
+	const char *names[4] = { "zeros", "ones", "incrementing", "decrementing" };
+
+	for (int i = 0; i < 32; i++) {
+		b[0][i] = 0;
+		b[1][i] = 0xff;
+		b[2][i] = i;
+		b[3][i] = 31 - i;
+	}
+	CHECK(table_crc((const u8 *)"123456789", 9) == 0xe3069283,
+	      "table CRC32C of 123456789: 0x%08x", table_crc((const u8 *)"123456789", 9));
+	for (int v = 0; v < 4; v++)
+		CHECK(table_crc(b[v], 32) == want[v], "table, %s: 0x%08x", names[v],
+		      table_crc(b[v], 32));
+	if (!cores_cpu_has(X86_FEATURE_XMM4_2)) {
+		SKIP("no SSE4.2 here: the instruction's vectors not run");
+		return;
+	}
+	for (int v = 0; v < 4; v++)
+		CHECK(cores_crc32c_insn(b[v], 32) == want[v], "crc32q, %s: 0x%08x", names[v],
+		      cores_crc32c_insn(b[v], 32));
+}
+
+static struct cores_area area(void)
+{
+	struct cores_area a = { aligned_alloc(4096, CORES_BUF), aligned_alloc(4096, CORES_BUF) };
+
+	for (size_t i = 0; i < CORES_BUF; i++)
+		a.src[i] = a.dst[i] = (u8)(i * 37 + 11);	/* stale data: must not matter */
+	return a;
+}
+
+static void test_kernels_known_answers(void)
+{
+	static const u64 seeds[] = { 0, 1, 0x636f726573ULL, ~0ULL, 0x8000000000000000ULL };
+	struct cores_area a = area();
+	unsigned int ran = 0;
+
+	CHECK(cores_nr_kernels() >= 12, "%u kernels listed", cores_nr_kernels());
+	for (unsigned int i = 0; i < cores_nr_kernels(); i++) {
+		const struct cores_kernel *k = cores_kernel(i);
+
+		CHECK(cores_kernel_named(k->name, strlen(k->name)) == k, "%s found by name",
+		      k->name);
+		if (k->cannot && k->cannot(k)) {
+			printf("# %s not run here: %s\n", k->name, k->cannot(k));
+			continue;
+		}
+		ran++;
+		for (size_t s = 0; s < ARRAY_SIZE(seeds); s++) {
+			u64 got = k->run(k, &a, seeds[s]), want = k->known(k, seeds[s]);
+
+			CHECK(got == want, "%s seed 0x%llx: digest 0x%016llx, known 0x%016llx",
+			      k->name, (unsigned long long)seeds[s], (unsigned long long)got,
+			      (unsigned long long)want);
+			CHECK(k->run(k, &a, seeds[s]) == got, "%s: a second run gives the same",
+			      k->name);
+		}
+		CHECK(k->known(k, 1) != k->known(k, 2), "%s: the seed matters", k->name);
+		CHECK(!strcmp(k->family, "copy") || !strcmp(k->family, "integer") ||
+		      !strcmp(k->family, "vector") || !strcmp(k->family, "x87"),
+		      "%s: family %s is one cores= names", k->name, k->family);
+	}
+	CHECK(cores_kernel_named("crc32", 5) == NULL, "a prefix is not a name");
+	printf("# %u of %u kernels ran here\n", ran, cores_nr_kernels());
+	free(a.src);
+	free(a.dst);
+}
+
+/* A primitive that stops one byte short, and one that says it did not copy one byte. */
+static void *short_memcpy(void *dst, const void *src, size_t len)
+{
+	memcpy(dst, src, len - 1);
+	return dst;
+}
+
+static size_t lying_mc(void *dst, const void *src, size_t len)
+{
+	memcpy(dst, src, len);
+	return 1;
+}
+
+static void test_copy_kernel_catches_bad_copy(void)
+{
+	struct cores_area a = area();
+	const struct cores_kernel *erms = cores_kernel_named("memcpy_erms", 11);
+	const struct cores_kernel *mc = cores_kernel_named("copy_mc_fragile", 15);
+	struct cores_kernel bad;
+
+	CHECK(erms && mc, "the kernels are listed");
+	if (!erms || !mc)
+		return;
+	bad = *erms;
+	bad.fn = (const void *)short_memcpy;
+	CHECK(bad.run(&bad, &a, 5) != bad.known(&bad, 5), "a copy one byte short is caught");
+	bad = *mc;
+	bad.fn = (const void *)lying_mc;
+	CHECK(bad.run(&bad, &a, 5) != bad.known(&bad, 5), "a count of 1 not copied is caught");
+	free(a.src);
+	free(a.dst);
+}
+
+/* Whatever bit of what a checker reads is flipped, its digest moves. */
+static void test_flip_moves_digest(void)
+{
+	u64 *w = aligned_alloc(64, CORES_BUF), lanes[4], l2[4];
+	bool avx2 = !cores_cannot_avx2(), crc = cores_cpu_has(X86_FEATURE_XMM4_2);
+	unsigned int stuck = 0;
+
+	for (size_t i = 0; i < CORES_WORDS; i++)
+		w[i] = cores_word(99, i);
+	for (unsigned int f = 0; f < 200; f++) {
+		size_t word = (f * 613) % CORES_WORDS;
+		u64 bit = 1ULL << (f % 64), d0, m0, c0 = 0;
+
+		d0 = cores_copy_digest((u8 *)w, CORES_BUF);
+		m0 = cores_muldiv_chain(w, CORES_WORDS, 3);
+		if (crc)
+			c0 = cores_crc32c_insn((u8 *)w, CORES_BUF);
+		for (int l = 0; l < 4; l++)
+			lanes[l] = l2[l] = l;
+		cores_vec_sse2(w, CORES_WORDS / 2, lanes);
+		if (avx2)
+			cores_vec_avx2(w, CORES_WORDS / 4, l2);
+		w[word] ^= bit;
+		stuck += cores_copy_digest((u8 *)w, CORES_BUF) == d0;
+		stuck += cores_muldiv_chain(w, CORES_WORDS, 3) == m0;
+		stuck += crc && cores_crc32c_insn((u8 *)w, CORES_BUF) == c0;
+		u64 s0 = lanes[0] ^ lanes[1], a0 = l2[0] ^ l2[1] ^ l2[2] ^ l2[3];
+
+		for (int l = 0; l < 4; l++)
+			lanes[l] = l2[l] = l;
+		cores_vec_sse2(w, CORES_WORDS / 2, lanes);
+		stuck += (lanes[0] ^ lanes[1]) == s0;
+		if (avx2) {
+			cores_vec_avx2(w, CORES_WORDS / 4, l2);
+			stuck += (l2[0] ^ l2[1] ^ l2[2] ^ l2[3]) == a0;
+		}
+		w[word] ^= bit;
+	}
+	CHECK(stuck == 0, "%u flips left a digest unchanged", stuck);
+	free(w);
+}
+
+static const char *parse(const char *s, struct cores_opts *o)
+{
+	*o = (struct cores_opts){ .rounds = 77 };	/* untouched on error */
+	return cores_parse_opts(s, strlen(s), o);
+}
+
+static void test_opts_parse(void)
+{
+	static const char *const bad[] = {
+		"", "seed:", "seed:0x", "seed:12a", "seed:0x10000000000000000",
+		"seed:18446744073709551616", "rounds:0", "rounds:1001", "rounds:x", "kernels:",
+		"kernels:copy+", "kernels:+copy", "kernels:float", "kernels:copy++vector",
+		"seed:1,", ",seed:1", "seed:1,,rounds:2", "time:5", "default,seed:1", "Default",
+	};
+	struct cores_opts o;
+	char buf[80];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *why = parse(bad[i], &o);
+
+		CHECK(why && o.rounds == 77, "'%s' refused (%s), nothing written", bad[i],
+		      why ? why : "accepted");
+	}
+	CHECK(!parse("default", &o) && !o.seed_set && !o.rounds && !o.families, "default");
+	CHECK(cores_opts_seed(&o) == 0x636f726573ULL && cores_opts_rounds(&o) == 1 &&
+	      cores_opts_family(&o, "copy") && cores_opts_family(&o, "vector"),
+	      "the default: seed 'cores', one round, every family");
+	cores_opts_text(&o, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "default"), "default's text: %s", buf);
+	CHECK(!parse("seed:0", &o) && o.seed_set && cores_opts_seed(&o) == 0, "seed 0 is a seed");
+	CHECK(!parse("seed:18446744073709551615", &o) && o.seed == ~0ULL, "the largest decimal");
+	CHECK(!parse("seed:0xFFffFFffFFffFFff", &o) && o.seed == ~0ULL, "the largest hex");
+	CHECK(!parse("rounds:1000,kernels:vector+copy,seed:0x2a", &o) && o.rounds == 1000 &&
+	      o.seed == 42 && cores_opts_family(&o, "copy") && !cores_opts_family(&o, "integer")
+	      && cores_opts_family(&o, "vector") && !cores_opts_family(&o, "x87") &&
+	      !cores_opts_family(&o, "float"),
+	      "three items in any order");
+	cores_opts_text(&o, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "seed:0x2a,rounds:1000,kernels:copy+vector"), "text: %s", buf);
+	CHECK(!parse(buf, &o) && o.rounds == 1000 && o.seed == 42 && o.families == 5,
+	      "its text parses back to the same");
+	CHECK(!parse("kernels:x87+copy+integer+vector", &o) && !o.families &&
+	      cores_opts_text(&o, buf, sizeof(buf)) && !strcmp(buf, "default"),
+	      "every family is the default (%s)", buf);
+	CHECK(!parse("seed:0xffffffffffffffff,rounds:1000,kernels:integer+vector+x87", &o) &&
+	      cores_opts_text(&o, buf, sizeof(buf)) < 64, "the longest text fits the 64 bytes "
+	      "the parser compares (%s)", buf);
+}
+
+static void test_record(void)
+{
+	const u64 d[4] = { 7, 7, 0xdead, 7 };
+	struct cores_named_cpu named[1] = { { 2, 4, 0xdead } };
+	struct cores_vote v;
+	u64 s[4];
+	char buf[1024];
+	struct cores_result r = { .kernel = "crc32c", .family = "integer", .seed = 0x2a,
+				  .rounds = 3, .known = 7, .vote = &v, .named = named,
+				  .slowest_us = 12 };
+
+	cores_vote(d, 4, 7, s, &v);
+	cores_record_json(&r, buf, sizeof(buf));
+	CHECK(jc_valid(buf), "valid JSON: %s", buf);
+	CHECK(!strcmp(buf, "{\"schema\":1,\"kind\":\"cores\",\"kernel\":\"crc32c\","
+		      "\"family\":\"integer\",\"seed\":\"0x2a\",\"rounds\":3,\"cpus\":4,"
+		      "\"skipped\":0,\"verdict\":\"minority\",\"known\":\"0x7\","
+		      "\"known_cpus\":3,\"groups\":2,\"top\":\"0xdead\",\"top_cpus\":1,"
+		      "\"slowest_us\":12,\"named_total\":1,\"named\":[{\"cpu\":2,\"apic\":4,"
+		      "\"digest\":\"0xdead\"}]}"), "the minority's record: %s", buf);
+	struct cores_replay rp = { .cpu = 2, .other_cpu = 3, .runs = 10, .wrong = 4,
+				   .first_wrong_us = 99 };
+
+	r.replay = &rp;
+	cores_record_json(&r, buf, sizeof(buf));
+	CHECK(jc_valid(buf) && strstr(buf, "\"named\":[{\"cpu\":2,\"apic\":4,\"digest\":"
+				       "\"0xdead\"}],\"replay\":{\"cpu\":2,\"runs\":10,"
+				       "\"wrong\":4,\"first_wrong_us\":99,\"other_cpu\":3,"
+				       "\"other_wrong\":0,\"class\":\"one_cpu\"}}"),
+	      "the replay's record: %s", buf);
+	CHECK(!strcmp(cores_replay_class(0, 0), "not_reproduced") &&
+	      !strcmp(cores_replay_class(0, 3), "not_reproduced") &&
+	      !strcmp(cores_replay_class(1, 0), "one_cpu") &&
+	      !strcmp(cores_replay_class(10, 1), "not_one_cpu"), "the replay's classes");
+	CHECK(cores_pair_judge(true, false, false) == CORES_PAIR_OK &&
+	      cores_pair_judge(true, true, false) == CORES_PAIR_OK &&
+	      cores_pair_judge(false, false, true) == CORES_PAIR_UNDECIDED &&
+	      cores_pair_judge(false, true, true) == CORES_PAIR_CHECKER &&
+	      cores_pair_judge(false, true, false) == CORES_PAIR_WRITER,
+	      "the pairs' judgement: a third CPU that finds the copy right clears the writer");
+	CHECK(!strcmp(cores_pair_name(CORES_PAIR_WRITER), "writer") &&
+	      !strcmp(cores_pair_name(CORES_PAIR_CHECKER), "checker"), "the pairs' words");
+	r.replay = NULL;
+	cores_vote(d, 0, 7, s, &v);
+	r.skipped = 2;
+	r.why_not = "no AVX2 (CPUID)";
+	cores_record_json(&r, buf, sizeof(buf));
+	CHECK(jc_valid(buf) && strstr(buf, "\"cpus\":0,\"skipped\":2,\"why_skipped\":\"no AVX2 "
+				       "(CPUID)\",\"verdict\":\"none\",\"named_total\":0,"
+				       "\"named\":[]}") && !strstr(buf, "known"),
+	      "a kernel no CPU ran: %s", buf);
+}
+
+int main(void)
+{
+	return RUN_TESTS(test_vote_every_pattern, test_vote_random_many, test_vote_cases,
+			 test_crc32c_vectors, test_kernels_known_answers,
+			 test_copy_kernel_catches_bad_copy, test_flip_moves_digest,
+			 test_opts_parse, test_record);
+}
