@@ -8,6 +8,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "soak/blackbox.h"
+#include "soak/report.h"
 
 static const char magic[4] = { 'C', 'K', 'B', '1' };
 
@@ -222,21 +223,10 @@ static void json_buckets(struct json_writer *w, const struct soak_ckpt *c)
 		json_str(w, "dimm", b->type == SOAK_BUCKET_DIMM ? b->name : NULL);
 		json_hex(w, "base", b->base);
 		json_hex(w, "size", b->size);
-		if (b->type == SOAK_BUCKET_UMC) {
-			json_obj_begin(w, "umc");
-			if (b->umc_node == SOAK_NO_NODE)
-				json_null(w, "node");
-			else
-				json_u64(w, "node", b->umc_node);
-			json_u64(w, "umc", b->umc);
-			json_u64(w, "dimm", b->cs / 2);
-			json_u64(w, "rank", b->cs % 2);
-			json_u64(w, "cs", b->cs);
-			json_str(w, "label", b->name[0] ? b->name : NULL);
-			json_obj_end(w);
-		} else {
+		if (b->type == SOAK_BUCKET_UMC)
+			soak_umc_json(w, b->umc_node, b->umc, b->cs, b->name[0] ? b->name : NULL);
+		else
 			json_null(w, "umc");
-		}
 		json_counts(w, "counts", b->count);
 		json_obj_end(w);
 	}

@@ -527,6 +527,22 @@ size_t soak_summary_text(const struct soak_totals *t, const struct soak_verdict 
 	return o.len;
 }
 
+void soak_umc_json(struct json_writer *w, unsigned int node, unsigned int umc, unsigned int cs,
+		   const char *label)
+{
+	json_obj_begin(w, "umc");
+	if (node == SOAK_NO_NODE)
+		json_null(w, "node");
+	else
+		json_u64(w, "node", node);
+	json_u64(w, "umc", umc);
+	json_u64(w, "dimm", cs / 2);
+	json_u64(w, "rank", cs % 2);
+	json_u64(w, "cs", cs);
+	json_str(w, "label", label);
+	json_obj_end(w);
+}
+
 /* A UMC bucket's key and label ("umc"), null for any other bucket. */
 static void put_json_umc(struct json_writer *w, const struct soak_bucket *b,
 			 const struct soak_where_map *map)
@@ -537,17 +553,7 @@ static void put_json_umc(struct json_writer *w, const struct soak_bucket *b,
 		json_null(w, "umc");
 		return;
 	}
-	json_obj_begin(w, "umc");
-	if (b->umc_node == SOAK_NO_NODE)
-		json_null(w, "node");
-	else
-		json_u64(w, "node", b->umc_node);
-	json_u64(w, "umc", b->umc);
-	json_u64(w, "dimm", b->umc_dimm);
-	json_u64(w, "rank", b->umc_rank);
-	json_u64(w, "cs", cs);
-	json_str(w, "label", umc_label(map, b->umc_node, b->umc, cs));
-	json_obj_end(w);
+	soak_umc_json(w, b->umc_node, b->umc, cs, umc_label(map, b->umc_node, b->umc, cs));
 }
 
 static void put_json_bucket(struct json_writer *w, const struct soak_bucket *b,

@@ -23,6 +23,7 @@
 #ifndef CK_SOAK_REPORT_H
 #define CK_SOAK_REPORT_H
 
+#include "kernel/lib/json.h"
 #include "soak/ledger.h"
 
 /*
@@ -82,6 +83,13 @@ size_t soak_cpu_json(const struct soak_cpu_figures *f, char *buf, size_t size);
 size_t soak_ktap_text(const struct soak_totals *t, const struct soak_verdict *v,
 		      const struct soak_where_map *map, unsigned int nr_nodes, u32 run_nodes,
 		      const char *run_why, char *buf, size_t size);
+/*
+ * An SMCA UMC rank as a JSON member "umc": the logging CPU's AMD @node (SOAK_NO_NODE: null),
+ * the UMC, chip select @cs (DIMM cs / 2, rank cs % 2, as amd64_edac pairs them) and @label
+ * (NULL: null). The summary's ledger and the black box's worst buckets both write it.
+ */
+void soak_umc_json(struct json_writer *w, unsigned int node, unsigned int umc, unsigned int cs,
+		   const char *label);
 size_t soak_summary_json(const struct soak_totals *t, const struct soak_verdict *v,
 			 const struct soak_where_map *map, char *buf, size_t size);
 
