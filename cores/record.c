@@ -2,10 +2,37 @@
 /*
  * record.c - the cores suite's JSON record per kernel: what ran (seed, rounds, CPUs, the
  * skipped ones and why), the known answer, the vote's class and groups, and the CPUs it
- * names with their APIC ids and digests.
+ * names with their APIC ids and digests, and the machine checks its slices' bank readings
+ * found (slice, CPU, bank, severity, microcode, PPIN where the CPU has one).
  */
 #include "cores/record.h"
 #include "kernel/lib/json.h"
+
+static void mca_json(struct json_writer *w, const struct cores_result *r)
+{
+	json_u64(w, "mca_total", r->mca_total);
+	json_arr_begin(w, "mca");
+	for (unsigned int i = 0; i < MIN(r->mca_total, (unsigned int)CORES_RECORD_MCA); i++) {
+		const struct cores_mca_hit *h = &r->mca[i];
+
+		json_obj_begin(w, NULL);
+		json_u64(w, "slice", h->slice);
+		json_str(w, "part", h->part);
+		json_u64(w, "cpu", h->cpu);
+		json_u64(w, "apic", h->apic);
+		json_u64(w, "bank", h->bank);
+		json_str(w, "severity", cores_mca_sev_name(h->sev));
+		json_str(w, "when", cores_mca_when_name(h->when));
+		json_str(w, "source", h->from_mc ? "mc" : "poll");
+		json_hex(w, "status", h->status);
+		if (h->ucode_ok)
+			json_hex(w, "microcode", h->ucode);
+		if (h->ppin_ok)
+			json_hex(w, "ppin", h->ppin);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
 
 void cores_record_json(const struct cores_result *r, char *buf, size_t size)
 {
@@ -56,5 +83,7 @@ void cores_record_json(const struct cores_result *r, char *buf, size_t size)
 		json_str(&w, "class", cores_replay_class(p->wrong, p->other_wrong));
 		json_obj_end(&w);
 	}
+	if (r->mca_total)
+		mca_json(&w, r);
 	json_end(&w);
 }

@@ -6,6 +6,7 @@
 #ifndef CK_CORES_RECORD_H
 #define CK_CORES_RECORD_H
 
+#include "cores/mca.h"
 #include "cores/vote.h"
 
 struct cores_named_cpu {
@@ -31,7 +32,12 @@ struct cores_result {
 	const struct cores_named_cpu *named;	/* MIN(vote->nr_named, CORES_MAX_NAMED) */
 	u64 slowest_us;				/* the slowest CPU's run, all rounds */
 	const struct cores_replay *replay;	/* NULL: none */
+	const struct cores_mca_hit *mca;	/* MIN(mca_total, CORES_RECORD_MCA) findings */
+	unsigned int mca_total;			/* machine checks its slices' readings found */
 };
+
+/* The machine checks a record lists in full (the first ones); mca_total counts them all. */
+#define CORES_RECORD_MCA	4
 
 void cores_record_json(const struct cores_result *r, char *buf, size_t size);
 

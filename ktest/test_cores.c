@@ -9,10 +9,15 @@
  * the case says which and why. A CPU the vote names replays the seed beside one that did
  * not. Then the copy pairs: each CPU checks the copy the CPU before it wrote, a third CPU
  * deciding between writer and checker. cores= (t->ctx->cores) picks the seed, the rounds and
- * the families. docs/user/cores.md is the reader's page.
+ * the families. Each CPU reads its machine-check banks just before and after each slice (its
+ * part of one dispatch: a kernel's run, a replay, a copy check) and the #MC records taken
+ * meanwhile are matched to the slices by CPU and TSC (cores/mca.h grades them): a finding is
+ * reported with the slice, kernel, CPU, bank, microcode and PPIN, and fails the case that
+ * read it as cores/mca.h says. docs/user/cores.md is the reader's page.
  */
 #include "cores/k_copy.h"
 #include "cores/list.h"
+#include "cores/mca.h"
 #include "cores/opts.h"
 #include "cores/record.h"
 #include "cores/vote.h"
@@ -22,10 +27,15 @@
 #include "kernel/include/x86.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
+#include "kernel/platform/cpu_here.h"
 #include "kernel/platform/smp.h"
 #include "kernel/platform/tsc.h"
 #include "ktest/lib/ctx.h"
 #include "ktest/lib/ktap.h"
+#include "mce/mce.h"
+#include "mce/mce_regs.h"
+#include "mce/poll.h"
+#include "soak/ledger.h"
 
 struct cores_slot {
 	u64 digest;
@@ -48,6 +58,214 @@ static u8 *areas;
 static unsigned int nr_ran, nr_skipped;
 static u64 first_us;		/* when the first kernel started (smp_now_us) */
 
+/* ---- machine checks around each slice ------------------------------------------------- */
+
+/* What identifies a CPU, read by that CPU at its first slice. */
+struct cores_ident {
+	bool read, ucode_ok, ppin_ok, said;
+	u32 ucode;
+	u64 ppin;
+	const char *no_ppin;	/* why it has none */
+};
+
+#define SLICE_MCA	8
+
+/* One CPU's findings around the current slice: written by that CPU only, read after it. */
+struct slice_mca {
+	struct cores_mca_hit hit[SLICE_MCA];
+	unsigned int n, lost;
+	u64 t0, t1;		/* the slice, TSC */
+};
+
+static struct cores_ident idents[NR_CPUS];
+static struct slice_mca slice_mca[NR_CPUS];
+static struct cores_mca_ledger mca;
+static bool mca_ready;
+static unsigned int slice_no;
+static const char *slice_kernel, *slice_part;
+static u64 slice_mc_seq;		/* mce_count() when the slice was dispatched */
+/* The current kernel case's findings, for its record; the CPUs a finding there fails. */
+static struct cores_mca_hit case_hits[CORES_RECORD_MCA];
+static unsigned int case_nr_hits;
+static bool case_mca_bad[NR_CPUS];
+
+static void read_ident(unsigned int c)
+{
+	struct cores_ident *id = &idents[c];
+
+	if (id->read)
+		return;
+	id->ucode_ok = cpu_ucode_rev_here(&id->ucode);
+	id->ppin_ok = cpu_ppin_here(&id->ppin, &id->no_ppin);
+	id->read = true;
+}
+
+static u8 sev_of_poll(u8 kind)
+{
+	if (kind == MCE_POLL_DEFERRED)
+		return CORES_MCA_DEFERRED;
+	if (kind == MCE_POLL_UCNA)
+		return CORES_MCA_UNCORRECTED;
+	return CORES_MCA_CORRECTED;	/* corrected, AMD threshold overflow */
+}
+
+/* This CPU reads its banks as the poller does, before (@after false) or after its slice. */
+static void slice_read(unsigned int c, bool after)
+{
+	struct slice_mca *m = &slice_mca[c];
+	struct mce_poll_event ev[8];
+	unsigned int n;
+
+	mce_poll_cpu();
+	while ((n = mce_poll_take(ev, ARRAY_SIZE(ev)))) {
+		for (unsigned int i = 0; i < n; i++) {
+			if (m->n == SLICE_MCA) {
+				m->lost++;
+				continue;
+			}
+			m->hit[m->n++] = (struct cores_mca_hit){
+				.cpu = (u16)c, .bank = ev[i].bank, .status = ev[i].status,
+				.sev = sev_of_poll(ev[i].kind), .when = cores_mca_read_when(after) };
+		}
+	}
+}
+
+static void slice_begin(unsigned int c)
+{
+	read_ident(c);
+	slice_read(c, false);
+	slice_mca[c].t0 = rdtsc();
+}
+
+static void slice_end(unsigned int c)
+{
+	slice_mca[c].t1 = rdtsc();
+	slice_read(c, true);
+}
+
+/* Before a dispatch: a new slice number, every CPU's findings emptied. */
+static void slice_start(const char *kernel, const char *part)
+{
+	if (!mca_ready) {
+		cores_mca_init(&mca, SOAK_CE_THRESHOLD);
+		mca_ready = true;
+	}
+	slice_no++;
+	slice_kernel = kernel;
+	slice_part = part;
+	slice_mc_seq = mce_count();
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
+		slice_mca[c] = (struct slice_mca){ .n = 0 };
+}
+
+/* A CPU's microcode and PPIN, once, before its first finding. */
+static void say_ident(unsigned int c)
+{
+	struct cores_ident *id = &idents[c];
+	char ucode[32], ppin[96];
+
+	if (id->said)
+		return;
+	id->said = true;
+	if (id->ucode_ok)
+		ck_snprintf(ucode, sizeof(ucode), "microcode 0x%x", id->ucode);
+	else
+		ck_snprintf(ucode, sizeof(ucode), "microcode not readable");
+	if (id->ppin_ok)
+		ck_snprintf(ppin, sizeof(ppin), "PPIN 0x%016llx", (unsigned long long)id->ppin);
+	else
+		ck_snprintf(ppin, sizeof(ppin), "no PPIN (%s)", id->no_ppin);
+	ck_diag("mca: CPU %u (APIC id %u): %s, %s", c, smp_cpu(c)->apic_id, ucode, ppin);
+}
+
+static void add_hit(struct ck_test *t, struct cores_mca_hit *h)
+{
+	const struct cores_ident *id = &idents[h->cpu];
+	char msg[256];
+	bool fails;
+
+	h->slice = slice_no;
+	h->kernel = slice_kernel;
+	h->part = slice_part;
+	h->apic = smp_cpu(h->cpu)->apic_id;
+	h->ucode_ok = id->ucode_ok;
+	h->ucode = id->ucode;
+	h->ppin_ok = id->ppin_ok;
+	h->ppin = id->ppin;
+	fails = cores_mca_add(&mca, h);
+	if (case_nr_hits < CORES_RECORD_MCA)
+		case_hits[case_nr_hits] = *h;
+	case_nr_hits++;
+	say_ident(h->cpu);
+	ck_snprintf(msg, sizeof(msg), "cores: mca: slice %u (%s %s) CPU %u (APIC id %u) bank %u: "
+		    "%s%s, STATUS 0x%016llx, %s; %u corrected on this bank, more than %u fail",
+		    h->slice, h->kernel, h->part, h->cpu, h->apic, h->bank,
+		    cores_mca_sev_name(h->sev), h->from_mc ? " (#MC)" : "",
+		    (unsigned long long)h->status,
+		    h->when == CORES_MCA_IN_SLICE ? "in the slice" :
+		    "between slices, not the kernel's",
+		    cores_mca_corrected_of(&mca, h->cpu, h->bank), mca.ce_threshold);
+	if (!fails) {
+		ck_diag("%s", msg);
+		return;
+	}
+	report(t, false, "%s", msg);
+	case_mca_bad[h->cpu] = true;
+}
+
+static u8 sev_of_status(u64 status)
+{
+	if (status & MCI_STATUS_UC)
+		return CORES_MCA_UNCORRECTED;
+	if ((mce_caps()->amd || mce_caps()->hygon) && (status & MCI_STATUS_DEFERRED))
+		return CORES_MCA_DEFERRED;
+	return CORES_MCA_CORRECTED;
+}
+
+/* The #MC records taken during the dispatch: the banks the handler logged, by CPU and TSC. */
+static void fold_mc_records(struct ck_test *t)
+{
+	for (u64 seq = slice_mc_seq; seq < mce_count(); seq++) {
+		const struct mce_record *r = mce_get(seq);
+
+		if (!r || r->cpu >= smp_nr_cpus()) {
+			report(t, false, "cores: mca: #MC record %llu gone or of no CPU before the "
+			       "suite read it", (unsigned long long)seq);
+			continue;
+		}
+		for (unsigned int b = 0; b < MIN(r->nr_banks, (unsigned int)MCE_LOG_BANKS); b++) {
+			const struct mce_bank_log *bl = &r->banks[b];
+			const struct slice_mca *m = &slice_mca[r->cpu];
+			struct cores_mca_hit h;
+
+			if (!bl->logged || !(bl->status & MCI_STATUS_VAL))
+				continue;
+			h = (struct cores_mca_hit){
+				.cpu = (u16)r->cpu, .bank = bl->bank, .status = bl->status,
+				.sev = sev_of_status(bl->status), .from_mc = true,
+				.when = cores_mca_mc_in_slice(r->cpu, r->tsc, r->cpu, m->t0, m->t1) ?
+					CORES_MCA_IN_SLICE : CORES_MCA_BETWEEN };
+			add_hit(t, &h);
+		}
+	}
+}
+
+/* After a dispatch: every CPU's findings, then the #MC records, into the ledger and the case. */
+static void slice_fold(struct ck_test *t)
+{
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
+		struct slice_mca *m = &slice_mca[c];
+
+		for (unsigned int i = 0; i < m->n; i++)
+			add_hit(t, &m->hit[i]);
+		if (m->lost)
+			report(t, false, "cores: mca: slice %u (%s %s) CPU %u: %u more findings "
+			       "not kept: what they were is not known", slice_no, slice_kernel,
+			       slice_part, c, m->lost);
+	}
+	fold_mc_records(t);
+}
+
 static void run_here(void *arg)
 {
 	const struct cores_job *j = arg;
@@ -61,11 +279,13 @@ static void run_here(void *arg)
 	if (!s->why_not) {
 		u64 d = CORES_FOLD_INIT;
 
+		slice_begin(c);
 		t0 = rdtsc();
 		for (unsigned int r = 0; r < j->rounds; r++)
 			d = cores_fold(d, j->k->run(j->k, &a, j->seed + r));
 		s->digest = d;
 		s->ticks = rdtsc() - t0;
+		slice_end(c);
 	}
 	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
 }
@@ -82,14 +302,17 @@ static bool have_areas(struct ck_test *t)
 
 /* Run @k on every online CPU at once; the voters' digests in digests[], their CPUs. */
 static unsigned int run_everywhere(struct ck_test *t, const struct cores_job *j,
-				   const char **why_not, unsigned int *nr_skipped_cpus)
+				   const char *part, const char **why_not,
+				   unsigned int *nr_skipped_cpus)
 {
 	unsigned int n = 0, skipped = 0, late;
 	u32 timeout = MAX(30000U, 200U * smp_nr_online());
 
 	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
 		slots[c] = (struct cores_slot){ 0 };
+	slice_start(j->k->name, part);
 	late = on_each_cpu(run_here, (void *)j, timeout);
+	slice_fold(t);
 	report(t, late == 0, "%s: %u CPUs did not finish within %u ms", j->k->name, late,
 	       timeout);
 	*why_not = NULL;
@@ -168,7 +391,8 @@ static void cpu_params(struct ck_test *t, const struct cores_kernel *k,
 	ck_params_begin(t, k->name, n);
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int c = voter_cpu[i];
-		bool blamed = v->cls == CORES_MINORITY && digests[i] != known;
+		bool blamed = (v->cls == CORES_MINORITY && digests[i] != known) ||
+			      case_mca_bad[c];
 
 		ck_snprintf(name, sizeof(name), "cpu%u_apic%u", c, smp_cpu(c)->apic_id);
 		ck_param_result(t, i + 1, !blamed, name);
@@ -193,6 +417,7 @@ static void replay_here(void *arg)
 				areas + (u64)c * 2 * CORES_BUF + CORES_BUF };
 	u64 t0 = smp_now_us();
 
+	slice_begin(c);
 	for (unsigned int i = 0; i < REPLAY_RUNS; i++) {
 		u64 d = CORES_FOLD_INIT;
 
@@ -201,6 +426,7 @@ static void replay_here(void *arg)
 		if (d != r->known && !r->wrong++)
 			r->first_wrong_us = smp_now_us() - t0;
 	}
+	slice_end(c);
 }
 
 /*
@@ -219,9 +445,14 @@ static void replay(struct ck_test *t, const struct cores_job *j, const struct co
 	*out = (struct cores_replay){ .cpu = voter_cpu[v->named[0]], .other_cpu = other };
 	if (other == ~0U)
 		return;
-	report(t, on_cpu(out->cpu, replay_here, &mine, 30000) == 0 &&
-	       on_cpu(other, replay_here, &theirs, 30000) == 0,
-	       "replays on CPUs %u and %u finished", out->cpu, other);
+	slice_start(j->k->name, "replay");
+	report(t, on_cpu(out->cpu, replay_here, &mine, 30000) == 0,
+	       "replay on CPU %u finished", out->cpu);
+	slice_fold(t);
+	slice_start(j->k->name, "replay");
+	report(t, on_cpu(other, replay_here, &theirs, 30000) == 0,
+	       "replay on CPU %u finished", other);
+	slice_fold(t);
 	*out = (struct cores_replay){ out->cpu, other, REPLAY_RUNS, mine.wrong, theirs.wrong,
 				      mine.first_wrong_us };
 	ck_diag("%s: replayed %u times: CPU %u wrong %u times%s, CPU %u (it gave the known answer) "
@@ -239,8 +470,9 @@ static void say_record(const struct cores_job *j, const struct cores_vote *v, u6
 	struct cores_result r = { .kernel = j->k->name, .family = j->k->family,
 				  .seed = j->seed, .rounds = j->rounds, .skipped = skipped,
 				  .why_not = why_not, .known = known, .vote = v, .named = named,
-				  .slowest_us = slowest_us, .replay = rp };
-	char buf[1024];
+				  .slowest_us = slowest_us, .replay = rp,
+				  .mca = case_hits, .mca_total = case_nr_hits };
+	char buf[2048];
 
 	for (unsigned int i = 0; i < MIN(v->nr_named, (unsigned int)CORES_MAX_NAMED); i++) {
 		unsigned int c = voter_cpu[v->named[i]];
@@ -262,6 +494,8 @@ static void run_kernel(struct ck_test *t, const char *name)
 	u64 known = CORES_FOLD_INIT, slowest = 0;
 	struct cores_replay rp;
 
+	case_nr_hits = 0;
+	memset(case_mca_bad, 0, sizeof(case_mca_bad));
 	if (!report(t, k != NULL, "kernel %s is in cores/list.c", name))
 		return;
 	if (!cores_opts_family(o, k->family)) {
@@ -273,7 +507,7 @@ static void run_kernel(struct ck_test *t, const char *name)
 		return;
 	if (!first_us)
 		first_us = smp_now_us();
-	n = run_everywhere(t, &j, &why_not, &skipped);
+	n = run_everywhere(t, &j, "run", &why_not, &skipped);
 	if (!n) {
 		cores_vote(digests, 0, 0, scratch, &v);
 		say_record(&j, &v, 0, skipped, why_not, 0, NULL);
@@ -312,14 +546,18 @@ static void check_neighbour(void *arg)
 {
 	unsigned int c = this_cpu()->cpu, w = ring[(ring_pos[c] + ring_n - 1) % ring_n];
 
+	slice_begin(c);
 	checked[c] = cores_copy_check_other(dst_of(w), CORES_BUF);
+	slice_end(c);
 }
 
 static void check_again(void *arg)
 {
-	unsigned int w = *(unsigned int *)arg;
+	unsigned int w = *(unsigned int *)arg, c = this_cpu()->cpu;
 
-	checked[this_cpu()->cpu] = cores_copy_check_other(dst_of(w), CORES_BUF);
+	slice_begin(c);
+	checked[c] = cores_copy_check_other(dst_of(w), CORES_BUF);
+	slice_end(c);
 }
 
 /* One copy kernel's pairs: true when every checker found its writer's copy right. */
@@ -331,7 +569,7 @@ static bool pairs_of(struct ck_test *t, const struct cores_kernel *k, u64 seed)
 	const char *why_not;
 	unsigned int skipped;
 
-	ring_n = run_everywhere(t, &j, &why_not, &skipped);
+	ring_n = run_everywhere(t, &j, "pair_write", &why_not, &skipped);
 	if (ring_n < 2) {
 		ck_diag("pairs: %s: %u CPUs ran it (%s): no pair", k->name, ring_n,
 			why_not ? why_not : "one CPU");
@@ -341,8 +579,10 @@ static bool pairs_of(struct ck_test *t, const struct cores_kernel *k, u64 seed)
 		ring[i] = voter_cpu[i];
 		ring_pos[voter_cpu[i]] = i;
 	}
+	slice_start(k->name, "pair_check");
 	report(t, on_each_cpu(check_neighbour, NULL, MAX(30000U, 200U * smp_nr_online())) == 0,
 	       "pairs: %s: every CPU checked its neighbour's copy in time", k->name);
+	slice_fold(t);
 	for (unsigned int i = 0; i < ring_n; i++) {
 		unsigned int c = ring[i], w = ring[(i + ring_n - 1) % ring_n];
 		unsigned int third = ring[(i + 1) % ring_n];
@@ -352,8 +592,11 @@ static bool pairs_of(struct ck_test *t, const struct cores_kernel *k, u64 seed)
 
 		if (checked[c] == known)
 			continue;
-		if (have_third)
+		if (have_third) {
+			slice_start(k->name, "pair_recheck");
 			have_third = on_cpu(third, check_again, &w, 30000) == 0;
+			slice_fold(t);
+		}
 		again = checked[third];
 		p = cores_pair_judge(false, have_third, again == known);
 		bad++;
@@ -399,10 +642,29 @@ static void copy_pairs(struct ck_test *t)
 			ck_param_result(t, p + 1, ok[p], cores_kernel(i)->name), p++;
 }
 
+/* The suite's machine checks together (each failed its case when it was read). */
+static void say_mca(void)
+{
+	const struct mce_caps *caps = mce_caps();
+
+	if (!caps->mca || !caps->enabled) {
+		ck_diag("mca: no machine-check banks in use: none read around the slices");
+		return;
+	}
+	ck_diag("mca: banks read before and after %u slices on each CPU: %u corrected (%u in "
+		"slices), %u deferred, %u uncorrected; corrected fail past %u on one CPU bank: %s",
+		slice_no, cores_mca_total(&mca, CORES_MCA_CORRECTED),
+		mca.count[CORES_MCA_CORRECTED][CORES_MCA_IN_SLICE],
+		cores_mca_total(&mca, CORES_MCA_DEFERRED),
+		cores_mca_total(&mca, CORES_MCA_UNCORRECTED), mca.ce_threshold,
+		mca.ce_over ? "passed" : "not passed");
+}
+
 static void kernels_covered(struct ck_test *t)
 {
 	ck_diag("%u of %u kernels ran, %u skipped on every CPU or by cores=", nr_ran,
 		cores_nr_kernels(), nr_skipped);
+	say_mca();
 	if (first_us)
 		ck_diag("the kernels took %llu ms on %u CPUs, votes and reports included",
 			(unsigned long long)(smp_now_us() - first_us) / 1000, smp_nr_online());

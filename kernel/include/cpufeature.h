@@ -65,6 +65,7 @@ enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
 	F(FSRM,			0x00000007, 0, EDX,  4)			\
 	F(FZRM,			0x00000007, 1, EAX, 10)			\
 	F(FSRS,			0x00000007, 1, EAX, 11)			\
+	F(INTEL_PPIN,		0x00000007, 1, EBX,  0)			\
 	F(NX,			0x80000001, 0, EDX, 20)			\
 	F(GBPAGES,		0x80000001, 0, EDX, 26)			\
 	F(LM,			0x80000001, 0, EDX, 29)			\
@@ -73,7 +74,8 @@ enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
 	F(SUCCOR,		0x80000007, 0, EBX,  1)			\
 	F(SMCA,			0x80000007, 0, EBX,  3)			\
 	F(INVTSC,		0x80000007, 0, EDX,  8)			\
-	F(CLZERO,		0x80000008, 0, EBX,  0)
+	F(CLZERO,		0x80000008, 0, EBX,  0)			\
+	F(AMD_PPIN,		0x80000008, 0, EBX, 23)
 
 enum x86_feature_id {
 #define CK_FEATURE_ENUM(n, leaf, sub, reg, bit)	X86_FEATURE_##n,

@@ -24,6 +24,14 @@
 
 #define MSR_IA32_UCODE_REV		0x8b	/* Intel: revision in bits 63:32; AMD: 31:0 */
 
+/* Protected Processor Inventory Number (Intel SDM vol. 4; AMD PPR): control, then the number. */
+#define MSR_PPIN_CTL			0x4e
+#define MSR_PPIN			0x4f
+#define MSR_AMD_PPIN_CTL		0xc00102f0
+#define MSR_AMD_PPIN			0xc00102f1
+#define PPIN_CTL_LOCKOUT		BIT(0)	/* the control is locked (writes ignored) */
+#define PPIN_CTL_ENABLE			BIT(1)	/* MSR_PPIN readable */
+
 #define MSR_IA32_MPERF			0xe7
 #define MSR_IA32_APERF			0xe8
 

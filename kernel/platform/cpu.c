@@ -9,6 +9,7 @@
 #include "kernel/include/x86.h"
 #include "kernel/lib/string.h"
 #include "kernel/platform/cpu.h"
+#include "kernel/platform/cpu_here.h"
 
 static struct cpu_ident ident;
 static struct cpu_caches caches;
@@ -109,14 +110,7 @@ static void read_msrs(struct cpu_ident *c)
 {
 	u64 v;
 
-	/* Microcode revision: write 0, run CPUID 1, read it back (Intel's SDM 9.11.7.1). */
-	if (wrmsr_safe(MSR_IA32_UCODE_REV, 0) == 0) {
-		cpuid(CPUID_LEAF_SIGNATURE);
-		if (rdmsr_safe(MSR_IA32_UCODE_REV, &v) == 0) {
-			c->ucode_valid = true;
-			c->ucode_rev = c->vendor == VENDOR_INTEL ? (u32)(v >> 32) : (u32)v;
-		}
-	}
+	c->ucode_valid = cpu_ucode_rev_here(&c->ucode_rev);
 	if (c->vendor == VENDOR_INTEL && rdmsr_safe(MSR_IA32_MISC_ENABLE, &v) == 0) {
 		c->misc_enable_valid = true;
 		c->fast_strings = v & MISC_ENABLE_FAST_STRING;
@@ -171,6 +165,8 @@ void cpu_report(void)
 {
 	const struct cpu_ident *c = &ident;
 	const char *brand = c->brand;
+	const char *no_ppin;
+	u64 ppin;
 
 	while (*brand == ' ')
 		brand++;
@@ -183,6 +179,10 @@ void cpu_report(void)
 		printk("CPU: microcode revision 0x%x\n", c->ucode_rev);
 	else
 		printk("CPU: microcode revision not readable\n");
+	if (cpu_ppin_here(&ppin, &no_ppin))
+		printk("CPU: PPIN 0x%016llx\n", (unsigned long long)ppin);
+	else
+		printk("CPU: no PPIN: %s\n", no_ppin);
 	printk("CPU: string ops: ERMS %s FSRM %s FZRM %s FSRS %s REP_GOOD %s (%s)", yn(c->erms),
 	       yn(c->fsrm), yn(c->fzrm), yn(c->fsrs), yn(c->rep_good), c->rep_good_why);
 	if (c->erms && !c->erms_effective)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cpu.h - identify the boot CPU and print the report: vendor, signature, microcode, the
+ * cpu.h - identify the boot CPU and print the report: vendor, signature, microcode, PPIN, the
  * features the project depends on, machine-check capabilities and the cache hierarchy.
  */
 #ifndef CK_CPU_H

@@ -37,6 +37,7 @@ static const struct {
 	{ "FSRM",		0x7,	    0, "edx",  4 },
 	{ "FZRM",		0x7,	    1, "eax", 10 },
 	{ "FSRS",		0x7,	    1, "eax", 11 },
+	{ "INTEL_PPIN",		0x7,	    1, "ebx",  0 },	/* PPIN_CTL and PPIN MSRs */
 	{ "NX",			0x80000001, 0, "edx", 20 },
 	{ "GBPAGES",		0x80000001, 0, "edx", 26 },	/* Page1GB */
 	{ "LM",			0x80000001, 0, "edx", 29 },
@@ -46,6 +47,7 @@ static const struct {
 	{ "SMCA",		0x80000007, 0, "ebx",  3 },
 	{ "INVTSC",		0x80000007, 0, "edx",  8 },
 	{ "CLZERO",		0x80000008, 0, "ebx",  0 },
+	{ "AMD_PPIN",		0x80000008, 0, "ebx", 23 },	/* PPIN (APM vol. 3, E.4.7) */
 };
 
 static const char *const reg_names[] = { "eax", "ebx", "ecx", "edx" };

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from qemu_boot import FAIL, PASS, RUNNER
+from qemu_boot import FAIL, INTEL, PASS, RUNNER
 
 SMP = 4
 # What each flip does at the kernel's entry (SysV: rdi, rsi, rdx are the first arguments):
@@ -236,3 +236,64 @@ def t_cores_gdb_pair(b, role, cpu):
     b.has(r"^    not ok \d+ copy_pairs$")
     b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
     check_agree_everywhere(b, records(b))
+
+
+# Item 4: a corrected error written into one vCPU's bank through QEMU's monitor (`mce` with UC
+# clear fills the bank and raises nothing: REFERENCE.md 3 and 9) while the suite runs.
+CORRECTED = 0x9c0000000000009f      # VAL EN MISCV ADDRV, a memory-controller code
+MCA_HIT = re.compile(r"^    # cores: mca: slice (\d+) \((\w+) (\w+)\) CPU (\d+) \(APIC id (\d+)\) "
+                     r"bank (\d+): (\w+), STATUS (0x[0-9a-f]{16}), (in the slice|between "
+                     r"slices, not the kernel's); (\d+) corrected on this bank, more than 10 "
+                     r"fail$", re.M)
+
+
+def t_cores_mca_corrected(b, cpu, bank):
+    """tests=cores on -smp 4 (Intel): once crc32c's vote is printed, the monitor writes a
+    corrected error into CPU @cpu's bank @bank. CPU @cpu's next bank reading around a slice
+    finds it: it is reported once, with that CPU, that bank and its STATUS as injected, the
+    slice and its kernel (a later one than crc32c), the CPU's microcode and its PPIN or why
+    it has none; its kernel's JSON record carries it; one corrected error is within the
+    soak's rule, so every case passes; the run's final poll finds nothing left (counted
+    once). What is expected comes from the injection, never from the image."""
+    cpu, bank = int(cpu), int(bank)
+    when = r"^    # crc32c \(integer\): "
+    b.run("exit=qemu tests=cores", cpu=INTEL,
+          runner_args=["--smp", str(SMP), "--hmp-when", when,
+                       "mce %d %d 0x%x 0 0x1000 0x86" % (cpu, bank, CORRECTED)])
+    b.status_is(PASS)
+    b.expect("ck-run: sending: mce %d %d" % (cpu, bank) in b.runner_err,
+             "the runner did not send the injection: %s" % b.runner_err.strip()[-300:])
+    hits = [m.groups() for m in MCA_HIT.finditer(b.log)]
+    if not b.expect(len(hits) == 1, "%d mca findings, want 1: %s" % (len(hits), hits)):
+        return
+    slice_no, kernel, part, hcpu, apic, hbank, sev, status, where, count = hits[0]
+    b.expect((int(hcpu), int(apic), int(hbank), sev, int(status, 16), int(count)) ==
+             (cpu, cpu, bank, "corrected", CORRECTED, 1),
+             "finding: CPU %s APIC %s bank %s %s STATUS %s (%s on the bank), want CPU %d "
+             "bank %d corrected 0x%x (1)" % (hcpu, apic, hbank, sev, status, count, cpu, bank,
+                                             CORRECTED))
+    order = ["copy_page_rep", "copy_page_unrolled", "memcpy_erms", "memcpy_orig",
+             "copy_mc_fragile", "copy_mc_erms", "copy_mc_avx2_nt", "crc32c", "muldiv",
+             "vec_sse2", "vec_avx2", "x87"]
+    b.expect(kernel in order and order.index(kernel) > order.index("crc32c"),
+             "the finding is put in kernel %s's slice, before the injection" % kernel)
+    b.has(r"^    # mca: CPU %d \(APIC id %d\): microcode (0x[0-9a-f]+|not readable), "
+          r"(PPIN 0x[0-9a-f]{16}|no PPIN \([^)]+\))$" % (cpu, cpu))
+    recs = records(b)
+    if part == "run":
+        m = recs.get(kernel, {}).get("mca")
+        b.expect(recs.get(kernel, {}).get("mca_total") == 1 and m and
+                 (m[0]["cpu"], m[0]["bank"], m[0]["severity"], m[0]["slice"],
+                  int(m[0]["status"], 16), m[0]["source"]) ==
+                 (cpu, bank, "corrected", int(slice_no), CORRECTED, "poll") and
+                 m[0]["when"] == ("in_slice" if where == "in the slice" else "between"),
+                 "kernel %s's record: %s" % (kernel, recs.get(kernel)))
+    others = [k for k, r in recs.items() if "mca" in r and (k != kernel or part != "run")]
+    b.expect(not others, "records with machine checks beyond the one: %s" % others)
+    b.has(r"^    # mca: banks read before and after \d+ slices on each CPU: 1 corrected "
+          r"\([01] in slices\), 0 deferred, 0 uncorrected; corrected fail past 10 on one CPU "
+          r"bank: not passed$")
+    b.has(r"^# mce-poll: final poll of %d CPUs: 0 findings " % SMP,
+          "the final poll found it again (or did not run)")
+    b.lacks(r"^\s*not ok")
+    check_agree_everywhere(b, recs)

@@ -146,6 +146,16 @@ HAND = [
                  "other_wrong": 0, "class": "one_cpu"}),
     dict(sample("cores"), verdict="reference_or_code_wrong", known_cpus=0, groups=1,
          top="0x5bd1e995", top_cpus=2),
+    # cores/record.c mca_json(): a corrected error QEMU's `mce` wrote into CPU 2's bank 3
+    # during muldiv's slice (the cores_mca_corrected scenario), microcode and no PPIN; and an
+    # uncorrected #MC between two replay slices on a CPU with a PPIN
+    dict(sample("cores"), mca_total=2, mca=[
+        {"slice": 10, "part": "run", "cpu": 2, "apic": 2, "bank": 3, "severity": "corrected",
+         "when": "in_slice", "source": "poll", "status": "0x9c0000000000009f",
+         "microcode": "0x1"},
+        {"slice": 14, "part": "replay", "cpu": 0, "apic": 0, "bank": 1,
+         "severity": "uncorrected", "when": "between", "source": "mc",
+         "status": "0xbd80000000000134", "microcode": "0x2b000590", "ppin": "0x3c1f2a0b9d4e"}]),
     # soak/blackbox.c: a version 2 checkpoint keeps the first miscompares
     dict(SUMMARY, soak_checkpoint=dict(SUMMARY["soak_checkpoint"], miscompares=[
         {"phys": "0x88e7000", "expected": "0x88e7000", "actual": "0x88e5000", "cpu": 1,
