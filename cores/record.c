@@ -80,7 +80,14 @@ void cores_record_json(const struct cores_result *r, char *buf, size_t size)
 			json_u64(&w, "first_wrong_us", p->first_wrong_us);
 		json_u64(&w, "other_cpu", p->other_cpu);
 		json_u64(&w, "other_wrong", p->other_wrong);
-		json_str(&w, "class", cores_replay_class(p->wrong, p->other_wrong));
+		if (p->other_rel)
+			json_str(&w, "other_rel", p->other_rel);
+		if (p->have_sibling) {
+			json_u64(&w, "sibling_cpu", p->sibling_cpu);
+			json_u64(&w, "sibling_wrong", p->sibling_wrong);
+		}
+		json_str(&w, "class", cores_replay_class(p->wrong, p->have_sibling ?
+							  p->sibling_wrong : 0, p->other_wrong));
 		json_obj_end(&w);
 	}
 	if (r->mca_total)

@@ -70,11 +70,14 @@ void cores_vote(const u64 *digest, unsigned int n, u64 known, u64 *scratch,
 	}
 }
 
-const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_other)
+const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_sibling,
+			       unsigned int wrong_other)
 {
 	if (!wrong_named)
 		return "not_reproduced";
-	return wrong_other ? "not_one_cpu" : "one_cpu";
+	if (wrong_other)
+		return "not_one_cpu";
+	return wrong_sibling ? "smt_pair" : "one_cpu";
 }
 
 enum cores_pair cores_pair_judge(bool checker_ok, bool have_third, bool third_ok)

@@ -43,12 +43,15 @@ struct cores_vote {
 void cores_vote(const u64 *digest, unsigned int n, u64 known, u64 *scratch,
 		struct cores_vote *v);
 /*
- * A CPU the vote named, replayed: the same kernel and seed run again @runs times on it and
- * on a CPU that gave the known answer. The class: "not_reproduced" (the named CPU got it
- * right every time), "one_cpu" (only the named CPU got it wrong again), "not_one_cpu" (the
- * other CPU did too: the machine, not one core).
+ * A CPU the vote named, replayed: the same kernel and seed run again @runs times on it, on
+ * its SMT sibling when it has one (@wrong_sibling: 0 when none), and on the most distant CPU
+ * that gave the known answer. The class: "not_reproduced" (the named CPU got it right every
+ * time), "one_cpu" (only the named CPU got it wrong again), "smt_pair" (its sibling did too,
+ * the distant CPU did not: the core the two threads share), "not_one_cpu" (the distant CPU
+ * did too: the machine, not one core).
  */
-const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_other);
+const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_sibling,
+			       unsigned int wrong_other);
 /*
  * Copy here, check there: CPU w's copy is checked by the next CPU c, and when c finds it
  * wrong the CPU after c (a third one) checks it again. Who is wrong: nobody (c found it

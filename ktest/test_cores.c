@@ -18,10 +18,12 @@
 #include "cores/k_copy.h"
 #include "cores/list.h"
 #include "cores/mca.h"
+#include "cores/topo.h"
 #include "cores/opts.h"
 #include "cores/record.h"
 #include "cores/vote.h"
 #include "kernel/arch/bootmem.h"
+#include "kernel/arch/cpuid.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/console/printk.h"
 #include "kernel/include/x86.h"
@@ -89,6 +91,104 @@ static struct cores_mca_hit case_hits[CORES_RECORD_MCA];
 static unsigned int case_nr_hits;
 static bool case_mca_bad[NR_CPUS];
 
+/* ---- where each CPU sits (cores/topo.h) ------------------------------------------------- */
+
+static struct cores_topo topo[NR_CPUS];
+static bool topo_read[NR_CPUS];
+
+/* The last-level cache's sharing from leaf 4 (Intel) or 8000001Dh (AMD): EAX[25:14] + 1. */
+static u32 llc_sharing(u32 leaf)
+{
+	u32 best_level = 0, sharing = 0;
+
+	for (u32 i = 0; i < 16; i++) {
+		struct cpuid_regs x = cpuid_count(leaf, i);
+
+		if (!(x.eax & 0x1f))			/* EAX[4:0]: cache type, 0: no more */
+			break;
+		if ((x.eax >> 5 & 7) >= best_level) {	/* EAX[7:5]: its level */
+			best_level = x.eax >> 5 & 7;
+			sharing = (x.eax >> 14 & 0xfff) + 1;
+		}
+	}
+	return sharing;
+}
+
+/* This CPU's own CPUID, as cores/topo.h wants it (the field positions are the SDM's). */
+static void read_topo(unsigned int c)
+{
+	struct cores_topo_raw r = { 0 };
+	struct cpuid_regs l1 = cpuid(CPUID_LEAF_SIGNATURE);
+	u32 max = cpuid(CPUID_LEAF_VENDOR).eax, max_ext = cpuid(CPUID_LEAF_EXT_MAX).eax;
+	u32 leaf = CPUID_LEAF_EXT_TOPOLOGY;
+	bool amd = cpuid_boot()->vendor == VENDOR_AMD || cpuid_boot()->vendor == VENDOR_HYGON;
+	bool topoext = amd && cores_cpu_has(X86_FEATURE_TOPOEXT);
+
+	if (max >= CPUID_LEAF_V2_EXT_TOPOLOGY && cpuid_count(CPUID_LEAF_V2_EXT_TOPOLOGY, 0).ebx)
+		leaf = CPUID_LEAF_V2_EXT_TOPOLOGY;
+	r.apic = l1.ebx >> 24;
+	r.logical = l1.ebx >> 16 & 0xff;
+	r.htt = l1.edx >> 28 & 1;
+	if (max >= leaf && cpuid_count(leaf, 0).ebx & 0xffff) {
+		r.ext = true;
+		for (u32 i = 0; i < CORES_TOPO_LEVELS; i++) {
+			struct cpuid_regs x = cpuid_count(leaf, i);
+
+			if (!(x.ecx >> 8 & 0xff))	/* ECX[15:8]: level type, 0: no more */
+				break;
+			r.level[i].type = (u8)(x.ecx >> 8 & 0xff);
+			r.level[i].shift = (u8)(x.eax & 0x1f);
+			r.x2apic = x.edx;
+			r.nr_levels++;
+		}
+	}
+	if (!amd && max >= CPUID_LEAF_CACHE && (cpuid_count(CPUID_LEAF_CACHE, 0).eax & 0x1f)) {
+		r.cores = (cpuid_count(CPUID_LEAF_CACHE, 0).eax >> 26) + 1;
+		r.llc_sharing = llc_sharing(CPUID_LEAF_CACHE);
+	}
+	if (topoext && max_ext >= CPUID_LEAF_CACHE_AMD)
+		r.llc_sharing = llc_sharing(CPUID_LEAF_CACHE_AMD);
+	if (topoext && max_ext >= CPUID_LEAF_TOPOLOGY_AMD)
+		r.amd_threads = (cpuid(CPUID_LEAF_TOPOLOGY_AMD).ebx >> 8 & 0xff) + 1;
+	if (amd && max_ext >= CPUID_LEAF_ADDR_SIZES)
+		r.amd_pkg_bits = cpuid(CPUID_LEAF_ADDR_SIZES).ecx >> 12 & 0xf;
+	cores_topo_decode(&r, &topo[c]);
+	topo_read[c] = true;
+}
+
+/* What the CPUs say of where they sit: each CPU (the first 8), then the counts. */
+static void say_topo(void)
+{
+	unsigned int n = 0, pk = 0, cx = 0, co = 0;
+	static bool said;
+
+	if (said)
+		return;
+	said = true;
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
+		const struct cores_topo *t = &topo[c];
+		bool new_pk = true, new_cx = true, new_co = true;
+
+		if (!topo_read[c])
+			continue;
+		for (unsigned int d = 0; d < c; d++) {
+			if (!topo_read[d])
+				continue;
+			new_pk &= topo[d].package != t->package;
+			new_cx &= topo[d].complex != t->complex || topo[d].package != t->package;
+			new_co &= topo[d].core != t->core || topo[d].package != t->package;
+		}
+		pk += new_pk;
+		cx += new_cx;
+		co += new_co;
+		if (n++ < 8)
+			ck_diag("topology: CPU %u (APIC id %u): package %u, complex %u, core %u "
+				"(shifts %u/%u/%u, %s)", c, t->apic, t->package, t->complex, t->core,
+				t->smt_shift, t->llc_shift, t->pkg_shift, t->source);
+	}
+	ck_diag("topology: %u CPUs in %u packages, %u core complexes, %u cores", n, pk, cx, co);
+}
+
 static void read_ident(unsigned int c)
 {
 	struct cores_ident *id = &idents[c];
@@ -97,6 +197,7 @@ static void read_ident(unsigned int c)
 		return;
 	id->ucode_ok = cpu_ucode_rev_here(&id->ucode);
 	id->ppin_ok = cpu_ppin_here(&id->ppin, &id->no_ppin);
+	read_topo(c);
 	id->read = true;
 }
 
@@ -429,22 +530,44 @@ static void replay_here(void *arg)
 	slice_end(c);
 }
 
+/* The CPU that gave the known answer furthest from @me (another package first), or ~0U. */
+static unsigned int distant_cpu(unsigned int me, unsigned int n, u64 known, const char **rel)
+{
+	static unsigned int cand[NR_CPUS];
+	unsigned int pick[CORES_NR_REL], nk = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (digests[i] == known)
+			cand[nk++] = voter_cpu[i];
+	cores_topo_pick(topo, me, cand, nk, pick);
+	for (int r = CORES_REL_OTHER_PACKAGE; r > CORES_REL_SAME; r--) {
+		if (pick[r] != ~0U) {
+			*rel = cores_rel_name((unsigned int)r);
+			return pick[r];
+		}
+	}
+	return ~0U;
+}
+
 /*
- * Isolate before blaming: the first CPU the vote named replays the seed, and so does the
- * last CPU that gave the known answer (numbered furthest from it, as MADT order goes).
+ * Isolate before blaming: the first CPU the vote named replays the seed, so does its SMT
+ * sibling when it has one (whatever its own digest), and so does the CPU furthest from it
+ * that gave the known answer (another package, else another complex, else another core;
+ * the highest-numbered among equals).
  */
 static void replay(struct ck_test *t, const struct cores_job *j, const struct cores_vote *v,
 		   u64 known, struct cores_replay *out)
 {
 	struct replay_job mine = { j, known, 0, 0 }, theirs = { j, known, 0, 0 };
-	unsigned int other = ~0U;
+	struct replay_job sib = { j, known, 0, 0 };
+	unsigned int named = voter_cpu[v->named[0]], other, pick[CORES_NR_REL];
+	const char *rel = NULL;
 
-	for (unsigned int i = 0; i < v->n; i++)
-		if (digests[i] == known)
-			other = voter_cpu[i];
-	*out = (struct cores_replay){ .cpu = voter_cpu[v->named[0]], .other_cpu = other };
+	other = distant_cpu(named, v->n, known, &rel);
+	*out = (struct cores_replay){ .cpu = named, .other_cpu = other };
 	if (other == ~0U)
 		return;
+	cores_topo_pick(topo, named, voter_cpu, v->n, pick);
 	slice_start(j->k->name, "replay");
 	report(t, on_cpu(out->cpu, replay_here, &mine, 30000) == 0,
 	       "replay on CPU %u finished", out->cpu);
@@ -453,12 +576,26 @@ static void replay(struct ck_test *t, const struct cores_job *j, const struct co
 	report(t, on_cpu(other, replay_here, &theirs, 30000) == 0,
 	       "replay on CPU %u finished", other);
 	slice_fold(t);
+	if (pick[CORES_REL_SMT] != ~0U && pick[CORES_REL_SMT] != other) {
+		slice_start(j->k->name, "replay");
+		report(t, on_cpu(pick[CORES_REL_SMT], replay_here, &sib, 30000) == 0,
+		       "replay on CPU %u finished", pick[CORES_REL_SMT]);
+		slice_fold(t);
+	}
 	*out = (struct cores_replay){ out->cpu, other, REPLAY_RUNS, mine.wrong, theirs.wrong,
-				      mine.first_wrong_us };
+				      mine.first_wrong_us, rel,
+				      pick[CORES_REL_SMT] != ~0U && pick[CORES_REL_SMT] != other,
+				      pick[CORES_REL_SMT], sib.wrong };
+	ck_diag("%s: replay: CPU %u's SMT sibling: %s; the CPU furthest from it with the known "
+		"answer: CPU %u, %s", j->k->name, named, out->have_sibling ? "replayed" : "none",
+		other, rel);
+	if (out->have_sibling)
+		ck_diag("%s: replayed %u times on SMT sibling CPU %u: wrong %u times", j->k->name,
+			REPLAY_RUNS, out->sibling_cpu, sib.wrong);
 	ck_diag("%s: replayed %u times: CPU %u wrong %u times%s, CPU %u (it gave the known answer) "
 		"wrong %u times: %s", j->k->name, REPLAY_RUNS, out->cpu, mine.wrong,
 		mine.wrong ? "" : " (not reproduced)", other, theirs.wrong,
-		cores_replay_class(mine.wrong, theirs.wrong));
+		cores_replay_class(mine.wrong, out->have_sibling ? sib.wrong : 0, theirs.wrong));
 }
 
 /* The kernel's JSON record, as a diagnostic line of its case. */
@@ -560,6 +697,29 @@ static void check_again(void *arg)
 	slice_end(c);
 }
 
+/* The ring's pairs (writer -> checker) by how they sit: each (the first 8), then the counts. */
+static void say_ring(void)
+{
+	unsigned int count[CORES_NR_REL] = { 0 };
+	static bool said;
+
+	if (said)
+		return;
+	said = true;
+	for (unsigned int i = 0; i < ring_n; i++) {
+		unsigned int c = ring[i], w = ring[(i + ring_n - 1) % ring_n];
+		enum cores_rel r = cores_topo_rel(&topo[w], &topo[c]);
+
+		count[r]++;
+		if (i < 8)
+			ck_diag("pairs: CPU %u writes, CPU %u checks: %s", w, c, cores_rel_name(r));
+	}
+	ck_diag("pairs: %u in topology order: %u SMT siblings, %u in one complex, %u across "
+		"complexes, %u across packages", ring_n, count[CORES_REL_SMT],
+		count[CORES_REL_COMPLEX], count[CORES_REL_OTHER_COMPLEX],
+		count[CORES_REL_OTHER_PACKAGE]);
+}
+
 /* One copy kernel's pairs: true when every checker found its writer's copy right. */
 static bool pairs_of(struct ck_test *t, const struct cores_kernel *k, u64 seed)
 {
@@ -575,10 +735,12 @@ static bool pairs_of(struct ck_test *t, const struct cores_kernel *k, u64 seed)
 			why_not ? why_not : "one CPU");
 		return true;
 	}
-	for (unsigned int i = 0; i < ring_n; i++) {
+	for (unsigned int i = 0; i < ring_n; i++)
 		ring[i] = voter_cpu[i];
-		ring_pos[voter_cpu[i]] = i;
-	}
+	cores_topo_order(topo, ring, ring_n);
+	for (unsigned int i = 0; i < ring_n; i++)
+		ring_pos[ring[i]] = i;
+	say_ring();
 	slice_start(k->name, "pair_check");
 	report(t, on_each_cpu(check_neighbour, NULL, MAX(30000U, 200U * smp_nr_online())) == 0,
 	       "pairs: %s: every CPU checked its neighbour's copy in time", k->name);
@@ -631,8 +793,9 @@ static void copy_pairs(struct ck_test *t)
 	}
 	if (!have_areas(t))
 		return;
-	ck_diag("pairs: each of %u CPUs checks the copy of the CPU before it; a third decides",
-		smp_nr_online());
+	say_topo();
+	ck_diag("pairs: each of %u CPUs checks the copy of the CPU before it in topology order "
+		"(package, complex, core, APIC id); the CPU after it decides", smp_nr_online());
 	for (unsigned int i = 0; i < cores_nr_kernels() && idx < ARRAY_SIZE(ok); i++)
 		if (!strcmp(cores_kernel(i)->family, "copy"))
 			ok[idx++] = pairs_of(t, cores_kernel(i), cores_opts_seed(o));
@@ -664,6 +827,7 @@ static void kernels_covered(struct ck_test *t)
 {
 	ck_diag("%u of %u kernels ran, %u skipped on every CPU or by cores=", nr_ran,
 		cores_nr_kernels(), nr_skipped);
+	say_topo();
 	say_mca();
 	if (first_us)
 		ck_diag("the kernels took %llu ms on %u CPUs, votes and reports included",

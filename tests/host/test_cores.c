@@ -388,10 +388,12 @@ static void test_record(void)
 				       "\"wrong\":4,\"first_wrong_us\":99,\"other_cpu\":3,"
 				       "\"other_wrong\":0,\"class\":\"one_cpu\"}}"),
 	      "the replay's record: %s", buf);
-	CHECK(!strcmp(cores_replay_class(0, 0), "not_reproduced") &&
-	      !strcmp(cores_replay_class(0, 3), "not_reproduced") &&
-	      !strcmp(cores_replay_class(1, 0), "one_cpu") &&
-	      !strcmp(cores_replay_class(10, 1), "not_one_cpu"), "the replay's classes");
+	CHECK(!strcmp(cores_replay_class(0, 0, 0), "not_reproduced") &&
+	      !strcmp(cores_replay_class(0, 2, 3), "not_reproduced") &&
+	      !strcmp(cores_replay_class(1, 0, 0), "one_cpu") &&
+	      !strcmp(cores_replay_class(4, 7, 0), "smt_pair") &&
+	      !strcmp(cores_replay_class(4, 7, 1), "not_one_cpu") &&
+	      !strcmp(cores_replay_class(10, 0, 1), "not_one_cpu"), "the replay's classes");
 	CHECK(cores_pair_judge(true, false, false) == CORES_PAIR_OK &&
 	      cores_pair_judge(true, true, false) == CORES_PAIR_OK &&
 	      cores_pair_judge(false, false, true) == CORES_PAIR_UNDECIDED &&

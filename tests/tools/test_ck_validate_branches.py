@@ -144,6 +144,15 @@ HAND = [
          named=[{"cpu": 0, "apic": 0, "digest": "0x5bd1e995"}],
          replay={"cpu": 0, "runs": 10, "wrong": 3, "first_wrong_us": 812, "other_cpu": 3,
                  "other_wrong": 0, "class": "one_cpu"}),
+    # a replay that chose by topology: CPU 2's SMT sibling 3 wrong too, CPU 5 in the other
+    # package right (-smp 8,sockets=2,cores=2,threads=2)
+    dict(sample("cores"), cpus=8, verdict="minority", known_cpus=6, groups=2,
+         top="0x5bd1e995", top_cpus=2, named_total=2,
+         named=[{"cpu": 2, "apic": 2, "digest": "0x5bd1e995"},
+                {"cpu": 3, "apic": 3, "digest": "0x5bd1e995"}],
+         replay={"cpu": 2, "runs": 10, "wrong": 10, "first_wrong_us": 40, "other_cpu": 7,
+                 "other_wrong": 0, "other_rel": "other_package", "sibling_cpu": 3,
+                 "sibling_wrong": 10, "class": "smt_pair"}),
     dict(sample("cores"), verdict="reference_or_code_wrong", known_cpus=0, groups=1,
          top="0x5bd1e995", top_cpus=2),
     # cores/record.c mca_json(): a corrected error QEMU's `mce` wrote into CPU 2's bank 3
