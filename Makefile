@@ -253,7 +253,7 @@ FUZZ_PURE += kernel/arch/cpuid.c kernel/arch/bootmem.c
 FUZZ_PURE += kernel/platform/smbios.c soak/checkpoint.c soak/ledger.c \
 	mce/decode.c soak/pattern.c soak/limit.c soak/knob.c
 FUZZ_PURE += kernel/lib/json.c
-FUZZ_PURE += soak/blackbox.c
+FUZZ_PURE += soak/blackbox.c soak/report.c
 FUZZ_PURE += mce/dimm_labels.c mce/dimm.c
 FUZZ_PURE += cores/opts.c
 
@@ -337,7 +337,7 @@ soak-speed: $(B)/ck-soak-speed
 SOAK_SRC := host/soak/ck-soak.c host/soak/twin_run.c host/soak/twin_report.c host/soak/twin_compare.c \
 	host/soak/twin_machine.c host/soak/twin_work.c host/soak/twin_peer.c host/lib/machine.c \
 	host/soak/twin_limit.c host/soak/twin_allcore.c bench/migrate_calc.c \
-	soak/pattern.c soak/march.c soak/plan.c soak/ledger.c soak/report.c mce/decode.c \
+	soak/pattern.c soak/march.c soak/plan.c soak/ledger.c soak/report.c mce/decode.c mce/dimm.c \
 	kernel/platform/smbios.c kernel/platform/numa.c kernel/platform/acpi.c bench/stats.c \
 	kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \
 	kernel/platform/cpufeat.c kernel/arch/cpuid.c kernel/lib/format.c
