@@ -84,5 +84,7 @@ const char *cores_mca_sev_name(unsigned int sev)
 
 const char *cores_mca_when_name(unsigned int when)
 {
-	return when == CORES_MCA_IN_SLICE ? "in_slice" : when == CORES_MCA_BETWEEN ? "between" : "?";
+	if (when == CORES_MCA_IN_SLICE)
+		return "in_slice";
+	return when == CORES_MCA_BETWEEN ? "between" : "?";
 }

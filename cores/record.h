@@ -19,7 +19,7 @@ struct cores_replay {
 	unsigned int cpu, other_cpu;
 	unsigned int runs, wrong, other_wrong;
 	u64 first_wrong_us;		/* from the replay's start to its first wrong run */
-	const char *other_rel;		/* how the other CPU sits (cores_rel_name()); NULL: unsaid */
+	const char *other_rel;		/* how the other CPU sits (cores_rel_name()), or NULL */
 	bool have_sibling;		/* its SMT sibling replayed too */
 	unsigned int sibling_cpu, sibling_wrong;
 };

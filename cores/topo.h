@@ -40,7 +40,7 @@ struct cores_topo_raw {
 
 struct cores_topo {
 	u32 apic;
-	u32 core, complex, package;	/* ids: the APIC id with the lower levels' bits shifted out */
+	u32 core, complex, package;	/* the APIC id with the lower levels' bits shifted out */
 	u8 smt_shift, llc_shift, pkg_shift;
 	const char *source;		/* which leaves said it */
 };

@@ -183,10 +183,10 @@ static void say_topo(void)
 		co += new_co;
 		if (n++ < 8)
 			ck_diag("topology: CPU %u (APIC id %u): package %u, complex %u, core %u "
-				"(shifts %u/%u/%u, %s)", c, t->apic, t->package, t->complex, t->core,
-				t->smt_shift, t->llc_shift, t->pkg_shift, t->source);
+				"(shifts %u/%u/%u, %s)", c, t->apic, t->package, t->complex,
+				t->core, t->smt_shift, t->llc_shift, t->pkg_shift, t->source);
 	}
-	ck_diag("topology: %u CPUs in %u packages, %u core complexes, %u cores", n, pk, cx, co);
+	ck_diag("topology: %u CPUs: packages %u, core complexes %u, cores %u", n, pk, cx, co);
 }
 
 static void read_ident(unsigned int c)
@@ -226,7 +226,8 @@ static void slice_read(unsigned int c, bool after)
 			}
 			m->hit[m->n++] = (struct cores_mca_hit){
 				.cpu = (u16)c, .bank = ev[i].bank, .status = ev[i].status,
-				.sev = sev_of_poll(ev[i].kind), .when = cores_mca_read_when(after) };
+				.sev = sev_of_poll(ev[i].kind),
+				.when = cores_mca_read_when(after) };
 		}
 	}
 }
@@ -344,8 +345,9 @@ static void fold_mc_records(struct ck_test *t)
 			h = (struct cores_mca_hit){
 				.cpu = (u16)r->cpu, .bank = bl->bank, .status = bl->status,
 				.sev = sev_of_status(bl->status), .from_mc = true,
-				.when = cores_mca_mc_in_slice(r->cpu, r->tsc, r->cpu, m->t0, m->t1) ?
-					CORES_MCA_IN_SLICE : CORES_MCA_BETWEEN };
+				.when = cores_mca_mc_in_slice(r->cpu, r->tsc, r->cpu, m->t0,
+							      m->t1) ? CORES_MCA_IN_SLICE :
+					CORES_MCA_BETWEEN };
 			add_hit(t, &h);
 		}
 	}

@@ -22,7 +22,7 @@ enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
 #define CPUID_LEAF_POWER		0x00000006
 #define CPUID_LEAF_EXT_FEATURES		0x00000007
 #define CPUID_LEAF_EXT_TOPOLOGY		0x0000000b	/* x2APIC ids; EBX 0 when absent */
-#define CPUID_LEAF_V2_EXT_TOPOLOGY	0x0000001f	/* the same with more levels (module, tile, die) */
+#define CPUID_LEAF_V2_EXT_TOPOLOGY	0x0000001f	/* 0Bh with more levels (module, die) */
 #define CPUID_LEAF_XSTATE		0x0000000d	/* subleaf 0 EAX: XCR0 bits supported */
 #define CPUID_LEAF_TSC			0x00000015	/* TSC/crystal ratio */
 #define CPUID_LEAF_FREQ			0x00000016	/* base MHz */

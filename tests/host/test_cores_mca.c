@@ -62,8 +62,8 @@ static void test_attribution_timeline(void)
 		for (unsigned int e = 0; e < nerr; e++) {
 			err[e].cpu = rnd() % SIM_CPUS;
 			err[e].bank = rnd() % 10;
-			/* strictly between readings: a reading at time T sees what landed before T */
-			err[e].at = rnd() % (t1[err[e].cpu][SIM_SLICES - 1]) ;
+			/* a reading at time T sees what landed before T */
+			err[e].at = rnd() % t1[err[e].cpu][SIM_SLICES - 1];
 			err[e].slice = -1;
 			for (unsigned int s = 0; s < SIM_SLICES; s++)
 				if (err[e].at >= t0[err[e].cpu][s] && err[e].at < t1[err[e].cpu][s])

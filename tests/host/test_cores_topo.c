@@ -123,7 +123,7 @@ static void test_order_and_pick(void)
 	u64 x = 0x2545f4914f6cdd1dULL;
 
 	for (u32 i = 0; i < 16; i++)
-		t[i] = leaf_b(i ^ 0x5, 1, 3, 4);	/* shuffled APIC ids; complexes of 2 cores */
+		t[i] = leaf_b(i ^ 0x5, 1, 3, 4);	/* APIC ids shuffled; 2-core complexes */
 	for (unsigned int round = 0; round < 200; round++) {
 		for (unsigned int i = 0; i < 16; i++)
 			idx[i] = i;
