@@ -91,7 +91,7 @@ def read(path):
         return ""
 
 
-def boot_with_gdb(b, cmdline, kernel, cpu, flip):
+def boot_with_gdb(b, cmdline, kernel, cpu, flip, smp=SMP, qemu=()):
     """One boot of @cmdline on SMP vCPUs with gdb flipping (@flip None: only breaking) in
     @kernel's routine on vCPU @cpu. Fills b.log, b.status and b.gdb_out."""
     sym, _how = FLIPS[kernel]
@@ -106,10 +106,13 @@ def boot_with_gdb(b, cmdline, kernel, cpu, flip):
         # printed, so the breakpoint is in before the suites run, whatever the host's speed;
         # gdb's `continue` starts it again.
         # -v: the runner names QEMU's live serial file (its --log is written at the end).
-        argv = [sys.executable, RUNNER, "-q", "-v", "--image", b.image, "--smp", str(SMP),
+        argv = [sys.executable, RUNNER, "-q", "-v", "--image", b.image, "--smp", str(smp),
                 "--timeout", str(b.timeout), "--log", log,
                 "--hmp-when", LOAD_RE.pattern, "stop",
-                "--qemu-arg", "-gdb tcp:127.0.0.1:%d" % port, "--"] + cmdline.split()
+                "--qemu-arg", "-gdb tcp:127.0.0.1:%d" % port]
+        for q in qemu:
+            argv += ["--qemu-arg", q]
+        argv += ["--"] + cmdline.split()
         with open(errs, "w") as ef:
             qemu = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=ef, text=True)
         m, end = None, time.monotonic() + b.timeout
@@ -303,3 +306,27 @@ def t_cores_mca_corrected(b, cpu, bank):
           "the final poll found it again (or did not run)")
     b.lacks(r"^\s*not ok")
     check_agree_everywhere(b, recs)
+
+
+def t_cores_gdb_replay_topology(b):
+    """tests=cores on -smp 8,sockets=2,cores=2,threads=2; gdb flips a bit of the buffer
+    crc32c is about to read on CPU 2 (package 0, core 1, whose other thread is CPU 3). The
+    replay runs on CPU 2, on its SMT sibling CPU 3, and on the CPU furthest from it that gave
+    the known answer: another package, the highest-numbered there, CPU 7. Where each CPU sits
+    comes from the -smp line (APIC id = package << 2 | core << 1 | thread), not the image."""
+    cpu, sibling, far = 2, 3, 7
+    if not boot_with_gdb(b, "exit=qemu tests=cores", "crc32c", cpu, FLIPS["crc32c"][1],
+                         smp=8, qemu=["-smp 8,sockets=2,cores=2,threads=2"]):
+        return
+    b.status_is(FAIL)
+    b.has(r"^    # ktest/test_cores\.c:\d+: FAIL: cores: kernel crc32c: CPU %d \(APIC id %d\) "
+          r"in the minority: " % (cpu, cpu))
+    b.has(r"^    # crc32c: replay: CPU %d's SMT sibling: replayed; the CPU furthest from it "
+          r"with the known answer: CPU %d, other_package$" % (cpu, far))
+    b.has(r"^    # crc32c: replayed 10 times on SMT sibling CPU %d: wrong 0 times$" % sibling)
+    r = records(b).get("crc32c", {})
+    b.expect(r.get("replay") == {"cpu": cpu, "runs": 10, "wrong": 0, "other_cpu": far,
+                                 "other_wrong": 0, "other_rel": "other_package",
+                                 "sibling_cpu": sibling, "sibling_wrong": 0,
+                                 "class": "not_reproduced"},
+             "crc32c's replay: %s" % r.get("replay"))
