@@ -192,7 +192,8 @@ HOST_PURE += bench/migrate_calc.c
 HOST_PURE += mce/dimm.c mce/dimm_labels.c host/decode/records.c
 # The cores suite's vote and kernels (each with its known answer by another method).
 HOST_PURE += cores/vote.c cores/opts.c cores/record.c cores/list.c cores/k_copy.c cores/k_int.c \
-	cores/k_vec.c cores/k_x87.c cores/x87_ref.c cores/mca.c cores/topo.c
+	cores/k_vec.c cores/k_x87.c cores/x87_ref.c cores/mca.c cores/topo.c cores/k_bits.c \
+	cores/k_crypto.c cores/crypto_ref.c cores/k_fma.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm) \
 	$(wildcard cores/*.asm))

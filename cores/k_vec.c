@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * k_vec.c - the vector kernels: cores/vec.asm's SSE2 (2 lanes) and AVX2 (4 lanes) chains
- * over the seeded buffer, each CPU running the AVX2 one only when its own CPUID has AVX2 and
- * its XCR0 enables the YMM state. The reference is the same arithmetic written for one
+ * k_vec.c - the vector kernels: cores/vec.asm's SSE2 (2 lanes), AVX2 (4 lanes) and AVX-512F
+ * (8 lanes) chains over the seeded buffer, each CPU running the AVX2 one only when its own
+ * CPUID has AVX2 and its XCR0 enables the YMM state, the AVX-512 one only when its CPUID has
+ * AVX-512F and its XCR0 the opmask, ZMM_Hi256 and Hi16_ZMM state. The reference is the same arithmetic written for one
  * 64-bit lane at a time in general registers, over the seeded words taken from the seed.
  */
 #include "cores/k_vec.h"
 
-#define MAX_LANES	4
+#define MAX_LANES	8
 
 typedef void (*vec_fn)(const u64 *buf, size_t nchunks, u64 *lanes);
 
@@ -65,10 +66,17 @@ static const char *avx2_cannot(const struct cores_kernel *k)
 	return cores_cannot_avx2();
 }
 
+static const char *avx512_cannot(const struct cores_kernel *k)
+{
+	return cores_cannot_avx512();
+}
+
 const struct cores_kernel cores_vec_kernels[] = {
 	{ .name = "vec_sse2", .family = "vector", .cannot = sse2_cannot, .run = vec_run,
 	  .known = vec_known, .fn = (const void *)cores_vec_sse2, .arg = 2 },
 	{ .name = "vec_avx2", .family = "vector", .cannot = avx2_cannot, .run = vec_run,
 	  .known = vec_known, .fn = (const void *)cores_vec_avx2, .arg = 4 },
+	{ .name = "vec_avx512", .family = "vector", .cannot = avx512_cannot, .run = vec_run,
+	  .known = vec_known, .fn = (const void *)cores_vec_avx512, .arg = 8 },
 };
 const unsigned int cores_nr_vec_kernels = ARRAY_SIZE(cores_vec_kernels);

@@ -9,9 +9,11 @@
 ;
 ;   void cores_vec_sse2(const u64 *buf, size_t nchunks, u64 *lanes)   2 lanes, SSE2
 ;   void cores_vec_avx2(const u64 *buf, size_t nchunks, u64 *lanes)   4 lanes, AVX2
+;   void cores_vec_avx512(const u64 *buf, size_t nchunks, u64 *lanes) 8 lanes, AVX-512F
+;       (the rotate by VPROLQ)
 ;
 ; @lanes holds the starting lanes and gets the final ones. The buffer needs no alignment.
-; Clobbers xmm0-xmm3 (ymm0-ymm3, then vzeroupper); the image keeps nothing in them
+; Clobbers xmm0-xmm3 (ymm0-ymm3 or zmm0-zmm3, then vzeroupper); the image keeps nothing in them
 ; (kernel/arch/fpu.h).
 
 default rel
@@ -65,5 +67,27 @@ cores_vec_avx2:
 	jnz	.loop
 .done:
 	vmovdqu	[rdx], ymm0
+	vzeroupper
+	ret
+
+global cores_vec_avx512
+cores_vec_avx512:
+	vmovdqu64 zmm0, [rdx]
+	test	rsi, rsi
+	jz	.done
+.loop:
+	vmovdqu64 zmm1, [rdi]
+	vpaddq	zmm0, zmm0, zmm1
+	vpmuludq zmm2, zmm0, zmm1
+	vpsllq	zmm2, zmm2, 32
+	vpxorq	zmm0, zmm0, zmm2
+	vprolq	zmm0, zmm0, 7
+	vpshufd	zmm3, zmm1, 0xb1
+	vpaddq	zmm0, zmm0, zmm3
+	add	rdi, 64
+	dec	rsi
+	jnz	.loop
+.done:
+	vmovdqu64 [rdx], zmm0
 	vzeroupper
 	ret
