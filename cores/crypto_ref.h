@@ -3,7 +3,7 @@
  * crypto_ref.h - the software references of the cores suite's crypto kernels, written here
  * from the standards: AES (FIPS-197, byte by byte with an S-box built from its definition),
  * the carry-less multiply (shift and xor), SHA-256 (FIPS 180-4, its constants computed from
- * the primes' roots). tests/host/test_cores_crypto.c holds them to the standards' vectors.
+ * the primes' roots). tests/host/test_cores_refs.c holds them to the standards' vectors.
  */
 #ifndef CK_CORES_CRYPTO_REF_H
 #define CK_CORES_CRYPTO_REF_H

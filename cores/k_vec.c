@@ -3,8 +3,9 @@
  * k_vec.c - the vector kernels: cores/vec.asm's SSE2 (2 lanes), AVX2 (4 lanes) and AVX-512F
  * (8 lanes) chains over the seeded buffer, each CPU running the AVX2 one only when its own
  * CPUID has AVX2 and its XCR0 enables the YMM state, the AVX-512 one only when its CPUID has
- * AVX-512F and its XCR0 the opmask, ZMM_Hi256 and Hi16_ZMM state. The reference is the same arithmetic written for one
- * 64-bit lane at a time in general registers, over the seeded words taken from the seed.
+ * AVX-512F and its XCR0 the opmask, ZMM_Hi256 and Hi16_ZMM state. The reference is the same
+ * arithmetic written for one 64-bit lane at a time in general registers, over the seeded
+ * words taken from the seed.
  */
 #include "cores/k_vec.h"
 

@@ -4,7 +4,8 @@
  * returns a 64-bit digest, and beside it the known answer for the same seed computed by
  * another method (never by the routine under test). The seeded data, the digest's fold and
  * "can this CPU run it" (CPUID asked on the CPU that runs the kernel) are here, shared by
- * the families (k_copy.c, k_int.c, k_bits.c, k_crypto.c, k_vec.c, k_fma.c, k_x87.c). Plain C, built for the host too.
+ * the families (k_copy.c, k_int.c, k_bits.c, k_crypto.c, k_vec.c, k_fma.c, k_x87.c). Plain C,
+ * built for the host too.
  */
 #ifndef CK_CORES_KERNEL_H
 #define CK_CORES_KERNEL_H

@@ -2,9 +2,8 @@
 /*
  * test_cores.c - the cores suite: cores that compute or copy wrongly. Every online CPU runs
  * the same seeded kernel at once (cores/: copy primitives, CRC32C by instruction, an integer
- * multiply/divide chain, POPCNT/LZCNT/TZCNT/PDEP/PEXT, AES-NI, PCLMULQDQ and SHA-256 chains,
- * SSE2, AVX2 and AVX-512 integer chains, FMA on YMM and ZMM, x87), each in its own buffers,
- * and returns a digest; the digests are put to the vote against the known answer (cores/vote.h). One
+ * multiply/divide chain, the others of cores/list.c), each in its own buffers, and returns
+ * a digest; the digests are put to the vote against the known answer (cores/vote.h). One
  * case per kernel, with one KTAP parameter per CPU (ok when that CPU is not named) and one
  * JSON record (cores/record.h); a CPU whose own CPUID lacks what a kernel needs skips it, and
  * the case says which and why. A CPU the vote names replays the seed beside one that did
