@@ -864,6 +864,7 @@ KCASE(sha256)
 KCASE(vec_sse2)
 KCASE(vec_avx2)
 KCASE(vec_avx512)
+KCASE(vec_avx512bw)
 KCASE(fma_avx2)
 KCASE(fma_avx512)
 KCASE(x87)
@@ -873,7 +874,7 @@ CK_SUITE(cores, 85,
 	 KENTRY(memcpy_orig), KENTRY(copy_mc_fragile), KENTRY(copy_mc_erms),
 	 KENTRY(copy_mc_avx2_nt), KENTRY(crc32c), KENTRY(muldiv), KENTRY(popcnt),
 	 KENTRY(lzcnt_tzcnt), KENTRY(pdep_pext), KENTRY(aes128), KENTRY(clmul), KENTRY(sha256),
-	 KENTRY(vec_sse2), KENTRY(vec_avx2), KENTRY(vec_avx512), KENTRY(fma_avx2),
-	 KENTRY(fma_avx512), KENTRY(x87),
+	 KENTRY(vec_sse2), KENTRY(vec_avx2), KENTRY(vec_avx512), KENTRY(vec_avx512bw),
+	 KENTRY(fma_avx2), KENTRY(fma_avx512), KENTRY(x87),
 	 CK_CASE(copy_pairs),
 	 CK_CASE(kernels_covered));

@@ -275,6 +275,13 @@ static void test_fma_exact(void)
 
 typedef void (*lanes_fn)(const u64 *buf, size_t nchunks, u64 *lanes);
 
+static const char *avx512bw(void)
+{
+	const char *why = cores_cannot_avx512();
+
+	return why ? why : cores_cpu_has(X86_FEATURE_AVX512BW) ? NULL : "no AVX-512BW";
+}
+
 /* Whatever bit of the buffer is flipped, each new kernel's result moves. */
 static void test_flip_moves_new_kernels(void)
 {
@@ -287,6 +294,7 @@ static void test_flip_moves_new_kernels(void)
 		const char *(*cannot)(void);
 	} vec[] = {
 		{ cores_vec_avx512, 8, cores_cannot_avx512 },
+		{ cores_vec_avx512bw, 8, avx512bw },
 		{ cores_fma_avx512, 8, cores_cannot_avx512 },
 		{ cores_fma_avx2, 4, cores_cannot_avx2 },
 	};
@@ -298,7 +306,7 @@ static void test_flip_moves_new_kernels(void)
 		rk[i] = (u8)(i * 29 + 3);
 	for (unsigned int f = 0; f < 100; f++) {
 		size_t word = (f * 613) % CORES_WORDS;
-		u64 bit = 1ULL << (f * 7 % 64), before[12], after[12];
+		u64 bit = 1ULL << (f * 7 % 64), before[16], after[16];
 		unsigned int n = 0;
 
 		for (int pass = 0; pass < 2; pass++, n = 0) {
@@ -328,7 +336,7 @@ static void test_flip_moves_new_kernels(void)
 				memcpy(&out[n++], h, 8);
 			}
 			for (size_t v = 0; v < ARRAY_SIZE(vec); v++) {
-				if (vec[v].cannot() || (v == 2 && !fma))
+				if (vec[v].cannot() || (vec[v].fn == cores_fma_avx2 && !fma))
 					continue;
 				for (unsigned int i = 0; i < 8; i++)
 					l[i] = i;
@@ -348,7 +356,7 @@ static void test_flip_moves_new_kernels(void)
 		}
 	}
 	CHECK(stuck == 0, "%u flips left a digest unchanged", stuck);
-	printf("# %u of 9 new kernels' routines could run here\n", ran);
+	printf("# %u of 10 new kernels' routines could run here\n", ran);
 	free(w);
 }
 

@@ -41,6 +41,7 @@ static const struct {
 	{ "AVX512F",		0x7,	    0, "ebx", 16 },
 	{ "CLFLUSHOPT",		0x7,	    0, "ebx", 23 },
 	{ "SHA_NI",		0x7,	    0, "ebx", 29 },	/* SHA */
+	{ "AVX512BW",		0x7,	    0, "ebx", 30 },
 	{ "FSRM",		0x7,	    0, "edx",  4 },
 	{ "FZRM",		0x7,	    1, "eax", 10 },
 	{ "FSRS",		0x7,	    1, "eax", 11 },
