@@ -6,7 +6,8 @@
  * image's vote against the known answer (host/cores/verdict.c, cores/vote.c), with the
  * image's lines and records; a CPU the vote names is replayed 10 times beside one that gave
  * the known answer. Then each kernel's rate on this machine, alone and with every CPU at
- * once (host/cores/rate.c), as a table and JSON records.
+ * once (host/cores/rate.c), the kernels measured pair by pair in turn, as a table and JSON
+ * records.
  *
  *   ck-cores [--cores VALUE] [--runs N] [--ms N] [--verdict-only] [--json FILE]
  *
@@ -39,7 +40,7 @@ static int cpus[CORES_TWIN_MAX_CPUS];
 static unsigned int nr_cpus;
 static struct cores_twin_slot slots[CORES_TWIN_MAX_CPUS];
 static struct cores_twin_verdict verdict;
-static char machine[256], load[64];
+static char machine[256], load[64], load_span[140];
 static FILE *json;
 
 static void usage(void)
@@ -201,37 +202,76 @@ static bool judge_kernel(const struct cores_kernel *k, const struct cli *c)
 
 static void rate_header(void)
 {
-	printf("\n# rates on %s, load %s\n", machine, read_load());
+	printf("\n# rates on %s, load (1, 5, 15 min) %s\n", machine, load_span);
 	printf("# kernel rounds per second (a round: the seeded fill, the routine, the digest over "
 	       "8 KiB): the median of the runs [bootstrap 95%% CI of the median]\n");
 	printf("%-20s %-8s %-30s %-30s %-12s %s\n", "kernel", "family", "alone", "each, all at once",
 	       "all CPUs", "each/alone [95% CI]");
 }
 
-static bool rate_kernel(const struct cores_kernel *k, const struct cli *c)
+/* One kernel's row and record: true unless a timed round missed its known answer. */
+static bool rate_row(const struct cores_twin_rate *r)
 {
-	struct cores_twin_rate r;
 	char a[40], e[40], buf[1024];
 
-	cores_twin_rate(k, cores_opts_seed(&c->o), cores_opts_rounds(&c->o), cpus, nr_cpus,
-			c->runs, c->ms, &r);
-	cores_twin_rate_json(&r, machine, read_load(), buf, sizeof(buf));
+	cores_twin_rate_json(r, machine, load_span, buf, sizeof(buf));
 	record(buf);
-	if (!r.measured) {
-		printf("%-20s %-8s not measured: %s\n", k->name, k->family, r.why_not);
-		return true;
+	if (!r->measured) {
+		printf("%-20s %-8s not measured: %s\n", r->k->name, r->k->family, r->why_not);
+		return !r->wrong;
 	}
-	snprintf(a, sizeof(a), "%llu [%llu, %llu]", (unsigned long long)r.alone,
-		 (unsigned long long)r.alone_lo, (unsigned long long)r.alone_hi);
-	snprintf(e, sizeof(e), "%llu [%llu, %llu]", (unsigned long long)r.each,
-		 (unsigned long long)r.each_lo, (unsigned long long)r.each_hi);
-	printf("%-20s %-8s %-30s %-30s %-12llu %u.%03u [%u.%03u, %u.%03u]\n", k->name, k->family,
-	       a, e, (unsigned long long)(r.each * r.cpus), r.shared.ratio_pm / 1000,
-	       r.shared.ratio_pm % 1000, r.shared.lo_pm / 1000, r.shared.lo_pm % 1000,
-	       r.shared.hi_pm / 1000, r.shared.hi_pm % 1000);
-	if (r.wrong)
-		printf("# %s: %u timed rounds without the known answer\n", k->name, r.wrong);
-	return !r.wrong;
+	snprintf(a, sizeof(a), "%llu [%llu, %llu]", (unsigned long long)r->alone,
+		 (unsigned long long)r->alone_lo, (unsigned long long)r->alone_hi);
+	snprintf(e, sizeof(e), "%llu [%llu, %llu]", (unsigned long long)r->each,
+		 (unsigned long long)r->each_lo, (unsigned long long)r->each_hi);
+	printf("%-20s %-8s %-30s %-30s %-12llu %u.%03u [%u.%03u, %u.%03u]\n", r->k->name,
+	       r->k->family, a, e, (unsigned long long)(r->each * r->cpus),
+	       r->shared.ratio_pm / 1000, r->shared.ratio_pm % 1000, r->shared.lo_pm / 1000,
+	       r->shared.lo_pm % 1000, r->shared.hi_pm / 1000, r->shared.hi_pm % 1000);
+	if (r->wrong)
+		printf("# %s: %u timed rounds without the known answer\n", r->k->name, r->wrong);
+	return !r->wrong;
+}
+
+/*
+ * Every selected kernel's rate, pair by pair in turn (host/cores/rate.h says why); the
+ * number of kernels a timed round of which missed its known answer.
+ */
+static unsigned int rates(const struct cli *c)
+{
+	unsigned int nk = cores_nr_kernels(), bad = 0;
+	struct cores_twin_rate *r = calloc(nk, sizeof(*r));
+	bool *ok = calloc(nk, sizeof(*ok)), *sel = calloc(nk, sizeof(*sel));
+
+	if (!r || !ok || !sel) {
+		fprintf(stderr, "ck-cores: no memory for the rates\n");
+		exit(3);
+	}
+	snprintf(load_span, sizeof(load_span), "%s", read_load());
+	for (unsigned int i = 0; i < nk; i++) {
+		sel[i] = cores_opts_family(&c->o, cores_kernel(i)->family);
+		ok[i] = sel[i] && cores_twin_rate_prepare(cores_kernel(i), cores_opts_seed(&c->o),
+							  cores_opts_rounds(&c->o), cpus,
+							  nr_cpus, c->runs, c->ms, &r[i]);
+	}
+	for (unsigned int run = 0; run < c->runs; run++)
+		for (unsigned int i = 0; i < nk; i++)
+			if (ok[i])
+				ok[i] = cores_twin_rate_pair(&r[i], run);
+	snprintf(load_span + strlen(load_span), sizeof(load_span) - strlen(load_span),
+		 " before, %s after", read_load());
+	rate_header();
+	for (unsigned int i = 0; i < nk; i++) {
+		if (!sel[i])
+			continue;
+		if (r[i].known)
+			cores_twin_rate_finish(&r[i], ok[i]);
+		bad += !rate_row(&r[i]);
+	}
+	free(r);
+	free(ok);
+	free(sel);
+	return bad;
 }
 
 int main(int argc, char **argv)
@@ -271,12 +311,8 @@ int main(int argc, char **argv)
 	}
 	printf("# ck-cores: %u kernels judged, %u left out by --cores, %u failed: %s\n", ran,
 	       left, failed, failed ? "FAIL" : "PASS");
-	if (!c.verdict_only) {
-		rate_header();
-		for (unsigned int i = 0; i < cores_nr_kernels(); i++)
-			if (cores_opts_family(&c.o, cores_kernel(i)->family))
-				failed += !rate_kernel(cores_kernel(i), &c);
-	}
+	if (!c.verdict_only)
+		failed += rates(&c);
 	if (json && json != stdout)
 		fclose(json);
 	return failed ? 1 : 0;

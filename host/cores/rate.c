@@ -40,58 +40,79 @@ static u64 per_second(u64 rounds, u64 ns)
 	return rounds * 1000000000ULL / ns;
 }
 
-static bool measure(struct cores_twin_job *j, const int *cpus, unsigned int n,
-		    unsigned int ms, struct cores_twin_rate *out)
+bool cores_twin_rate_prepare(const struct cores_kernel *k, u64 seed, unsigned int seeds,
+			     const int *cpus, unsigned int n, unsigned int runs, unsigned int ms,
+			     struct cores_twin_rate *out)
 {
-	u64 alone_ns[STATS_MAX], all_ns[STATS_MAX], alone[STATS_MAX], each[STATS_MAX], ns;
+	u64 ns;
 
-	j->repeat = 1;
-	ns = timed(j, cpus, 1, &out->wrong, &out->why_not);
-	if (!ns)
+	*out = (struct cores_twin_rate){ .k = k, .cpus = n, .runs = runs, .cpu = cpus, .n = n,
+					 .job = { .k = k, .seed = seed, .rounds = seeds } };
+	if (runs < 3 || runs > STATS_MAX || !n || !seeds) {
+		out->why_not = "runs must be 3 to 256, with a CPU and a seed";
 		return false;
-	j->repeat = (unsigned int)MAX(1ULL, MIN(100000ULL, (u64)ms * 1000000ULL / ns));
-	out->rounds = j->repeat * j->rounds;
-	for (unsigned int i = 0; i < out->runs; i++) {
-		alone_ns[i] = timed(j, &cpus[i % n], 1, &out->wrong, &out->why_not);
-		all_ns[i] = alone_ns[i] ? timed(j, cpus, n, &out->wrong, &out->why_not) : 0;
-		if (!all_ns[i])
-			return false;
-		alone[i] = per_second(out->rounds, alone_ns[i]);
-		each[i] = per_second(out->rounds, all_ns[i]);
 	}
-	stats_median_ci(alone, out->runs, STATS_BOOT_MAX, STATS_SEED, &out->alone,
-			&out->alone_lo, &out->alone_hi);
-	stats_median_ci(each, out->runs, STATS_BOOT_MAX, STATS_SEED, &out->each, &out->each_lo,
-			&out->each_hi);
-	/* a = alone, b = all at once: the median of alone/all, each CPU's speed shared. */
-	stats_round_ratio(alone_ns, all_ns, out->runs, STATS_BOOT_MAX, STATS_SEED, &out->shared);
+	out->known = calloc(seeds, sizeof(*out->known));
+	if (!out->known) {
+		out->why_not = "no memory for the known answers";
+		return false;
+	}
+	for (unsigned int r = 0; r < seeds; r++)
+		out->known[r] = k->known(k, seed + r);
+	out->job.known = out->known;
+	out->job.repeat = 1;
+	ns = timed(&out->job, cpus, 1, &out->wrong, &out->why_not);
+	if (!ns) {
+		cores_twin_rate_finish(out, false);
+		return false;
+	}
+	out->job.repeat = (unsigned int)MAX(1ULL, MIN(100000ULL, (u64)ms * 1000000ULL / ns));
+	out->rounds = out->job.repeat * seeds;
 	return true;
+}
+
+bool cores_twin_rate_pair(struct cores_twin_rate *r, unsigned int i)
+{
+	r->alone_ns[i] = timed(&r->job, &r->cpu[i % r->n], 1, &r->wrong, &r->why_not);
+	r->all_ns[i] = r->alone_ns[i] ? timed(&r->job, r->cpu, r->n, &r->wrong, &r->why_not) : 0;
+	return r->all_ns[i] != 0;
+}
+
+void cores_twin_rate_finish(struct cores_twin_rate *r, bool ok)
+{
+	u64 alone[STATS_MAX], each[STATS_MAX];
+
+	free(r->known);
+	r->known = NULL;
+	r->job.known = NULL;
+	r->measured = ok;
+	if (!ok)
+		return;
+	for (unsigned int i = 0; i < r->runs; i++) {
+		alone[i] = per_second(r->rounds, r->alone_ns[i]);
+		each[i] = per_second(r->rounds, r->all_ns[i]);
+	}
+	stats_median_ci(alone, r->runs, STATS_BOOT_MAX, STATS_SEED, &r->alone, &r->alone_lo,
+			&r->alone_hi);
+	stats_median_ci(each, r->runs, STATS_BOOT_MAX, STATS_SEED, &r->each, &r->each_lo,
+			&r->each_hi);
+	/* a = alone, b = all at once: the median of alone/all, each CPU's speed shared. */
+	stats_round_ratio(r->alone_ns, r->all_ns, r->runs, STATS_BOOT_MAX, STATS_SEED,
+			  &r->shared);
 }
 
 bool cores_twin_rate(const struct cores_kernel *k, u64 seed, unsigned int seeds,
 		     const int *cpus, unsigned int n, unsigned int runs, unsigned int ms,
 		     struct cores_twin_rate *out)
 {
-	struct cores_twin_job j = { .k = k, .seed = seed, .rounds = seeds };
-	u64 *known;
 	bool ok;
 
-	*out = (struct cores_twin_rate){ .k = k, .cpus = n, .runs = runs };
-	if (runs < 3 || runs > STATS_MAX || !n || !seeds) {
-		out->why_not = "runs must be 3 to 256, with a CPU and a seed";
+	if (!cores_twin_rate_prepare(k, seed, seeds, cpus, n, runs, ms, out))
 		return false;
-	}
-	known = calloc(seeds, sizeof(*known));
-	if (!known) {
-		out->why_not = "no memory for the known answers";
-		return false;
-	}
-	for (unsigned int r = 0; r < seeds; r++)
-		known[r] = k->known(k, seed + r);
-	j.known = known;
-	ok = measure(&j, cpus, n, ms, out);
-	free(known);
-	out->measured = ok;
+	ok = true;
+	for (unsigned int i = 0; i < runs && ok; i++)
+		ok = cores_twin_rate_pair(out, i);
+	cores_twin_rate_finish(out, ok);
 	return ok;
 }
 
