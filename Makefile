@@ -335,7 +335,7 @@ soak-speed: $(B)/ck-soak-speed
 # The hosted twin of the cores suite: every kernel of cores/list.c (all of cores/, with copy/'s
 # and cores/'s NASM objects) on every CPU at once on pinned threads, its verdicts and its rates.
 CORES_TWIN_SRC := host/cores/ck-cores.c host/cores/twin.c host/cores/verdict.c host/cores/rate.c \
-	$(wildcard cores/*.c) bench/stats.c kernel/lib/json.c kernel/lib/format.c
+	$(wildcard cores/*.c) bench/stats.c kernel/lib/sort.c kernel/lib/json.c kernel/lib/format.c
 $(B)/ck-cores: $(CORES_TWIN_SRC) $(HOST_ASM) $(wildcard host/cores/*.h cores/*.h bench/stats.h) \
 		| $(GEN_H)
 	@$(if $(Q),echo "  HOSTCC  $@")
