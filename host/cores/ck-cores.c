@@ -27,8 +27,6 @@
 #include "host/cores/rate.h"
 #include "host/cores/verdict.h"
 
-#define REPLAY_RUNS	10
-
 struct cli {
 	struct cores_opts o;
 	unsigned int runs, ms;
@@ -140,45 +138,6 @@ static void record(const char *buf)
 		fprintf(json, "%s\n", buf);
 }
 
-/* The first named CPU and the highest-numbered CPU with the known answer, 10 times each. */
-static unsigned int replay_on(const struct cores_twin_job *j, int cpu, u64 known,
-			      u64 *first_wrong_us)
-{
-	unsigned int wrong = 0;
-	u64 t0 = cores_twin_now_ns();
-
-	for (unsigned int i = 0; i < REPLAY_RUNS; i++) {
-		if (!cores_twin_run(j, &cpu, 1, slots))
-			exit(3);
-		if (slots[0].digest != known && !wrong++)
-			*first_wrong_us = (cores_twin_now_ns() - t0) / 1000;
-	}
-	return wrong;
-}
-
-static void replay(const struct cores_twin_job *j, const struct cores_twin_verdict *v,
-		   struct cores_replay *rp)
-{
-	int named = v->cpu[v->v.named[0]], other = -1;
-	u64 first = 0, unused = 0;
-
-	for (unsigned int i = 0; i < v->v.n; i++)
-		if (v->digest[i] == v->known)
-			other = v->cpu[i];
-	*rp = (struct cores_replay){ .cpu = (unsigned int)named };
-	if (other < 0)
-		return;
-	rp->runs = REPLAY_RUNS;
-	rp->other_cpu = (unsigned int)other;
-	rp->wrong = replay_on(j, named, v->known, &first);
-	rp->other_wrong = replay_on(j, other, v->known, &unused);
-	rp->first_wrong_us = first;
-	printf("# %s: replayed %u times: CPU %d wrong %u times%s, CPU %d (it gave the known "
-	       "answer) wrong %u times: %s\n", j->k->name, REPLAY_RUNS, named, rp->wrong,
-	       rp->wrong ? "" : " (not reproduced)", other, rp->other_wrong,
-	       cores_replay_class(rp->wrong, 0, rp->other_wrong));
-}
-
 /* One kernel's verdict on every CPU at once: true when it passes. */
 static bool judge_kernel(const struct cores_kernel *k, const struct cli *c)
 {
@@ -193,8 +152,8 @@ static bool judge_kernel(const struct cores_kernel *k, const struct cli *c)
 	cores_twin_judge(k, j.seed, j.rounds, slots, nr_cpus, &verdict);
 	cores_twin_say(stdout, "# ", &verdict);
 	replayed = verdict.v.cls == CORES_MINORITY;
-	if (replayed)
-		replay(&j, &verdict, &rp);
+	if (replayed && !cores_twin_replay(&j, &verdict, &rp, stdout, "# "))
+		exit(3);
 	cores_twin_record(&verdict, replayed ? &rp : NULL, buf, sizeof(buf));
 	record(buf);
 	return cores_twin_passes(&verdict);

@@ -2,7 +2,7 @@
 /*
  * host/cores/verdict.c - one kernel's verdict in the hosted twin (host/cores/verdict.h): the
  * known answer folded as ktest/test_cores.c folds it, cores/vote.c's vote, the image's words
- * for each class, and cores/record.c's record.
+ * for each class, the replay of a named CPU, and cores/record.c's record.
  */
 #include "host/cores/verdict.h"
 
@@ -110,6 +110,48 @@ void cores_twin_say(FILE *f, const char *pre, const struct cores_twin_verdict *t
 	default:
 		break;
 	}
+}
+
+/* @j CORES_TWIN_REPLAY_RUNS times on @cpu alone: how often not @known; false: no thread. */
+static bool replay_on(const struct cores_twin_job *j, int cpu, u64 known, unsigned int *wrong,
+		      u64 *first_wrong_us)
+{
+	struct cores_twin_slot s;
+	u64 t0 = cores_twin_now_ns();
+
+	*wrong = 0;
+	for (unsigned int i = 0; i < CORES_TWIN_REPLAY_RUNS; i++) {
+		if (!cores_twin_run(j, &cpu, 1, &s))
+			return false;
+		if ((s.failed || s.digest != known) && !(*wrong)++)
+			*first_wrong_us = (cores_twin_now_ns() - t0) / 1000;
+	}
+	return true;
+}
+
+bool cores_twin_replay(const struct cores_twin_job *j, const struct cores_twin_verdict *v,
+		       struct cores_replay *rp, FILE *f, const char *pre)
+{
+	int named = v->cpu[v->v.named[0]], other = -1;
+	u64 first = 0, unused = 0;
+	bool ok;
+
+	for (unsigned int i = 0; i < v->v.n; i++)
+		if (v->digest[i] == v->known)
+			other = v->cpu[i];
+	*rp = (struct cores_replay){ .cpu = (unsigned int)named };
+	if (other < 0)
+		return true;
+	rp->runs = CORES_TWIN_REPLAY_RUNS;
+	rp->other_cpu = (unsigned int)other;
+	ok = replay_on(j, named, v->known, &rp->wrong, &first) &&
+	     replay_on(j, other, v->known, &rp->other_wrong, &unused);
+	rp->first_wrong_us = first;
+	fprintf(f, "%s%s: replayed %u times: CPU %d wrong %u times%s, CPU %d (it gave the known "
+		"answer) wrong %u times: %s\n", pre, j->k->name, CORES_TWIN_REPLAY_RUNS, named,
+		rp->wrong, rp->wrong ? "" : " (not reproduced)", other, rp->other_wrong,
+		cores_replay_class(rp->wrong, 0, rp->other_wrong));
+	return ok;
 }
 
 void cores_twin_record(const struct cores_twin_verdict *t, const struct cores_replay *replay,

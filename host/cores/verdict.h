@@ -46,6 +46,17 @@ bool cores_twin_passes(const struct cores_twin_verdict *v);
  */
 void cores_twin_say(FILE *f, const char *prefix, const struct cores_twin_verdict *v);
 
+/*
+ * Isolate before blaming, as the image does without its topology: the first CPU @v named
+ * runs @j (its verdict run) CORES_TWIN_REPLAY_RUNS more times alone, and so does the
+ * highest-numbered CPU that gave the known answer; @rp gets the counts (runs 0: no CPU gave
+ * the known answer, nothing replayed) and the image's line goes to @f after @prefix. False
+ * when a thread could not be started.
+ */
+#define CORES_TWIN_REPLAY_RUNS	10
+bool cores_twin_replay(const struct cores_twin_job *j, const struct cores_twin_verdict *v,
+		       struct cores_replay *rp, FILE *f, const char *prefix);
+
 /* The verdict's JSON record (kind "cores", as the image's), @replay or NULL. */
 void cores_twin_record(const struct cores_twin_verdict *v, const struct cores_replay *replay,
 		       char *buf, size_t size);

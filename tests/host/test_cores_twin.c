@@ -4,10 +4,12 @@
  * pinned: every kernel of cores/list.c gives a passing verdict; a kernel made wrong here on
  * one chosen CPU (a test kernel wrapping muldiv's and crc32c's run, which flips a bit of the
  * digest when sched_getcpu() is that CPU) is named with that CPU (the first and the last CPU
- * in turn), in the vote, the image's line and the record, and its replay reproduces it; wrong
- * on every CPU it is "reference or code wrong" with no CPU named; a CPU whose cannot() says no
- * is skipped and said; and the timed runs count the broken kernel's wrong rounds. With one
- * CPU a wrong kernel can only be "reference or code wrong": the case says so.
+ * in turn), in the vote, the image's line and the record, and its replay (10 times on it, 10
+ * on the highest-numbered CPU that gave the known answer) finds it wrong every time there
+ * and never on the other: one_cpu; wrong on every CPU it is "reference or code wrong" with no
+ * CPU named; a CPU whose cannot() says no is skipped and said; and the timed runs count the
+ * broken kernel's wrong rounds. With one CPU a wrong kernel can only be "reference or code
+ * wrong": the case says so.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -101,6 +103,8 @@ static void one_cpu_wrong(const char *name, int cpu)
 	struct cores_kernel k = broken(name, cpu);
 	char text[2048], rec[2048], want[96];
 	struct cores_twin_job j = { .k = &k, .seed = 7, .rounds = 3 };
+	struct cores_replay rp;
+	FILE *f;
 
 	judge(&k, 7, 3, text, sizeof(text));
 	CHECK(!cores_twin_passes(&v), "%s wrong on CPU %d fails: %s", name, cpu, text);
@@ -117,11 +121,21 @@ static void one_cpu_wrong(const char *name, int cpu)
 	cores_twin_record(&v, NULL, rec, sizeof(rec));
 	snprintf(want, sizeof(want), "\"named\":[{\"cpu\":%d,", cpu);
 	CHECK(strstr(rec, "\"verdict\":\"minority\"") && strstr(rec, want), "record: %s", rec);
-	/* The replay's part: the twin's run on that CPU alone is wrong again, elsewhere right. */
-	CHECK(cores_twin_run(&j, &cpu, 1, slots) && slots[0].digest != v.known,
-	      "CPU %d alone: wrong again", cpu);
-	CHECK(cores_twin_run(&j, &cpus[cpu == cpus[0] ? n - 1 : 0], 1, slots) &&
-	      slots[0].digest == v.known, "another CPU alone: the known answer");
+	/* The replay: wrong again every time on that CPU alone, never on the other. */
+	f = fmemopen(text, sizeof(text), "w");
+	CHECK(cores_twin_replay(&j, &v, &rp, f, "# "), "replayed");
+	fclose(f);
+	CHECK(rp.cpu == (unsigned int)cpu && rp.runs == 10 && rp.wrong == 10 &&
+	      rp.other_wrong == 0 && rp.other_cpu == (unsigned int)(cpu == cpus[0] ? cpus[n - 1] :
+								    cpus[n - 2]),
+	      "replay: CPU %u wrong %u of %u, CPU %u wrong %u", rp.cpu, rp.wrong, rp.runs,
+	      rp.other_cpu, rp.other_wrong);
+	snprintf(want, sizeof(want), "%s: replayed 10 times: CPU %d wrong 10 times, CPU", name,
+		 cpu);
+	CHECK(strstr(text, want) && strstr(text, "wrong 0 times: one_cpu"), "said: %s", text);
+	cores_twin_record(&v, &rp, rec, sizeof(rec));
+	CHECK(strstr(rec, "\"replay\":{") && strstr(rec, "\"class\":\"one_cpu\""), "record: %s",
+	      rec);
 }
 
 static void test_wrong_on_first_cpu(void)
