@@ -481,6 +481,46 @@ static void test_record(void)
 				       "(CPUID)\",\"verdict\":\"none\",\"named_total\":0,"
 				       "\"named\":[]}") && !strstr(buf, "known"),
 	      "a kernel no CPU ran: %s", buf);
+	r.pass = 5;
+	cores_record_json(&r, buf, sizeof(buf));
+	CHECK(jc_valid(buf) && strstr(buf, "\"rounds\":3,\"pass\":5,\"cpus\":0,"),
+	      "a soak pass's record says its pass: %s", buf);
+}
+
+/* The soak's total and a CPU's place, written out by hand from the schema's words. */
+static void test_soak_records(void)
+{
+	/* APIC id 13 = package 1 (bits 3+), core 2 (bits 1-2), thread 1 (bit 0). */
+	struct cores_topo t = { .apic = 13, .core = 6, .complex = 1, .package = 1,
+				.smt_shift = 1, .llc_shift = 3, .pkg_shift = 3 };
+	struct cores_soak_cpu named[CORES_SOAK_NAMED] = { { 2, 4, 3 } };
+	struct cores_soak sk = { .seed = 0x2a, .seconds = 600, .elapsed_ms = 600123,
+				 .passes = 9000, .named = named };
+	char buf[512];
+
+	cores_cpu_json(7, &t, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "{\"schema\":1,\"kind\":\"cores_cpu\",\"cpu\":7,\"apic\":13,"
+		      "\"package\":1,\"complex\":1,\"core\":6,\"thread\":1}"), "a CPU: %s", buf);
+	t.smt_shift = 0;
+	CHECK(cores_topo_thread(&t) == 0, "no SMT: thread 0");
+	t.smt_shift = 2;
+	CHECK(cores_topo_thread(&t) == 1 && (t.apic = 15, cores_topo_thread(&t) == 3),
+	      "four threads a core: the low two bits");
+	cores_soak_json(&sk, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "{\"schema\":1,\"kind\":\"cores_soak\",\"result\":\"PASS\","
+		      "\"seed\":\"0x2a\",\"seconds\":600,\"elapsed_ms\":600123,\"passes\":9000,"
+		      "\"failing_passes\":0,\"soak_failing_passes\":0,\"named_total\":0,"
+		      "\"named\":[]}"), "a clean soak: %s", buf);
+	sk.failing = 3;
+	sk.soak_failing = 2;
+	sk.first_failing = 1;
+	sk.first_failing_seed = 0x2a;
+	sk.nr_named = 9;
+	cores_soak_json(&sk, buf, sizeof(buf));
+	CHECK(jc_valid(buf) && strstr(buf, "\"result\":\"FAIL\",") &&
+	      strstr(buf, "\"failing_passes\":3,\"soak_failing_passes\":2,"
+		     "\"first_failing_pass\":1,\"first_failing_seed\":\"0x2a\",\"named_total\":9,"
+		     "\"named\":[{\"cpu\":2,\"apic\":4,\"passes\":3}"), "a failing soak: %s", buf);
 }
 
 int main(void)
@@ -488,5 +528,6 @@ int main(void)
 	return RUN_TESTS(test_vote_every_pattern, test_vote_random_many, test_vote_cases,
 			 test_crc32c_vectors, test_kernels_known_answers,
 			 test_copy_kernel_catches_bad_copy, test_flip_moves_digest,
-			 test_opts_parse, test_opts_time, test_pass_seed, test_record);
+			 test_opts_parse, test_opts_time, test_pass_seed, test_record,
+			 test_soak_records);
 }
