@@ -993,6 +993,24 @@ static void say_soak_total(u64 elapsed_us)
 	say_json(buf);
 }
 
+/* One KTAP parameter per online CPU: ok unless a pass of the soak case named it. */
+static void soak_params(struct ck_test *t)
+{
+	unsigned int n = 0;
+
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
+		n += cpu_online(c);
+	ck_params_begin(t, "soak", n);
+	for (unsigned int c = 0, i = 0; c < smp_nr_cpus(); c++) {
+		char name[48];
+
+		if (!cpu_online(c))
+			continue;
+		ck_snprintf(name, sizeof(name), "cpu%u_apic%u", c, smp_cpu(c)->apic_id);
+		ck_param_result(t, ++i, !named_soak_passes[c], name);
+	}
+}
+
 #define SOAK_PROGRESS_US	(10ULL * 1000 * 1000)
 
 /*
@@ -1004,7 +1022,6 @@ static void say_soak_total(u64 elapsed_us)
 static void soak(struct ck_test *t)
 {
 	u64 end, progress, now;
-	unsigned int n = 0;
 
 	run_opts = &t->ctx->cores;
 	if (!run_opts->seconds) {
@@ -1042,17 +1059,7 @@ static void soak(struct ck_test *t)
 		report(t, false, "cores: soak: %u of the %u passes here failed, the first of all "
 		       "passes pass %u (seed 0x%llx)", nr_soak_failing, soak_pass - 1,
 		       first_failing, (unsigned long long)first_failing_seed);
-	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
-		n += cpu_online(c);
-	ck_params_begin(t, "soak", n);
-	for (unsigned int c = 0, i = 0; c < smp_nr_cpus(); c++) {
-		char name[48];
-
-		if (!cpu_online(c))
-			continue;
-		ck_snprintf(name, sizeof(name), "cpu%u_apic%u", c, smp_cpu(c)->apic_id);
-		ck_param_result(t, ++i, !named_soak_passes[c], name);
-	}
+	soak_params(t);
 }
 
 /* The suite's machine checks together (each failed its case when it was read). */

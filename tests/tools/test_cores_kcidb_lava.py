@@ -9,7 +9,7 @@ import json
 import os
 import re
 
-from conftest import ROOT, assert_clean, load_tool, run_tool
+from conftest import ROOT, assert_clean, load_tool, needs_lava, run_tool, yaml
 
 DATA = os.path.join(ROOT, "tests", "data", "cores")
 RUNS = ["clean-soak", "kernel-flip", "soak-flip"]
@@ -53,6 +53,24 @@ def test_every_cores_result_is_a_kcidb_test_and_a_lava_result_with_its_status():
                 "pattern": ckl.PATTERN}]
         lava = ckl.monitor_results(mon, s.splitlines())["copykernel"]
         assert {p: lava.get(p) for p in want} == {p: v.lower() for p, v in want.items()}, run
+
+
+@needs_lava
+def test_the_rendered_jobs_monitors_take_the_cores_results_as_ktap_says():
+    """A job as tools/ck-lava.py renders it for a cores soak: its monitors, run over each
+    stored log as lava-dispatcher runs them, record every cores case and CPU with KTAP's word."""
+    r = run_tool("ck-lava", "job", "--template", "qemu-kernel", "--cmdline",
+                 "tests=cores cores=time:20 exit=qemu", "--test-minutes", "10",
+                 "--image-url", "http://lab/copykernel.efi")
+    assert_clean(r, "ck-lava", allowed=(0,))
+    job = yaml.safe_load(r.out)
+    monitors = [a["test"]["monitors"] for a in job["actions"] if "test" in a][0]
+    for run in RUNS:
+        s = text(run)
+        got = ckl.monitor_results(monitors, s.splitlines())["copykernel"]
+        want = {p: v.lower() for p, v in ktap_results(s).items()}
+        assert {p: got.get(p) for p in want} == want, run
+        assert ckl.compare(ckl.ktap_cases(s.splitlines()), got) == [], run
 
 
 def topology(s):
