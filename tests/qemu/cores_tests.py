@@ -394,6 +394,14 @@ def t_cores_soak(b, seconds, smp):
              "progress lines %s: one each 10 s, the seeds splitmix64's" % progress)
     b.expect(len(re.findall(r"^    # soak:", b.log, re.M)) == 2 + len(progress),
              "the soak said more than its start, progress and total lines")
+    # A clean pass says nothing: each kernel's line and record come once, from pass 1.
+    ran = re.search(r"^    # (\d+) of (\d+) kernels ran, ", b.log, re.M)
+    lines = re.findall(r"^    # \w+ \(\w+\): \d+ CPUs, seed ", b.log, re.M)
+    recs = re.findall(r'"kind":"cores",', b.log)
+    b.expect(ran is not None and len(lines) == int(ran.group(1)) and
+             len(recs) == int(ran.group(2)),
+             "%d kernel lines and %d records after %s passes: the clean passes spoke" % (
+                 len(lines), len(recs), passes))
     for c in range(smp):
         b.has(r"^        ok %d cpu%d_apic%d$\n^        # ck-lava <cores\.soak\.cpu%d_apic%d "
               r"pass>$" % (c + 1, c, c, c, c))
