@@ -62,6 +62,21 @@ def symbol(b, name):
     return None
 
 
+def gdb_script_repeat(port, addr, cpu, skip, count):
+    """Flip a bit of the memory at rdi + 100 at each of vCPU @cpu's hits after @skip, @count
+    times, gdb staying attached between them; then delete the breakpoint and detach."""
+    flip = "set var *(unsigned char *)($rdi + 100) = *(unsigned char *)($rdi + 100) ^ 4"
+    return "\n".join([
+        "set pagination off", "set confirm off", "set remotetimeout 30",
+        "target remote 127.0.0.1:%d" % port, "set $ck_n = 0",
+        "break *0x%x if $_thread == %d" % (addr, cpu + 1), "ignore 1 %d" % skip,
+        "commands 1", "silent", flip, "set $ck_n = $ck_n + 1",
+        'printf "CK-HIT thread %d pc %lx rdi %lx\\n", $_thread, $pc, $rdi',
+        'printf "CK-FLIPPED memory\\n"',
+        "if $ck_n >= %d" % count, "delete 1", "detach", "else", "continue", "end", "end",
+        "continue"]) + "\n"
+
+
 def gdb_script(port, addr, cpu, flip, skip=0):
     # skip: hits of vCPU @cpu to let go by first (gdb tests the condition, then counts the
     # ignore count down), e.g. 1 for the first pass of a soak.
@@ -95,9 +110,10 @@ def read(path):
         return ""
 
 
-def boot_with_gdb(b, cmdline, kernel, cpu, flip, smp=SMP, qemu=(), skip=0):
+def boot_with_gdb(b, cmdline, kernel, cpu, flip, smp=SMP, qemu=(), skip=0, repeat=0):
     """One boot of @cmdline on SMP vCPUs with gdb flipping (@flip None: only breaking) in
-    @kernel's routine on vCPU @cpu, after @skip hits. Fills b.log, b.status and b.gdb_out."""
+    @kernel's routine on vCPU @cpu, after @skip hits (@repeat: at that many hits, memory
+    only). Fills b.log, b.status and b.gdb_out."""
     sym, _how = FLIPS[kernel]
     value = symbol(b, sym)
     b.gdb_out = ""
@@ -129,7 +145,9 @@ def boot_with_gdb(b, cmdline, kernel, cpu, flip, smp=SMP, qemu=(), skip=0):
         if m:
             script = os.path.join(tmp, "flip.gdb")
             with open(script, "w") as f:
-                f.write(gdb_script(port, int(m.group(1), 16) + value, cpu, flip, skip))
+                addr = int(m.group(1), 16) + value
+                f.write(gdb_script_repeat(port, addr, cpu, skip, repeat) if repeat else
+                        gdb_script(port, addr, cpu, flip, skip))
             try:
                 g = subprocess.run(["gdb", "-nx", "-batch", "-x", script],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -244,6 +262,9 @@ def t_cores_gdb_pair(b, role, cpu):
               named, named))
     b.has(r"^        not ok 1 copy_page_rep$")
     b.has(r"^    not ok \d+ copy_pairs$")
+    # One flip, one finding: the third CPU's second look does not stand for its own check.
+    n = len(re.findall(r"FAIL: cores: pairs: ", b.log))
+    b.expect(n == 1, "%d pair findings for one flip" % n)
     b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
     check_agree_everywhere(b, records(b))
 
@@ -446,4 +467,56 @@ def t_cores_gdb_soak(b, kernel, cpu):
              (1, 1, 2, hex(seed), "FAIL") and
              r.get("named") == [{"cpu": cpu, "apic": cpu, "passes": 1}],
              "the total %s, the line %s" % (r, m and m.group(0)))
+    b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
+
+
+COPY_KERNELS = 7        # copy/'s primitives the cores suite copies with (cores/list.c), on max
+DETAILED = 8            # failing soak passes printed in full (ktest/test_cores.c)
+
+
+def t_cores_gdb_soak_many(b, failing):
+    """tests=cores cores=time:30 on -smp 4 (max: every copy kernel runs); gdb lets pass 1's
+    checks go by, then flips a byte of each copy CPU 1 wrote as CPU 2 is about to check it, in
+    each copy kernel's pairs, for @failing passes (COPY_KERNELS flips a pass): each pass finds
+    COPY_KERNELS wrong copies, CPU 3 finds them wrong too, and the writer, CPU 1, is named.
+    Each pass counts once: @failing failing passes, CPU 1 named in @failing; the first
+    DETAILED are printed in full (their line, their pairs' findings), the others counted
+    only, and the soak case and the total say so."""
+    failing = int(failing)
+    cpu, writer = 2, 1
+    if not boot_with_gdb(b, "exit=qemu tests=cores cores=time:30", "pair_writer", cpu,
+                         "memory", skip=COPY_KERNELS, repeat=failing * COPY_KERNELS):
+        return
+    b.status_is(FAIL)
+    b.has(r"^        1\.\.%d\n        ok 1 copy_page_rep$" % COPY_KERNELS)
+    b.expect(b.gdb_out.count("CK-FLIPPED memory") == failing * COPY_KERNELS,
+             "gdb flipped %d times, want %d" % (b.gdb_out.count("CK-FLIPPED memory"),
+                                               failing * COPY_KERNELS))
+    b.has(r"^    ok \d+ copy_pairs$")
+    said = [int(n) for n in re.findall(r"^    # soak: pass (\d+) \(seed 0x[0-9a-f]+\) finds "
+                                       r"what follows", b.log, re.M)]
+    b.expect(said == list(range(2, 2 + min(failing, DETAILED))),
+             "passes printed in full: %s" % said)
+    found = re.findall(r"^    # ktest/test_cores\.c:\d+: FAIL: cores: pairs: kernel \w+: CPU %d "
+                       r"\(APIC id %d\) found CPU %d's copy wrong .*; CPU 3 checked it again: "
+                       r"wrong too; the writer is named: CPU %d " % (cpu, cpu, writer, writer),
+                       b.log, re.M)
+    b.expect(len(found) == min(failing, DETAILED) * COPY_KERNELS,
+             "%d pair findings printed, want %d" % (len(found),
+                                                    min(failing, DETAILED) * COPY_KERNELS))
+    m = SOAK_LINE.search(b.log)
+    b.expect(m is not None and m.groups()[3:8] == (
+        str(failing), str(failing), str(min(failing, DETAILED)), "1", "FAIL"),
+        "the soak's line: %s" % (m and m.group(0)))
+    r = soak_record(b)
+    b.expect((r.get("failing_passes"), r.get("soak_failing_passes"),
+              r.get("first_failing_pass"), r.get("named")) ==
+             (failing, failing, 2, [{"cpu": writer, "apic": writer, "passes": failing}]),
+             "the total: %s" % r)
+    b.has(r"^    # ktest/test_cores\.c:\d+: FAIL: cores: soak: %d of the \d+ passes here "
+          r"failed, the first of all passes pass 2 " % failing)
+    for c in range(SMP):
+        b.has(r"^        %s %d cpu%d_apic%d$" % ("not ok" if c == writer else "ok", c + 1, c,
+                                                  c))
+    b.has(r"^    not ok \d+ soak$")
     b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
