@@ -70,6 +70,32 @@ static const char *families(const char *p, size_t n, u8 *mask)
 	return *mask ? NULL : "kernels: takes copy, integer, vector and x87, joined by +";
 }
 
+#define TIME_WORDS	"time: wants seconds, or one number and a unit (90s, 10m, 2h), 1s to 168h"
+
+/* time:T: a number of seconds, or one number and one unit (s, m, h); 1 s to a week. */
+static const char *duration(const char *p, size_t n, u32 *seconds)
+{
+	u64 v, unit = 1;
+	size_t d = 0;
+
+	while (d < n && p[d] >= '0' && p[d] <= '9')
+		d++;
+	if (!d || d > 9 || d + 1 < n)
+		return TIME_WORDS;
+	if (d < n) {
+		if (p[d] == 'm')
+			unit = 60;
+		else if (p[d] == 'h')
+			unit = 3600;
+		else if (p[d] != 's')
+			return TIME_WORDS;
+	}
+	if (!number(p, d, &v) || !v || v * unit > CORES_MAX_SECONDS)
+		return TIME_WORDS;
+	*seconds = (u32)(v * unit);
+	return NULL;
+}
+
 static const char *item(const char *p, size_t n, struct cores_opts *o)
 {
 	size_t skip;
@@ -90,7 +116,9 @@ static const char *item(const char *p, size_t n, struct cores_opts *o)
 	}
 	if (starts(p, n, "kernels:", &skip))
 		return families(p + skip, n - skip, &o->families);
-	return "not default, or seed:N, rounds:N and kernels:F+F joined by commas";
+	if (starts(p, n, "time:", &skip))
+		return duration(p + skip, n - skip, &o->seconds);
+	return "not default, or seed:N, rounds:N, kernels:F+F and time:T joined by commas";
 }
 
 const char *cores_parse_opts(const char *p, size_t n, struct cores_opts *out)
@@ -139,6 +167,17 @@ size_t cores_opts_text(const struct cores_opts *o, char *buf, size_t size)
 			if (o->families & (1u << f))
 				ck_appendf(buf, size, &len, "%s%s", k++ ? "+" : "", family_names[f]);
 	}
+	if (o->seconds) {
+		unsigned int s = o->seconds;
+
+		ck_appendf(buf, size, &len, "%stime:", len ? "," : "");
+		if (!(s % 3600))
+			ck_appendf(buf, size, &len, "%uh", s / 3600);
+		else if (!(s % 60))
+			ck_appendf(buf, size, &len, "%um", s / 60);
+		else
+			ck_appendf(buf, size, &len, "%us", s);
+	}
 	if (!len)
 		ck_appendf(buf, size, &len, "default");
 	return len;
@@ -162,4 +201,16 @@ bool cores_opts_family(const struct cores_opts *o, const char *family)
 		if (!strcmp(family, family_names[f]))
 			return o->families & (1u << f);
 	return false;
+}
+
+u64 cores_pass_seed(u64 base, unsigned int pass)
+{
+	u64 z;
+
+	if (pass <= 1)
+		return base;
+	z = base + (u64)pass * 0x9e3779b97f4a7c15ULL;		/* splitmix64's step and mix */
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * record.c - the cores suite's JSON record per kernel: what ran (seed, rounds, CPUs, the
- * skipped ones and why), the known answer, the vote's class and groups, and the CPUs it
- * names with their APIC ids and digests, and the machine checks its slices' bank readings
- * found (slice, CPU, bank, severity, microcode, PPIN where the CPU has one).
+ * record.c - the cores suite's JSON records. Per kernel: what ran (seed, rounds, the soak
+ * pass, CPUs, the skipped ones and why), the known answer, the vote's class and groups, and
+ * the CPUs it names with their APIC ids and digests, and the machine checks its slices' bank
+ * readings found (slice, CPU, bank, severity, microcode, PPIN where the CPU has one). Per
+ * CPU: where it sits. The soak mode's total: passes, failing passes, the CPUs named.
  */
 #include "cores/record.h"
 #include "kernel/lib/json.h"
@@ -44,6 +45,8 @@ void cores_record_json(const struct cores_result *r, char *buf, size_t size)
 	json_str(&w, "family", r->family);
 	json_hex(&w, "seed", r->seed);
 	json_u64(&w, "rounds", r->rounds);
+	if (r->pass)
+		json_u64(&w, "pass", r->pass);
 	json_u64(&w, "cpus", v->n);
 	json_u64(&w, "skipped", r->skipped);
 	if (r->why_not)
@@ -92,5 +95,48 @@ void cores_record_json(const struct cores_result *r, char *buf, size_t size)
 	}
 	if (r->mca_total)
 		mca_json(&w, r);
+	json_end(&w);
+}
+
+void cores_cpu_json(unsigned int cpu, const struct cores_topo *t, char *buf, size_t size)
+{
+	struct json_writer w;
+
+	json_record(&w, buf, size, "cores_cpu");
+	json_u64(&w, "cpu", cpu);
+	json_u64(&w, "apic", t->apic);
+	json_u64(&w, "package", t->package);
+	json_u64(&w, "complex", t->complex);
+	json_u64(&w, "core", t->core);
+	json_u64(&w, "thread", cores_topo_thread(t));
+	json_end(&w);
+}
+
+void cores_soak_json(const struct cores_soak *s, char *buf, size_t size)
+{
+	struct json_writer w;
+
+	json_record(&w, buf, size, "cores_soak");
+	json_str(&w, "result", s->failing ? "FAIL" : "PASS");
+	json_hex(&w, "seed", s->seed);
+	json_u64(&w, "seconds", s->seconds);
+	json_u64(&w, "elapsed_ms", s->elapsed_ms);
+	json_u64(&w, "passes", s->passes);
+	json_u64(&w, "failing_passes", s->failing);
+	json_u64(&w, "soak_failing_passes", s->soak_failing);
+	if (s->first_failing) {
+		json_u64(&w, "first_failing_pass", s->first_failing);
+		json_hex(&w, "first_failing_seed", s->first_failing_seed);
+	}
+	json_u64(&w, "named_total", s->nr_named);
+	json_arr_begin(&w, "named");
+	for (unsigned int i = 0; i < MIN(s->nr_named, (unsigned int)CORES_SOAK_NAMED); i++) {
+		json_obj_begin(&w, NULL);
+		json_u64(&w, "cpu", s->named[i].cpu);
+		json_u64(&w, "apic", s->named[i].apic);
+		json_u64(&w, "passes", s->named[i].passes);
+		json_obj_end(&w);
+	}
+	json_arr_end(&w);
 	json_end(&w);
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * record.h - one kernel's result in the cores suite as a JSON record (kind "cores",
- * docs/schema/copykernel-records-v1.json). Plain C, host-tested.
+ * record.h - the cores suite's JSON records (docs/schema/copykernel-records-v1.json): one
+ * kernel's result (kind "cores"), where one CPU sits (kind "cores_cpu"), and the soak mode's
+ * total (kind "cores_soak"). Plain C, host-tested.
  */
 #ifndef CK_CORES_RECORD_H
 #define CK_CORES_RECORD_H
 
 #include "cores/mca.h"
+#include "cores/topo.h"
 #include "cores/vote.h"
 
 struct cores_named_cpu {
@@ -28,6 +30,7 @@ struct cores_result {
 	const char *kernel, *family;
 	u64 seed;
 	unsigned int rounds;
+	unsigned int pass;			/* the soak pass it failed in; 0: no soak */
 	unsigned int skipped;			/* online CPUs that could not run it */
 	const char *why_not;			/* the first of their reasons, or NULL */
 	u64 known;				/* the known answer (when a CPU ran it) */
@@ -43,5 +46,30 @@ struct cores_result {
 #define CORES_RECORD_MCA	4
 
 void cores_record_json(const struct cores_result *r, char *buf, size_t size);
+
+/* CPU @cpu: its APIC id, package, core complex, core and thread (within its core). */
+void cores_cpu_json(unsigned int cpu, const struct cores_topo *t, char *buf, size_t size);
+
+/* A CPU the soak named, and in how many passes. */
+struct cores_soak_cpu {
+	unsigned int cpu, apic, passes;
+};
+
+#define CORES_SOAK_NAMED	8	/* the CPUs a cores_soak record lists (the first) */
+
+/* The soak mode's total over every pass, pass 1 (the kernel cases) included. */
+struct cores_soak {
+	u64 seed;				/* the base seed: pass 1's */
+	unsigned int seconds;			/* cores=time: */
+	u64 elapsed_ms;				/* from the first kernel to the last pass's end */
+	unsigned int passes, failing;		/* passes run; those that found something */
+	unsigned int soak_failing;		/* of them, passes 2.. (the soak case's) */
+	unsigned int first_failing;		/* 0: none */
+	u64 first_failing_seed;
+	const struct cores_soak_cpu *named;	/* MIN(nr_named, CORES_SOAK_NAMED) */
+	unsigned int nr_named;			/* CPUs named in any pass */
+};
+
+void cores_soak_json(const struct cores_soak *s, char *buf, size_t size);
 
 #endif

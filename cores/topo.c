@@ -122,3 +122,8 @@ void cores_topo_pick(const struct cores_topo *t, unsigned int me, const unsigned
 		pick[rel] = c;
 	}
 }
+
+unsigned int cores_topo_thread(const struct cores_topo *t)
+{
+	return t->apic & ((1u << t->smt_shift) - 1);
+}

@@ -56,6 +56,8 @@ enum cores_rel {
 };
 
 void cores_topo_decode(const struct cores_topo_raw *r, struct cores_topo *t);
+/* The thread's number within its core: the APIC id's SMT bits. */
+unsigned int cores_topo_thread(const struct cores_topo *t);
 enum cores_rel cores_topo_rel(const struct cores_topo *a, const struct cores_topo *b);
 /* "same_cpu", "smt_sibling", "same_complex", "other_complex", "other_package". */
 const char *cores_rel_name(unsigned int rel);

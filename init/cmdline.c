@@ -474,7 +474,7 @@ static void describe_one(const struct ck_config *cfg, const struct cmdline_opt *
 /* Whether @o's field differs from its zeroed default (a parsed value: by its text). */
 static bool is_set(const struct ck_config *cfg, const struct cmdline_opt *o)
 {
-	char now[64], zero[64];
+	char now[96], zero[96];
 	u8 blank[32] = { 0 };
 
 	if (o->kind != OPT_PARSED)

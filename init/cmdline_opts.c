@@ -85,7 +85,8 @@ static size_t text_cores(const void *field, char *buf, size_t size)
 	  .values = v, .bounds = b, .desc = what, DOC(page) }
 
 /* The soak rows' words below name these limits. */
-_Static_assert(CORES_MAX_ROUNDS == 1000, "the cores row's words");
+_Static_assert(CORES_MAX_ROUNDS == 1000 && CORES_MAX_SECONDS == 168 * 3600,
+	       "the cores row's words");
 _Static_assert(SOAK_MAX_SECONDS == 7 * 24 * 3600 && SOAK_MAX_PASSES == 100000 &&
 	       SOAK_KNOB_MAX_CPU == 1023, "the soak and soak_fault rows' words");
 
@@ -175,9 +176,11 @@ static const struct cmdline_opt opts[] = {
 	       "test knob: the blackbox suite stores a crafted unfinished soak checkpoint",
 	       "user/results"),
 	PARSED("cores", cores, parse_cores, text_cores, "default",
-	       "default, or seed:N (decimal or 0x hex), rounds:N and kernels:F+F (copy, integer, "
-	       "vector, x87) joined by commas", "rounds:1..rounds:1000",
-	       "the cores suite: its seed, how many rounds, which kernel families", "user/cores"),
+	       "default, or seed:N (decimal or 0x hex), rounds:N, kernels:F+F (copy, integer, "
+	       "vector, x87) and time:T (seconds, or 90s, 10m, 2h) joined by commas",
+	       "rounds:1..rounds:1000; time:1s..time:168h",
+	       "the cores suite: its seed, rounds, kernel families, and time: passes for that long",
+	       "user/cores"),
 	CHOICE("sweep", sweep, sweep_names, "tiny",
 	       "the sweep suite's folios: 4 pages; 16, and 6 pages of 2 MiB; every 2 MiB page",
 	       "design/machine-checks"),

@@ -13,7 +13,12 @@
  * part of one dispatch: a kernel's run, a replay, a copy check) and the #MC records taken
  * meanwhile are matched to the slices by CPU and TSC (cores/mca.h grades them): a finding is
  * reported with the slice, kernel, CPU, bank, microcode and PPIN, and fails the case that
- * read it as cores/mca.h says. docs/user/cores.md is the reader's page.
+ * read it as cores/mca.h says. With cores=time: the cases above are pass 1 of the soak mode
+ * and the case soak runs further passes, each with its own seed, until the time is up: a
+ * clean pass prints nothing, a failing one its findings under a line naming the pass and its
+ * seed (the first CORES_SOAK_DETAILED failing passes; later ones are counted), every pass is
+ * counted once and the total is one record (cores_soak). docs/user/cores.md is the reader's
+ * page.
  */
 #include "cores/k_copy.h"
 #include "cores/list.h"
@@ -59,6 +64,86 @@ static unsigned int voter_cpu[NR_CPUS];
 static u8 *areas;
 static unsigned int nr_ran, nr_skipped;
 static u64 first_us;		/* when the first kernel started (smp_now_us) */
+
+/* ---- the soak mode (cores=time:): pass 1 is the cases, the soak case the rest ---------- */
+
+#define CORES_SOAK_DETAILED	8	/* failing soak passes printed in full; later ones counted */
+#define CORES_SOAK_MCA_LINES	32	/* corrected-error lines the soak passes print, at most */
+
+static bool in_soak;			/* a pass of the soak case runs: quiet when it agrees */
+static unsigned int soak_pass = 1;	/* the pass running; the cases are pass 1 */
+static u64 pass_seed;			/* its seed */
+static bool pass_failed, pass_detailed;
+static unsigned int nr_failing, nr_soak_failing, nr_detailed, soak_mca_lines;
+static unsigned int first_failing;
+static u64 first_failing_seed;
+static bool named_now[NR_CPUS];		/* named in the pass running */
+static unsigned int named_passes[NR_CPUS], named_soak_passes[NR_CPUS];
+static const struct cores_opts *run_opts;	/* cores= of the run, for the replay words */
+
+/* A soak pass past the detailed ones: its findings are counted, not printed. */
+static bool soak_hush(void)
+{
+	return in_soak && !pass_detailed;
+}
+
+/* Whole records (printk() keeps PRINTK_MAX bytes): as one diagnostic line of the case. */
+static void say_json(const char *json)
+{
+	static char line[4096];
+	int n = ck_snprintf(line, sizeof(line), "    # %s\n", json);
+
+	console_write(line, MIN((size_t)n, sizeof(line) - 1));
+}
+
+/*
+ * The pass running found something (naming CPU @cpu, or no CPU: ~0U): counted once for the
+ * pass; in a soak pass, the first finding says which pass and how to replay it alone.
+ */
+static void note_fail(unsigned int cpu)
+{
+	if (cpu < NR_CPUS)
+		named_now[cpu] = true;
+	if (pass_failed)
+		return;
+	pass_failed = true;
+	pass_detailed = !in_soak || nr_detailed < CORES_SOAK_DETAILED;
+	if (in_soak && pass_detailed) {
+		struct cores_opts again = *run_opts;
+		char words[96];
+
+		again.seed = pass_seed;
+		again.seed_set = true;
+		again.seconds = 0;
+		cores_opts_text(&again, words, sizeof(words));
+		ck_diag("soak: pass %u (seed 0x%llx) finds what follows; cores=%s replays it alone",
+			soak_pass, (unsigned long long)pass_seed, words);
+	}
+}
+
+/* A failure: reported in full, or in a soak pass past the detailed ones, only counted. */
+#define finding(t, ...)	(soak_hush() ? ((t)->failed = true, false) :			\
+				 report(t, false, __VA_ARGS__))
+
+/* The pass ended: each finding counted once, for the pass and for each CPU it named. */
+static void pass_end(void)
+{
+	if (pass_failed) {
+		nr_failing++;
+		nr_soak_failing += in_soak;
+		nr_detailed += in_soak && pass_detailed;
+		if (!first_failing) {
+			first_failing = soak_pass;
+			first_failing_seed = pass_seed;
+		}
+	}
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
+		named_passes[c] += named_now[c];
+		named_soak_passes[c] += in_soak && named_now[c];
+		named_now[c] = false;
+	}
+	pass_failed = pass_detailed = false;
+}
 
 /* ---- machine checks around each slice ------------------------------------------------- */
 
@@ -187,6 +272,14 @@ static void say_topo(void)
 				t->core, t->smt_shift, t->llc_shift, t->pkg_shift, t->source);
 	}
 	ck_diag("topology: %u CPUs: packages %u, core complexes %u, cores %u", n, pk, cx, co);
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
+		char buf[256];
+
+		if (!topo_read[c])
+			continue;
+		cores_cpu_json(c, &topo[c], buf, sizeof(buf));
+		say_json(buf);
+	}
 }
 
 static void read_ident(unsigned int c)
@@ -298,7 +391,8 @@ static void add_hit(struct ck_test *t, struct cores_mca_hit *h)
 	if (case_nr_hits < CORES_RECORD_MCA)
 		case_hits[case_nr_hits] = *h;
 	case_nr_hits++;
-	say_ident(h->cpu);
+	if (!in_soak || fails || soak_mca_lines < CORES_SOAK_MCA_LINES)
+		say_ident(h->cpu);
 	ck_snprintf(msg, sizeof(msg), "cores: mca: slice %u (%s %s) CPU %u (APIC id %u) bank %u: "
 		    "%s%s, STATUS 0x%016llx, %s; %u corrected on this bank, more than %u fail",
 		    h->slice, h->kernel, h->part, h->cpu, h->apic, h->bank,
@@ -308,10 +402,12 @@ static void add_hit(struct ck_test *t, struct cores_mca_hit *h)
 		    "between slices, not the kernel's",
 		    cores_mca_corrected_of(&mca, h->cpu, h->bank), mca.ce_threshold);
 	if (!fails) {
-		ck_diag("%s", msg);
+		if (!in_soak || soak_mca_lines++ < CORES_SOAK_MCA_LINES)
+			ck_diag("%s", msg);
 		return;
 	}
-	report(t, false, "%s", msg);
+	note_fail(h->cpu);
+	finding(t, "%s", msg);
 	case_mca_bad[h->cpu] = true;
 }
 
@@ -331,7 +427,8 @@ static void fold_mc_records(struct ck_test *t)
 		const struct mce_record *r = mce_get(seq);
 
 		if (!r || r->cpu >= smp_nr_cpus()) {
-			report(t, false, "cores: mca: #MC record %llu gone or of no CPU before the "
+			note_fail(~0U);
+			finding(t, "cores: mca: #MC record %llu gone or of no CPU before the "
 			       "suite read it", (unsigned long long)seq);
 			continue;
 		}
@@ -361,10 +458,12 @@ static void slice_fold(struct ck_test *t)
 
 		for (unsigned int i = 0; i < m->n; i++)
 			add_hit(t, &m->hit[i]);
-		if (m->lost)
-			report(t, false, "cores: mca: slice %u (%s %s) CPU %u: %u more findings "
-			       "not kept: what they were is not known", slice_no, slice_kernel,
-			       slice_part, c, m->lost);
+		if (m->lost) {
+			note_fail(c);
+			finding(t, "cores: mca: slice %u (%s %s) CPU %u: %u more findings not "
+				"kept: what they were is not known", slice_no, slice_kernel,
+				slice_part, c, m->lost);
+		}
 	}
 	fold_mc_records(t);
 }
@@ -416,8 +515,10 @@ static unsigned int run_everywhere(struct ck_test *t, const struct cores_job *j,
 	slice_start(j->k->name, part);
 	late = on_each_cpu(run_here, (void *)j, timeout);
 	slice_fold(t);
-	report(t, late == 0, "%s: %u CPUs did not finish within %u ms", j->k->name, late,
-	       timeout);
+	if (late) {
+		note_fail(~0U);
+		finding(t, "%s: %u CPUs did not finish within %u ms", j->k->name, late, timeout);
+	}
 	*why_not = NULL;
 	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
 		const struct cores_slot *s = &slots[c];
@@ -425,12 +526,13 @@ static unsigned int run_everywhere(struct ck_test *t, const struct cores_job *j,
 		if (!cpu_online(c))
 			continue;
 		if (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE)) {
-			report(t, false, "%s: CPU %u (APIC id %u) did not finish", j->k->name, c,
-			       smp_cpu(c)->apic_id);
+			note_fail(c);
+			finding(t, "%s: CPU %u (APIC id %u) did not finish", j->k->name, c,
+				smp_cpu(c)->apic_id);
 		} else if (s->why_not) {
 			if (!skipped++)
 				*why_not = s->why_not;
-			if (skipped <= 4)
+			if (skipped <= 4 && !in_soak)
 				ck_diag("%s: CPU %u (APIC id %u) skips it: %s", j->k->name, c,
 					smp_cpu(c)->apic_id, s->why_not);
 		} else {
@@ -438,7 +540,7 @@ static unsigned int run_everywhere(struct ck_test *t, const struct cores_job *j,
 			digests[n++] = s->digest;
 		}
 	}
-	if (skipped && n)
+	if (skipped && n && !in_soak)
 		ck_diag("%s: %u CPUs skip it, %u run it: the CPUs differ", j->k->name, skipped, n);
 	*nr_skipped_cpus = skipped;
 	return n;
@@ -449,30 +551,35 @@ static void say_verdict(struct ck_test *t, const struct cores_kernel *k,
 {
 	switch (v->cls) {
 	case CORES_AGREE:
-		ck_diag("%s: all %u CPUs agree with the known answer 0x%016llx", k->name, v->n,
-			(unsigned long long)known);
+		if (!in_soak)
+				ck_diag("%s: all %u CPUs agree with the known answer 0x%016llx", k->name,
+				v->n, (unsigned long long)known);
 		break;
 	case CORES_MINORITY:
+		for (unsigned int i = 0; i < v->nr_named; i++)
+			note_fail(voter_cpu[v->named[i]]);
 		for (unsigned int i = 0; i < MIN(v->nr_named, (unsigned int)CORES_MAX_NAMED); i++) {
 			unsigned int c = voter_cpu[v->named[i]];
 
-			report(t, false, "cores: kernel %s: CPU %u (APIC id %u) in the minority: "
-			       "digest 0x%016llx; %u of %u CPUs and the known answer give 0x%016llx",
-			       k->name, c, smp_cpu(c)->apic_id,
-			       (unsigned long long)digests[v->named[i]], v->nr_known, v->n,
-			       (unsigned long long)known);
+			finding(t, "cores: kernel %s: CPU %u (APIC id %u) in the minority: "
+				"digest 0x%016llx; %u of %u CPUs and the known answer give 0x%016llx",
+				k->name, c, smp_cpu(c)->apic_id,
+				(unsigned long long)digests[v->named[i]], v->nr_known, v->n,
+				(unsigned long long)known);
 		}
 		if (v->nr_named > CORES_MAX_NAMED)
-			report(t, false, "cores: kernel %s: %u more CPUs in the minority", k->name,
-			       v->nr_named - CORES_MAX_NAMED);
+			finding(t, "cores: kernel %s: %u more CPUs in the minority", k->name,
+				v->nr_named - CORES_MAX_NAMED);
 		break;
 	case CORES_REF_WRONG:
-		report(t, false, "cores: kernel %s: all %u CPUs agree on 0x%016llx against the "
+		note_fail(~0U);
+		finding(t, "cores: kernel %s: all %u CPUs agree on 0x%016llx against the "
 		       "known answer 0x%016llx: the reference or the code is wrong, no core blamed",
 		       k->name, v->n, (unsigned long long)v->top, (unsigned long long)known);
 		break;
 	case CORES_DISPUTED:
-		report(t, false, "cores: kernel %s: %u of %u CPUs agree on 0x%016llx, %u give the "
+		note_fail(~0U);
+		finding(t, "cores: kernel %s: %u of %u CPUs agree on 0x%016llx, %u give the "
 		       "known answer 0x%016llx: disputed, no core named (the reference, the code "
 		       "or several cores are wrong)", k->name, v->nr_top, v->n,
 		       (unsigned long long)v->top, v->nr_known, (unsigned long long)known);
@@ -605,13 +712,14 @@ static void say_record(const struct cores_job *j, const struct cores_vote *v, u6
 		       unsigned int skipped, const char *why_not, u64 slowest_us,
 		       const struct cores_replay *rp)
 {
+	static char buf[2048];
 	struct cores_named_cpu named[CORES_MAX_NAMED];
 	struct cores_result r = { .kernel = j->k->name, .family = j->k->family,
 				  .seed = j->seed, .rounds = j->rounds, .skipped = skipped,
 				  .why_not = why_not, .known = known, .vote = v, .named = named,
 				  .slowest_us = slowest_us, .replay = rp,
-				  .mca = case_hits, .mca_total = case_nr_hits };
-	char buf[2048];
+				  .mca = case_hits, .mca_total = case_nr_hits,
+				  .pass = run_opts && run_opts->seconds ? soak_pass : 0 };
 
 	for (unsigned int i = 0; i < MIN(v->nr_named, (unsigned int)CORES_MAX_NAMED); i++) {
 		unsigned int c = voter_cpu[v->named[i]];
@@ -619,25 +727,77 @@ static void say_record(const struct cores_job *j, const struct cores_vote *v, u6
 		named[i] = (struct cores_named_cpu){ c, smp_cpu(c)->apic_id, digests[v->named[i]] };
 	}
 	cores_record_json(&r, buf, sizeof(buf));
-	printk("    # %s\n", buf);		/* whole: ck_diag() keeps 255 characters */
+	say_json(buf);			/* whole: ck_diag() keeps 255 characters */
 }
 
-static void run_kernel(struct ck_test *t, const char *name)
+/* Whether the case's own machine checks failed a CPU (cores/mca.h graded them). */
+static bool mca_failed(void)
 {
-	const struct cores_kernel *k = cores_kernel_named(name, strlen(name));
-	const struct cores_opts *o = &t->ctx->cores;
-	struct cores_job j = { .k = k, .seed = cores_opts_seed(o), .rounds = cores_opts_rounds(o) };
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
+		if (case_mca_bad[c])
+			return true;
+	return false;
+}
+
+/*
+ * Kernel @k on every CPU with @seed, the vote against its known answer, the verdict, the
+ * replay of a minority and the record; in a soak pass only what fails is said.
+ */
+static void run_one(struct ck_test *t, const struct cores_kernel *k, u64 seed)
+{
+	struct cores_job j = { .k = k, .seed = seed, .rounds = cores_opts_rounds(run_opts) };
 	struct cores_vote v;
 	const char *why_not;
 	unsigned int n, skipped;
 	u64 known = CORES_FOLD_INIT, slowest = 0;
 	struct cores_replay rp;
+	bool failed;
 
 	case_nr_hits = 0;
 	memset(case_mca_bad, 0, sizeof(case_mca_bad));
+	n = run_everywhere(t, &j, "run", &why_not, &skipped);
+	if (!n) {
+		if (in_soak)
+			return;
+		cores_vote(digests, 0, 0, scratch, &v);
+		say_record(&j, &v, 0, skipped, why_not, 0, NULL);
+		nr_skipped++;
+		ck_skip(t, "no CPU can run it: %s", why_not ? why_not : "none online");
+		return;
+	}
+	nr_ran += !in_soak;
+	for (unsigned int r = 0; r < j.rounds; r++)
+		known = cores_fold(known, k->known(k, j.seed + r));
+	cores_vote(digests, n, known, scratch, &v);
+	for (unsigned int i = 0; i < n; i++)
+		slowest = MAX(slowest, slots[voter_cpu[i]].ticks);
+	failed = v.cls != CORES_AGREE || mca_failed();
+	if (failed && in_soak)
+		note_fail(~0U);		/* the pass's line first */
+	if (!in_soak || (failed && !soak_hush()))
+		ck_diag("%s (%s): %u CPUs, seed 0x%llx, %u rounds, %u distinct digests, slowest "
+			"CPU %llu us: %s", k->name, k->family, n, (unsigned long long)j.seed,
+			j.rounds, v.nr_groups,
+			(unsigned long long)(tsc_to_ns(slowest) / 1000), cores_class_name(v.cls));
+	say_verdict(t, k, &v, known);
+	if (v.cls == CORES_MINORITY && !soak_hush())
+		replay(t, &j, &v, known, &rp);
+	if (!in_soak || (failed && !soak_hush()))
+		say_record(&j, &v, known, skipped, why_not, tsc_to_ns(slowest) / 1000,
+			   v.cls == CORES_MINORITY ? &rp : NULL);
+	if (!in_soak)
+		cpu_params(t, k, &v, n, known);
+}
+
+static void run_kernel(struct ck_test *t, const char *name)
+{
+	const struct cores_kernel *k = cores_kernel_named(name, strlen(name));
+
+	run_opts = &t->ctx->cores;
+	pass_seed = cores_opts_seed(run_opts);
 	if (!report(t, k != NULL, "kernel %s is in cores/list.c", name))
 		return;
-	if (!cores_opts_family(o, k->family)) {
+	if (!cores_opts_family(run_opts, k->family)) {
 		nr_skipped++;
 		ck_skip(t, "cores=kernels: leaves the %s family out", k->family);
 		return;
@@ -646,34 +806,14 @@ static void run_kernel(struct ck_test *t, const char *name)
 		return;
 	if (!first_us)
 		first_us = smp_now_us();
-	n = run_everywhere(t, &j, "run", &why_not, &skipped);
-	if (!n) {
-		cores_vote(digests, 0, 0, scratch, &v);
-		say_record(&j, &v, 0, skipped, why_not, 0, NULL);
-		nr_skipped++;
-		ck_skip(t, "no CPU can run it: %s", why_not ? why_not : "none online");
-		return;
-	}
-	nr_ran++;
-	for (unsigned int r = 0; r < j.rounds; r++)
-		known = cores_fold(known, k->known(k, j.seed + r));
-	cores_vote(digests, n, known, scratch, &v);
-	for (unsigned int i = 0; i < n; i++)
-		slowest = MAX(slowest, slots[voter_cpu[i]].ticks);
-	ck_diag("%s (%s): %u CPUs, seed 0x%llx, %u rounds, %u distinct digests, slowest CPU %llu "
-		"us: %s", k->name, k->family, n, (unsigned long long)j.seed, j.rounds, v.nr_groups,
-		(unsigned long long)(tsc_to_ns(slowest) / 1000), cores_class_name(v.cls));
-	say_verdict(t, k, &v, known);
-	if (v.cls == CORES_MINORITY)
-		replay(t, &j, &v, known, &rp);
-	say_record(&j, &v, known, skipped, why_not, tsc_to_ns(slowest) / 1000,
-		   v.cls == CORES_MINORITY ? &rp : NULL);
-	cpu_params(t, k, &v, n, known);
+	run_one(t, k, pass_seed);
 }
 
 /* Copy here, check there: the CPUs that ran a copy kernel, in a ring. */
 static unsigned int ring[NR_CPUS], ring_pos[NR_CPUS], ring_n;
 static u64 checked[NR_CPUS];
+/* A third CPU's second look, kept apart: checked[] still holds its own check of its writer. */
+static u64 rechecked[NR_CPUS];
 
 static u8 *dst_of(unsigned int cpu)
 {
@@ -695,7 +835,7 @@ static void check_again(void *arg)
 	unsigned int w = *(unsigned int *)arg, c = this_cpu()->cpu;
 
 	slice_begin(c);
-	checked[c] = cores_copy_check_other(dst_of(w), CORES_BUF);
+	rechecked[c] = cores_copy_check_other(dst_of(w), CORES_BUF);
 	slice_end(c);
 }
 
@@ -733,8 +873,9 @@ static bool pairs_of(struct ck_test *t, const struct cores_kernel *k, u64 seed)
 
 	ring_n = run_everywhere(t, &j, "pair_write", &why_not, &skipped);
 	if (ring_n < 2) {
-		ck_diag("pairs: %s: %u CPUs ran it (%s): no pair", k->name, ring_n,
-			why_not ? why_not : "one CPU");
+		if (!in_soak)
+				ck_diag("pairs: %s: %u CPUs ran it (%s): no pair", k->name, ring_n,
+				why_not ? why_not : "one CPU");
 		return true;
 	}
 	for (unsigned int i = 0; i < ring_n; i++)
@@ -744,8 +885,11 @@ static bool pairs_of(struct ck_test *t, const struct cores_kernel *k, u64 seed)
 		ring_pos[ring[i]] = i;
 	say_ring();
 	slice_start(k->name, "pair_check");
-	report(t, on_each_cpu(check_neighbour, NULL, MAX(30000U, 200U * smp_nr_online())) == 0,
-	       "pairs: %s: every CPU checked its neighbour's copy in time", k->name);
+	if (on_each_cpu(check_neighbour, NULL, MAX(30000U, 200U * smp_nr_online()))) {
+		note_fail(~0U);
+		finding(t, "pairs: %s: not every CPU checked its neighbour's copy in time",
+			k->name);
+	}
 	slice_fold(t);
 	for (unsigned int i = 0; i < ring_n; i++) {
 		unsigned int c = ring[i], w = ring[(i + ring_n - 1) % ring_n];
@@ -761,16 +905,17 @@ static bool pairs_of(struct ck_test *t, const struct cores_kernel *k, u64 seed)
 			have_third = on_cpu(third, check_again, &w, 30000) == 0;
 			slice_fold(t);
 		}
-		again = checked[third];
+		again = rechecked[third];
 		p = cores_pair_judge(false, have_third, again == known);
 		bad++;
-		report(t, false, "cores: pairs: kernel %s: CPU %u (APIC id %u) found CPU %u's copy "
-		       "wrong (0x%016llx, known 0x%016llx); CPU %u checked it again: %s; the %s is "
-		       "named: CPU %u (APIC id %u)", k->name, c, smp_cpu(c)->apic_id, w,
-		       (unsigned long long)checked[c], (unsigned long long)known, third,
-		       !have_third ? "no third CPU" : again == known ? "right" : "wrong too",
-		       cores_pair_name(p), p == CORES_PAIR_CHECKER ? c : w,
-		       smp_cpu(p == CORES_PAIR_CHECKER ? c : w)->apic_id);
+		note_fail(p == CORES_PAIR_CHECKER ? c : w);
+		finding(t, "cores: pairs: kernel %s: CPU %u (APIC id %u) found CPU %u's copy wrong "
+			"(0x%016llx, known 0x%016llx); CPU %u checked it again: %s; the %s is "
+			"named: CPU %u (APIC id %u)", k->name, c, smp_cpu(c)->apic_id, w,
+			(unsigned long long)checked[c], (unsigned long long)known, third,
+			!have_third ? "no third CPU" : again == known ? "right" : "wrong too",
+			cores_pair_name(p), p == CORES_PAIR_CHECKER ? c : w,
+			smp_cpu(p == CORES_PAIR_CHECKER ? c : w)->apic_id);
 	}
 	return !bad;
 }
@@ -785,6 +930,7 @@ static void copy_pairs(struct ck_test *t)
 	unsigned int idx = 0;
 	bool ok[32];
 
+	run_opts = o;
 	if (smp_nr_online() < 2) {
 		ck_skip(t, "one CPU online: no pairs");
 		return;
@@ -805,6 +951,117 @@ static void copy_pairs(struct ck_test *t)
 	for (unsigned int i = 0, p = 0; i < cores_nr_kernels() && p < idx; i++)
 		if (!strcmp(cores_kernel(i)->family, "copy"))
 			ck_param_result(t, p + 1, ok[p], cores_kernel(i)->name), p++;
+}
+
+/* One soak pass: every kernel cores= keeps, then the copy pairs, all with @seed. */
+static void soak_one_pass(struct ck_test *t, u64 seed)
+{
+	pass_seed = seed;
+	for (unsigned int i = 0; i < cores_nr_kernels(); i++)
+		if (cores_opts_family(run_opts, cores_kernel(i)->family))
+			run_one(t, cores_kernel(i), seed);
+	if (smp_nr_online() < 2 || !cores_opts_family(run_opts, "copy"))
+		return;
+	for (unsigned int i = 0; i < cores_nr_kernels(); i++)
+		if (!strcmp(cores_kernel(i)->family, "copy"))
+			pairs_of(t, cores_kernel(i), seed);
+}
+
+/* The soak's total: one line, one record (cores_soak). */
+static void say_soak_total(u64 elapsed_us)
+{
+	static struct cores_soak_cpu named[CORES_SOAK_NAMED];
+	static char buf[1024];
+	struct cores_soak r = { .seed = cores_opts_seed(run_opts), .seconds = run_opts->seconds,
+				.elapsed_ms = elapsed_us / 1000, .passes = soak_pass,
+				.failing = nr_failing, .soak_failing = nr_soak_failing,
+				.first_failing = first_failing,
+				.first_failing_seed = first_failing_seed, .named = named };
+
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++) {
+		if (!named_passes[c])
+			continue;
+		if (r.nr_named < CORES_SOAK_NAMED)
+			named[r.nr_named] = (struct cores_soak_cpu){ c, smp_cpu(c)->apic_id,
+								     named_passes[c] };
+		r.nr_named++;
+	}
+	ck_diag("soak: %u passes in %llu.%03llu s (pass 1: the cases above; %u in this case), "
+		"%u failing (%u of them here, %u printed in full), %u CPUs named: %s",
+		soak_pass, (unsigned long long)(elapsed_us / 1000000),
+		(unsigned long long)(elapsed_us / 1000 % 1000), soak_pass - 1, nr_failing,
+		nr_soak_failing, nr_detailed, r.nr_named, nr_failing ? "FAIL" : "PASS");
+	cores_soak_json(&r, buf, sizeof(buf));
+	say_json(buf);
+}
+
+/* One KTAP parameter per online CPU: ok unless a pass of the soak case named it. */
+static void soak_params(struct ck_test *t)
+{
+	unsigned int n = 0;
+
+	for (unsigned int c = 0; c < smp_nr_cpus(); c++)
+		n += cpu_online(c);
+	ck_params_begin(t, "soak", n);
+	for (unsigned int c = 0, i = 0; c < smp_nr_cpus(); c++) {
+		char name[48];
+
+		if (!cpu_online(c))
+			continue;
+		ck_snprintf(name, sizeof(name), "cpu%u_apic%u", c, smp_cpu(c)->apic_id);
+		ck_param_result(t, ++i, !named_soak_passes[c], name);
+	}
+}
+
+#define SOAK_PROGRESS_US	(10ULL * 1000 * 1000)
+
+/*
+ * The soak mode (cores=time:T): passes back to back from the first kernel's start until T
+ * is up, the cases above being pass 1 and pass N running cores_pass_seed(seed, N). A clean
+ * pass says nothing; a progress line every 10 s. One KTAP parameter per CPU: ok unless a
+ * pass here named it (pass 1's findings are the cases' own).
+ */
+static void soak(struct ck_test *t)
+{
+	u64 end, progress, now;
+
+	run_opts = &t->ctx->cores;
+	if (!run_opts->seconds) {
+		ck_skip(t, "no cores=time: one pass, the cases above");
+		return;
+	}
+	if (!have_areas(t))
+		return;
+	if (!first_us)
+		first_us = smp_now_us();
+	pass_end();			/* pass 1: the cases above */
+	end = first_us + run_opts->seconds * 1000000ULL;
+	progress = smp_now_us() + SOAK_PROGRESS_US;
+	ck_diag("soak: cores=time:%us: passes back to back until %u s after the first kernel; "
+		"pass 1 (seed 0x%llx) was the cases above", run_opts->seconds, run_opts->seconds,
+		(unsigned long long)cores_opts_seed(run_opts));
+	while ((now = smp_now_us()) < end) {
+		if (now >= progress) {
+			ck_diag("soak: pass %u next (seed 0x%llx), %llu of %u s, %u failing passes",
+				soak_pass + 1,
+				(unsigned long long)cores_pass_seed(cores_opts_seed(run_opts),
+								    soak_pass + 1),
+				(unsigned long long)(now - first_us) / 1000000, run_opts->seconds,
+				nr_failing);
+			progress = now + SOAK_PROGRESS_US;
+		}
+		soak_pass++;
+		in_soak = true;
+		soak_one_pass(t, cores_pass_seed(cores_opts_seed(run_opts), soak_pass));
+		pass_end();
+		in_soak = false;
+	}
+	say_soak_total(smp_now_us() - first_us);
+	if (nr_soak_failing)
+		report(t, false, "cores: soak: %u of the %u passes here failed, the first of all "
+		       "passes pass %u (seed 0x%llx)", nr_soak_failing, soak_pass - 1,
+		       first_failing, (unsigned long long)first_failing_seed);
+	soak_params(t);
 }
 
 /* The suite's machine checks together (each failed its case when it was read). */
@@ -877,4 +1134,5 @@ CK_SUITE(cores, 85,
 	 KENTRY(vec_sse2), KENTRY(vec_avx2), KENTRY(vec_avx512), KENTRY(vec_avx512bw),
 	 KENTRY(fma_avx2), KENTRY(fma_avx512), KENTRY(x87),
 	 CK_CASE(copy_pairs),
+	 CK_CASE(soak),
 	 CK_CASE(kernels_covered));

@@ -321,7 +321,9 @@ static void test_opts_parse(void)
 		"", "seed:", "seed:0x", "seed:12a", "seed:0x10000000000000000",
 		"seed:18446744073709551616", "rounds:0", "rounds:1001", "rounds:x", "kernels:",
 		"kernels:copy+", "kernels:+copy", "kernels:float", "kernels:copy++vector",
-		"seed:1,", ",seed:1", "seed:1,,rounds:2", "time:5", "default,seed:1", "Default",
+		"seed:1,", ",seed:1", "seed:1,,rounds:2", "time:", "time:0", "time:0s", "time:5d",
+		"time:1h30m", "time:s", "time:604801", "time:169h", "time:10081m", "time:-5",
+		"time:0x10", "time:5 ", "time:1234567890", "times:5", "default,seed:1", "Default",
 	};
 	struct cores_opts o;
 	char buf[80];
@@ -353,9 +355,77 @@ static void test_opts_parse(void)
 	CHECK(!parse("kernels:x87+copy+integer+vector", &o) && !o.families &&
 	      cores_opts_text(&o, buf, sizeof(buf)) && !strcmp(buf, "default"),
 	      "every family is the default (%s)", buf);
-	CHECK(!parse("seed:0xffffffffffffffff,rounds:1000,kernels:integer+vector+x87", &o) &&
-	      cores_opts_text(&o, buf, sizeof(buf)) < 64, "the longest text fits the 64 bytes "
-	      "the parser compares (%s)", buf);
+	CHECK(!parse("seed:0xffffffffffffffff,rounds:1000,kernels:integer+vector+x87,time:7s",
+		     &o) && cores_opts_text(&o, buf, sizeof(buf)) < 96,
+	      "the longest text fits the 96 bytes the parser compares (%s)", buf);
+}
+
+/* time:T, read by hand: seconds, and the unit's factor, and a week at most. */
+static void test_opts_time(void)
+{
+	static const struct { const char *in; u32 seconds; const char *text; } good[] = {
+		{ "time:20", 20, "time:20s" }, { "time:20s", 20, "time:20s" },
+		{ "time:90s", 90, "time:90s" }, { "time:120", 120, "time:2m" },
+		{ "time:10m", 600, "time:10m" }, { "time:2h", 7200, "time:2h" },
+		{ "time:7200s", 7200, "time:2h" }, { "time:1s", 1, "time:1s" },
+		{ "time:168h", 604800, "time:168h" }, { "time:604800", 604800, "time:168h" },
+		{ "time:10080m", 604800, "time:168h" }, { "time:0007", 7, "time:7s" },
+	};
+	struct cores_opts o;
+	char buf[96];
+
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		const char *why = parse(good[i].in, &o);
+
+		cores_opts_text(&o, buf, sizeof(buf));
+		CHECK(!why && o.seconds == good[i].seconds && !strcmp(buf, good[i].text) &&
+		      o.rounds == 0 && !o.seed_set, "%s: %u s, text %s (%s)", good[i].in,
+		      o.seconds, buf, why ? why : "ok");
+	}
+	CHECK(!parse("seed:0x2a,time:10m,rounds:3", &o) && o.seconds == 600 && o.rounds == 3 &&
+	      o.seed == 42, "time: among the others");
+	cores_opts_text(&o, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "seed:0x2a,rounds:3,time:10m") && !parse(buf, &o) &&
+	      o.seconds == 600, "written and read back: %s", buf);
+	CHECK(strstr(parse("time:5d", &o), "1s to 168h") != NULL, "the reason says the range");
+}
+
+/*
+ * The soak's seeds: pass 1 is the base seed; the others are splitmix64 (Vigna's constants,
+ * written out here from its published definition: state += 0x9e37..., then two xor-shift
+ * multiplies) of the base plus pass times the step, all distinct.
+ */
+static u64 splitmix_ref(u64 state)
+{
+	u64 z = state;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void test_pass_seed(void)
+{
+	static u64 seen[1000];
+	unsigned int dup = 0, wrong = 0;
+
+	CHECK(cores_pass_seed(0x636f726573ULL, 1) == 0x636f726573ULL, "pass 1: the base seed");
+	CHECK(cores_pass_seed(0, 1) == 0, "pass 1 of seed 0: 0");
+	/* splitmix64 from state 0: its first output is 0xe220a8397b1dcdaf (Vigna's C code). */
+	CHECK(cores_pass_seed(0, 2) == splitmix_ref(2 * 0x9e3779b97f4a7c15ULL) &&
+	      splitmix_ref(0x9e3779b97f4a7c15ULL) == 0xe220a8397b1dcdafULL,
+	      "pass 2 of seed 0: 0x%llx", (unsigned long long)cores_pass_seed(0, 2));
+	for (unsigned int p = 1; p <= ARRAY_SIZE(seen); p++) {
+		seen[p - 1] = cores_pass_seed(0x2a, p);
+		wrong += p > 1 && seen[p - 1] != splitmix_ref(0x2a + p * 0x9e3779b97f4a7c15ULL);
+		for (unsigned int q = 0; q + 1 < p; q++) {
+			u64 a = seen[q], b = seen[p - 1];
+
+			dup += (a > b ? a - b : b - a) < 1000;
+		}
+	}
+	CHECK(!wrong && !dup, "1000 passes: %u not splitmix64, %u seeds within 1000 of "
+	      "another (their rounds would overlap)", wrong, dup);
 }
 
 static void test_record(void)
@@ -411,6 +481,46 @@ static void test_record(void)
 				       "(CPUID)\",\"verdict\":\"none\",\"named_total\":0,"
 				       "\"named\":[]}") && !strstr(buf, "known"),
 	      "a kernel no CPU ran: %s", buf);
+	r.pass = 5;
+	cores_record_json(&r, buf, sizeof(buf));
+	CHECK(jc_valid(buf) && strstr(buf, "\"rounds\":3,\"pass\":5,\"cpus\":0,"),
+	      "a soak pass's record says its pass: %s", buf);
+}
+
+/* The soak's total and a CPU's place, written out by hand from the schema's words. */
+static void test_soak_records(void)
+{
+	/* APIC id 13 = package 1 (bits 3+), core 2 (bits 1-2), thread 1 (bit 0). */
+	struct cores_topo t = { .apic = 13, .core = 6, .complex = 1, .package = 1,
+				.smt_shift = 1, .llc_shift = 3, .pkg_shift = 3 };
+	struct cores_soak_cpu named[CORES_SOAK_NAMED] = { { 2, 4, 3 } };
+	struct cores_soak sk = { .seed = 0x2a, .seconds = 600, .elapsed_ms = 600123,
+				 .passes = 9000, .named = named };
+	char buf[512];
+
+	cores_cpu_json(7, &t, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "{\"schema\":1,\"kind\":\"cores_cpu\",\"cpu\":7,\"apic\":13,"
+		      "\"package\":1,\"complex\":1,\"core\":6,\"thread\":1}"), "a CPU: %s", buf);
+	t.smt_shift = 0;
+	CHECK(cores_topo_thread(&t) == 0, "no SMT: thread 0");
+	t.smt_shift = 2;
+	CHECK(cores_topo_thread(&t) == 1 && (t.apic = 15, cores_topo_thread(&t) == 3),
+	      "four threads a core: the low two bits");
+	cores_soak_json(&sk, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "{\"schema\":1,\"kind\":\"cores_soak\",\"result\":\"PASS\","
+		      "\"seed\":\"0x2a\",\"seconds\":600,\"elapsed_ms\":600123,\"passes\":9000,"
+		      "\"failing_passes\":0,\"soak_failing_passes\":0,\"named_total\":0,"
+		      "\"named\":[]}"), "a clean soak: %s", buf);
+	sk.failing = 3;
+	sk.soak_failing = 2;
+	sk.first_failing = 1;
+	sk.first_failing_seed = 0x2a;
+	sk.nr_named = 9;
+	cores_soak_json(&sk, buf, sizeof(buf));
+	CHECK(jc_valid(buf) && strstr(buf, "\"result\":\"FAIL\",") &&
+	      strstr(buf, "\"failing_passes\":3,\"soak_failing_passes\":2,"
+		     "\"first_failing_pass\":1,\"first_failing_seed\":\"0x2a\",\"named_total\":9,"
+		     "\"named\":[{\"cpu\":2,\"apic\":4,\"passes\":3}"), "a failing soak: %s", buf);
 }
 
 int main(void)
@@ -418,5 +528,6 @@ int main(void)
 	return RUN_TESTS(test_vote_every_pattern, test_vote_random_many, test_vote_cases,
 			 test_crc32c_vectors, test_kernels_known_answers,
 			 test_copy_kernel_catches_bad_copy, test_flip_moves_digest,
-			 test_opts_parse, test_record);
+			 test_opts_parse, test_opts_time, test_pass_seed, test_record,
+			 test_soak_records);
 }

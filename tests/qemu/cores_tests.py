@@ -65,11 +65,30 @@ def symbol(b, name):
     return None
 
 
-def gdb_script(port, addr, cpu, flip):
+def gdb_script_repeat(port, addr, cpu, skip, count):
+    """Flip a bit of the memory at rdi + 100 at each of vCPU @cpu's hits after @skip, @count
+    times, gdb staying attached between them; then delete the breakpoint and detach."""
+    flip = "set var *(unsigned char *)($rdi + 100) = *(unsigned char *)($rdi + 100) ^ 4"
+    return "\n".join([
+        "set pagination off", "set confirm off", "set remotetimeout 30",
+        "target remote 127.0.0.1:%d" % port, "set $ck_n = 0",
+        "break *0x%x if $_thread == %d" % (addr, cpu + 1), "ignore 1 %d" % skip,
+        "commands 1", "silent", flip, "set $ck_n = $ck_n + 1",
+        'printf "CK-HIT thread %d pc %lx rdi %lx\\n", $_thread, $pc, $rdi',
+        'printf "CK-FLIPPED memory\\n"',
+        "if $ck_n >= %d" % count, "delete 1", "detach", "else", "continue", "end", "end",
+        "continue"]) + "\n"
+
+
+def gdb_script(port, addr, cpu, flip, skip=0):
+    # skip: hits of vCPU @cpu to let go by first (gdb tests the condition, then counts the
+    # ignore count down), e.g. 1 for the first pass of a soak.
     lines = ["set pagination off", "set confirm off", "set remotetimeout 30",
              "target remote 127.0.0.1:%d" % port,
-             "break *0x%x if $_thread == %d" % (addr, cpu + 1),
-             "continue",
+             "break *0x%x if $_thread == %d" % (addr, cpu + 1)]
+    if skip:
+        lines += ["ignore 1 %d" % skip]
+    lines += ["continue",
              'printf "CK-HIT thread %d pc %lx rdi %lx\\n", $_thread, $pc, $rdi']
     if flip in ("memory", "memory4"):
         at = 100 if flip == "memory" else 4
@@ -94,9 +113,10 @@ def read(path):
         return ""
 
 
-def boot_with_gdb(b, cmdline, kernel, cpu, flip, smp=SMP, qemu=()):
+def boot_with_gdb(b, cmdline, kernel, cpu, flip, smp=SMP, qemu=(), skip=0, repeat=0):
     """One boot of @cmdline on SMP vCPUs with gdb flipping (@flip None: only breaking) in
-    @kernel's routine on vCPU @cpu. Fills b.log, b.status and b.gdb_out."""
+    @kernel's routine on vCPU @cpu, after @skip hits (@repeat: at that many hits, memory
+    only). Fills b.log, b.status and b.gdb_out."""
     sym, _how = FLIPS[kernel]
     value = symbol(b, sym)
     b.gdb_out = ""
@@ -128,7 +148,9 @@ def boot_with_gdb(b, cmdline, kernel, cpu, flip, smp=SMP, qemu=()):
         if m:
             script = os.path.join(tmp, "flip.gdb")
             with open(script, "w") as f:
-                f.write(gdb_script(port, int(m.group(1), 16) + value, cpu, flip))
+                addr = int(m.group(1), 16) + value
+                f.write(gdb_script_repeat(port, addr, cpu, skip, repeat) if repeat else
+                        gdb_script(port, addr, cpu, flip, skip))
             try:
                 g = subprocess.run(["gdb", "-nx", "-batch", "-x", script],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -243,6 +265,9 @@ def t_cores_gdb_pair(b, role, cpu):
               named, named))
     b.has(r"^        not ok 1 copy_page_rep$")
     b.has(r"^    not ok \d+ copy_pairs$")
+    # One flip, one finding: the third CPU's second look does not stand for its own check.
+    n = len(re.findall(r"FAIL: cores: pairs: ", b.log))
+    b.expect(n == 1, "%d pair findings for one flip" % n)
     b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
     check_agree_everywhere(b, records(b))
 
@@ -334,3 +359,168 @@ def t_cores_gdb_replay_topology(b):
                                  "sibling_cpu": sibling, "sibling_wrong": 0,
                                  "class": "not_reproduced"},
              "crc32c's replay: %s" % r.get("replay"))
+
+
+# The soak mode (cores=time:, item 1): pass N's seed is splitmix64 of the base seed plus N
+# times its step (S. Vigna's splitmix64.c, written here from its definition); pass 1 runs the
+# base seed itself.
+DEFAULT_SEED = int.from_bytes(b"cores", "big")
+M64 = (1 << 64) - 1
+
+
+def pass_seed(base, n):
+    if n <= 1:
+        return base
+    z = (base + n * 0x9e3779b97f4a7c15) & M64
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
+    return z ^ (z >> 31)
+
+
+def soak_record(b):
+    recs = [json.loads(line[line.find("{"):]) for line in b.log.splitlines()
+            if '"kind":"cores_soak"' in line]
+    b.expect(len(recs) == 1, "%d cores_soak records, want 1" % len(recs))
+    return recs[0] if recs else {}
+
+
+SOAK_LINE = re.compile(r"^    # soak: (\d+) passes in (\d+)\.\d{3} s \(pass 1: the cases above; "
+                       r"(\d+) in this case\), (\d+) failing \((\d+) of them here, (\d+) printed "
+                       r"in full\), (\d+) CPUs named: (PASS|FAIL)$", re.M)
+
+
+def t_cores_soak(b, seconds, smp):
+    """tests=cores cores=time:SECONDS on -smp SMP: passes back to back until the time is up;
+    several passes, all clean, so the run passes; the pass count the line prints is the
+    record's, the clean passes print nothing but the progress lines, and every CPU's
+    parameter of the soak case is ok, in KTAP and in the LAVA lines."""
+    seconds, smp = int(seconds), int(smp)
+    b.run("exit=qemu tests=cores cores=time:%d" % seconds, runner_args=["--smp", str(smp)])
+    b.status_is(PASS)
+    m = SOAK_LINE.search(b.log)
+    r = soak_record(b)
+    if not b.expect(m is not None, "no soak total line"):
+        return
+    passes, secs = int(m.group(1)), int(m.group(2))
+    b.expect(passes >= 3 and int(m.group(3)) == passes - 1 and m.group(8) == "PASS" and
+             m.groups()[3:7] == ("0", "0", "0", "0"),
+             "soak line: %s" % m.group(0))
+    b.expect(secs >= seconds, "the soak ended after %d s, before its %d s" % (secs, seconds))
+    b.expect(r.get("passes") == passes and r.get("failing_passes") == 0 and
+             r.get("result") == "PASS" and r.get("seconds") == seconds and
+             r.get("seed") == hex(DEFAULT_SEED) and r.get("named") == [] and
+             r.get("elapsed_ms", 0) >= seconds * 1000,
+             "the record %s against %d passes" % (r, passes))
+    b.has(r"^cmdline: in effect: .*cores=time:%ds" % seconds)
+    progress = re.findall(r"^    # soak: pass (\d+) next \(seed (0x[0-9a-f]+)\), (\d+) of %d s, "
+                          r"0 failing passes$" % seconds, b.log, re.M)
+    b.expect(len(progress) >= (seconds - 1) // 10 and
+             all(int(s, 16) == pass_seed(DEFAULT_SEED, int(n)) for n, s, _ in progress),
+             "progress lines %s: one each 10 s, the seeds splitmix64's" % progress)
+    b.expect(len(re.findall(r"^    # soak:", b.log, re.M)) == 2 + len(progress),
+             "the soak said more than its start, progress and total lines")
+    # A clean pass says nothing: each kernel's line and record come once, from pass 1.
+    ran = re.search(r"^    # (\d+) of (\d+) kernels ran, ", b.log, re.M)
+    lines = re.findall(r"^    # \w+ \(\w+\): \d+ CPUs, seed ", b.log, re.M)
+    recs = re.findall(r'"kind":"cores",', b.log)
+    b.expect(ran is not None and len(lines) == int(ran.group(1)) and
+             len(recs) == int(ran.group(2)),
+             "%d kernel lines and %d records after %s passes: the clean passes spoke" % (
+                 len(lines), len(recs), passes))
+    for c in range(smp):
+        b.has(r"^        ok %d cpu%d_apic%d$\n^        # ck-lava <cores\.soak\.cpu%d_apic%d "
+              r"pass>$" % (c + 1, c, c, c, c))
+    b.has(r"^    ok \d+ soak$\n^    # ck-lava <cores\.soak pass>$")
+    b.lacks(r"^\s*not ok")
+
+
+def t_cores_gdb_soak(b, kernel, cpu):
+    """tests=cores cores=time:8 on -smp 4; gdb lets vCPU @cpu's first run of @kernel's routine
+    go by and flips a bit as it runs it in pass 2: pass 1 (the kernel cases)
+    passes, the soak case fails naming that CPU and that kernel in pass 2, with pass 2's seed
+    (splitmix64 of the default seed, computed here) and the words that replay it; the
+    records and the total agree: one failing pass of the soak, that CPU named once."""
+    cpu = int(cpu)
+    if not boot_with_gdb(b, "exit=qemu tests=cores cores=time:8", kernel, cpu,
+                         FLIPS[kernel][1], skip=1):
+        return
+    seed = pass_seed(DEFAULT_SEED, 2)
+    b.status_is(FAIL)
+    b.has(r"^    ok \d+ %s$" % kernel)
+    b.has(r"^    # soak: pass 2 \(seed 0x%x\) finds what follows; cores=seed:0x%x replays it "
+          r"alone$" % (seed, seed))
+    b.has(r"^    # ktest/test_cores\.c:\d+: FAIL: cores: kernel %s: CPU %d \(APIC id %d\) in the "
+          r"minority: " % (kernel, cpu, cpu))
+    b.has(r"^    # ktest/test_cores\.c:\d+: FAIL: cores: soak: 1 of the \d+ passes here failed, "
+          r"the first of all passes pass 2 \(seed 0x%x\)$" % seed)
+    b.has(r"^    not ok \d+ soak$\n^    # ck-lava <cores\.soak fail>$")
+    for c in range(SMP):
+        b.has(r"^        %s %d cpu%d_apic%d$" % ("not ok" if c == cpu else "ok", c + 1, c, c))
+    failing = [json.loads(line[line.find("{"):]) for line in b.log.splitlines()
+               if '"kind":"cores",' in line and '"pass":2,' in line]
+    b.expect(len(failing) == 1 and failing[0]["kernel"] == kernel and
+             failing[0]["seed"] == hex(seed) and failing[0]["verdict"] == "minority" and
+             failing[0]["named"][0]["cpu"] == cpu and
+             failing[0]["replay"]["class"] == "not_reproduced",
+             "pass 2's records: %s" % failing)
+    r = soak_record(b)
+    m = SOAK_LINE.search(b.log)
+    b.expect(m is not None and r.get("passes") == int(m.group(1)) and
+             (r.get("failing_passes"), r.get("soak_failing_passes"),
+              r.get("first_failing_pass"), r.get("first_failing_seed"), r.get("result")) ==
+             (1, 1, 2, hex(seed), "FAIL") and
+             r.get("named") == [{"cpu": cpu, "apic": cpu, "passes": 1}],
+             "the total %s, the line %s" % (r, m and m.group(0)))
+    b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
+
+
+COPY_KERNELS = 7        # copy/'s primitives the cores suite copies with (cores/list.c), on max
+DETAILED = 8            # failing soak passes printed in full (ktest/test_cores.c)
+
+
+def t_cores_gdb_soak_many(b, failing):
+    """tests=cores cores=time:30 on -smp 4 (max: every copy kernel runs); gdb lets pass 1's
+    checks go by, then flips a byte of each copy CPU 1 wrote as CPU 2 is about to check it, in
+    each copy kernel's pairs, for @failing passes (COPY_KERNELS flips a pass): each pass finds
+    COPY_KERNELS wrong copies, CPU 3 finds them wrong too, and the writer, CPU 1, is named.
+    Each pass counts once: @failing failing passes, CPU 1 named in @failing; the first
+    DETAILED are printed in full (their line, their pairs' findings), the others counted
+    only, and the soak case and the total say so."""
+    failing = int(failing)
+    cpu, writer = 2, 1
+    if not boot_with_gdb(b, "exit=qemu tests=cores cores=time:30", "pair_writer", cpu,
+                         "memory", skip=COPY_KERNELS, repeat=failing * COPY_KERNELS):
+        return
+    b.status_is(FAIL)
+    b.has(r"^        1\.\.%d\n        ok 1 copy_page_rep$" % COPY_KERNELS)
+    b.expect(b.gdb_out.count("CK-FLIPPED memory") == failing * COPY_KERNELS,
+             "gdb flipped %d times, want %d" % (b.gdb_out.count("CK-FLIPPED memory"),
+                                               failing * COPY_KERNELS))
+    b.has(r"^    ok \d+ copy_pairs$")
+    said = [int(n) for n in re.findall(r"^    # soak: pass (\d+) \(seed 0x[0-9a-f]+\) finds "
+                                       r"what follows", b.log, re.M)]
+    b.expect(said == list(range(2, 2 + min(failing, DETAILED))),
+             "passes printed in full: %s" % said)
+    found = re.findall(r"^    # ktest/test_cores\.c:\d+: FAIL: cores: pairs: kernel \w+: CPU %d "
+                       r"\(APIC id %d\) found CPU %d's copy wrong .*; CPU 3 checked it again: "
+                       r"wrong too; the writer is named: CPU %d " % (cpu, cpu, writer, writer),
+                       b.log, re.M)
+    b.expect(len(found) == min(failing, DETAILED) * COPY_KERNELS,
+             "%d pair findings printed, want %d" % (len(found),
+                                                    min(failing, DETAILED) * COPY_KERNELS))
+    m = SOAK_LINE.search(b.log)
+    b.expect(m is not None and m.groups()[3:8] == (
+        str(failing), str(failing), str(min(failing, DETAILED)), "1", "FAIL"),
+        "the soak's line: %s" % (m and m.group(0)))
+    r = soak_record(b)
+    b.expect((r.get("failing_passes"), r.get("soak_failing_passes"),
+              r.get("first_failing_pass"), r.get("named")) ==
+             (failing, failing, 2, [{"cpu": writer, "apic": writer, "passes": failing}]),
+             "the total: %s" % r)
+    b.has(r"^    # ktest/test_cores\.c:\d+: FAIL: cores: soak: %d of the \d+ passes here "
+          r"failed, the first of all passes pass 2 " % failing)
+    for c in range(SMP):
+        b.has(r"^        %s %d cpu%d_apic%d$" % ("not ok" if c == writer else "ok", c + 1, c,
+                                                  c))
+    b.has(r"^    not ok \d+ soak$")
+    b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")

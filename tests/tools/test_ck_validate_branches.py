@@ -169,6 +169,17 @@ HAND = [
         {"slice": 14, "part": "replay", "cpu": 0, "apic": 0, "bank": 1,
          "severity": "uncorrected", "when": "between", "source": "mc",
          "status": "0xbd80000000000134", "microcode": "0x2b000590", "ppin": "0x3c1f2a0b9d4e"}]),
+    # cores/record.c: the soak mode's total with a failing pass, as the image printed it in
+    # tests/data/cores/soak-flip/serial.log, and that pass's kernel record (its "pass")
+    {"schema": 1, "kind": "cores_soak", "result": "FAIL", "seed": "0x636f726573", "seconds": 8,
+     "elapsed_ms": 8004, "passes": 421, "failing_passes": 1, "soak_failing_passes": 1,
+     "first_failing_pass": 5, "first_failing_seed": "0x622f4db6ae1f8985", "named_total": 1,
+     "named": [{"cpu": 2, "apic": 2, "passes": 1}]},
+    dict(sample("cores"), seed="0x622f4db6ae1f8985", cpus=4, verdict="minority", known_cpus=3,
+         groups=2, top="0x24863c78cb7dd751", top_cpus=1, named_total=1, **{"pass": 5},
+         named=[{"cpu": 2, "apic": 2, "digest": "0x24863c78cb7dd751"}],
+         replay={"cpu": 2, "runs": 10, "wrong": 0, "other_cpu": 3, "other_wrong": 0,
+                 "other_rel": "same_complex", "class": "not_reproduced"}),
     # soak/blackbox.c: a version 2 checkpoint keeps the first miscompares
     dict(SUMMARY, soak_checkpoint=dict(SUMMARY["soak_checkpoint"], miscompares=[
         {"phys": "0x88e7000", "expected": "0x88e7000", "actual": "0x88e5000", "cpu": 1,

@@ -16,6 +16,11 @@ What maps to what (the user documentation's KCIDB section has the reader's accou
   - benchmark figures (quick, result and comparison records) as DONE tests with a number:
     bandwidths in B/s with the metric prefix (the records' MB/s are 10^6 bytes a second),
     ratios without a unit;
+  - the cores suite's tests (cores.KERNEL, cores.KERNEL.cpuN_apicM, cores.soak and
+    cores.soak.cpuN_apicM, paths and statuses from KTAP as every suite's) carry its records in
+    their misc (cores_misc): where each CPU sits (cpu, apic, package, complex, core, thread),
+    the kernel's seed, rounds and verdict, a named CPU's digest and its replay (runs, wrong,
+    first_wrong_us, class); the soak case its total and each failing pass (pass, seed);
   - the machine-check verdict lines and the stale banks cleared at boot as DONE tests under
     mce., the soak's summary as soak.summary (PASS or FAIL, its duration) and every ledger
     bucket's count of each kind of event as a DONE test soak.ledger.BUCKET.KIND;
@@ -208,6 +213,101 @@ def soak_tests(records):
     return out
 
 
+CORES_KERNEL_KEYS = ("kernel", "family", "seed", "rounds", "verdict", "known", "cpus",
+                     "named_total", "mca_total")
+CORES_SOAK_KEYS = ("result", "seed", "seconds", "elapsed_ms", "passes", "failing_passes",
+                   "soak_failing_passes", "first_failing_pass", "first_failing_seed",
+                   "named_total")
+
+
+def cores_cpu_misc(cpu, apic, where):
+    """A CPU's misc: its number and APIC id, and where it sits when a cores_cpu record said."""
+    misc = {"cpu": cpu, "apic": apic}
+    misc.update({k: where[k] for k in ("package", "complex", "core", "thread") if k in where})
+    return misc
+
+
+def cores_replay_misc(r, cpu):
+    """What the replay of kernel record @r says of CPU @cpu, or None."""
+    p = r.get("replay")
+    if not isinstance(p, dict):
+        return None
+    if p.get("cpu") == cpu:
+        out = {"role": "named"}
+        out.update({k: p[k] for k in ("runs", "wrong", "first_wrong_us", "class",
+                                      "other_cpu", "other_wrong", "other_rel",
+                                      "sibling_cpu", "sibling_wrong") if k in p})
+        return out
+    if p.get("other_cpu") == cpu:
+        return {"role": "distant", "runs": p.get("runs"), "wrong": p.get("other_wrong"),
+                "relation": p.get("other_rel"), "class": p.get("class")}
+    if p.get("sibling_cpu") == cpu:
+        return {"role": "smt_sibling", "runs": p.get("runs"), "wrong": p.get("sibling_wrong"),
+                "class": p.get("class")}
+    return None
+
+
+def cores_misc(records):
+    """{test path: misc} for the cores suite's KTAP tests, from its records: a kernel's case
+    and each CPU's parameter of it (pass 1: the records without a soak pass, or pass 1), the
+    soak case and each CPU's parameter of it (the cores_soak total, the failing passes'
+    records). Values are the records' own; nothing null."""
+    def clean(d):
+        return {k: v for k, v in d.items() if v is not None}
+
+    where = {r["cpu"]: r for r in records
+             if r.get("kind") == "cores_cpu" and isinstance(r.get("cpu"), int)}
+    out, failing = {}, []
+    for r in records:
+        kind = r.get("kind")
+        if kind == "cores" and isinstance(r.get("kernel"), str):
+            if r.get("pass", 1) != 1:
+                failing.append(r)
+                continue
+            case = "cores." + slug(r["kernel"])
+            out[case] = {k: r[k] for k in CORES_KERNEL_KEYS if k in r}
+            if isinstance(r.get("replay"), dict):
+                out[case]["replay"] = r["replay"]
+            named = {n.get("cpu"): n for n in r.get("named", []) if isinstance(n, dict)}
+            for cpu, w in where.items():
+                misc = cores_cpu_misc(cpu, w.get("apic"), w)
+                misc.update({k: r[k] for k in ("kernel", "seed", "rounds", "verdict", "known")
+                             if k in r})
+                if cpu in named:
+                    misc["named"] = True
+                    misc["digest"] = named[cpu].get("digest")
+                replay = cores_replay_misc(r, cpu)
+                if replay:
+                    misc["replay"] = clean(replay)
+                out["%s.cpu%d_apic%s" % (case, cpu, w.get("apic"))] = clean(misc)
+        elif kind == "cores_soak":
+            out["cores.soak"] = {k: r[k] for k in CORES_SOAK_KEYS if k in r}
+            passes = {n.get("cpu"): n.get("passes") for n in r.get("named", [])
+                      if isinstance(n, dict)}
+            for cpu, w in where.items():
+                misc = cores_cpu_misc(cpu, w.get("apic"), w)
+                misc["named_passes"] = passes.get(cpu, 0)
+                misc["soak_passes"] = r.get("passes")
+                out["cores.soak.cpu%d_apic%s" % (cpu, w.get("apic"))] = clean(misc)
+    if "cores.soak" in out:
+        out["cores.soak"]["failing"] = [clean({"pass": f.get("pass"), "seed": f.get("seed"),
+                                               "kernel": f.get("kernel"),
+                                               "verdict": f.get("verdict"),
+                                               "named": [n.get("cpu") for n in f.get("named", [])
+                                                         if isinstance(n, dict)]})
+                                        for f in failing]
+        for f in failing:
+            for n in [n for n in f.get("named", []) if isinstance(n, dict)]:
+                cpu = n.get("cpu")
+                key = "cores.soak.cpu%s_apic%s" % (cpu, n.get("apic"))
+                if key in out:
+                    out[key].setdefault("failing", []).append(clean({
+                        "pass": f.get("pass"), "seed": f.get("seed"), "kernel": f.get("kernel"),
+                        "digest": n.get("digest"),
+                        "replay": clean(cores_replay_misc(f, cpu) or {}) or None}))
+    return out
+
+
 def mce_tests(log):
     """[(path parts, fields)]: the verdict lines as one test, the stale banks as another."""
     verdict, stale = [v.text for v in log.all("mce_verdict")], log.first("stale")
@@ -252,10 +352,13 @@ def machine_tests(m, log, origin, build_id):
                 t[k] = t[k].replace("\0", "")
         out.append(t)
 
+    cores = cores_misc(m.records)
     for parts, status, name, excerpt, directive in ktap_tests(log):
         fields = {"status": status, "comment": name + (" # " + directive if directive else "")}
         if status in ("FAIL", "ERROR") and excerpt:
             fields["log_excerpt"] = "\n".join(excerpt)[-EXCERPT_MAX:]
+        if ".".join(parts) in cores:
+            fields["misc"] = cores[".".join(parts)]
         add(parts, "ktap", fields)
     if "command_line" not in paths.seen and (fields := summary_cmdline(m.summary)):
         add(["command_line"], "summary", fields)
