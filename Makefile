@@ -166,7 +166,7 @@ HOST_CFLAGS := $(CFLAGS_COMMON) -DCK_HOST -fsanitize=address,undefined -fno-omit
 HOST_PURE := kernel/lib/format.c kernel/lib/cmdline_text.c kernel/lib/efi_memmap.c init/cmdline.c kernel/lib/extable.c \
 	kernel/lib/ksyms.c kernel/platform/cpufeat.c copy/dispatch.c copy/ops.c copy/pages.c \
 	kernel/mm/page.c kernel/arch/mtrr.c kernel/arch/apic_start.c mce/grade.c mce/decode.c \
-	mce/einj.c mce/smp_logic.c bench/stats.c \
+	mce/einj.c mce/smp_logic.c bench/stats.c kernel/lib/sort.c \
 	kernel/platform/numa.c kernel/platform/acpi.c kernel/arch/memmap.c kernel/platform/madt.c \
 	bench/harness.c bench/presets.c bench/parallel.c
 HOST_PURE += bench/noise.c
@@ -282,9 +282,9 @@ fuzz: $(FUZZ_TARGETS)
 qemu-tests: $(B)/copykernel.efi
 
 # The hosted benchmark: the same copy/ objects and bench/ harness in a Linux process.
-BENCH_SRC := host/bench/ck-bench.c bench/stats.c bench/harness.c bench/presets.c copy/dispatch.c \
-	copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c kernel/platform/cpufeat.c \
-	kernel/arch/cpuid.c \
+BENCH_SRC := host/bench/ck-bench.c bench/stats.c kernel/lib/sort.c bench/harness.c bench/presets.c \
+	copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c kernel/lib/format.c \
+	kernel/platform/cpufeat.c kernel/arch/cpuid.c \
 	bench/parallel.c host/bench/par.c
 BENCH_SRC += bench/noise.c host/bench/perf_twin.c kernel/lib/json.c bench/probe.c bench/table.c \
 	bench/cases.c bench/prims.c bench/parallel_out.c bench/data.c host/bench/opts.c \
@@ -321,7 +321,7 @@ bench-perf: $(B)/ck-bench
 	$(Q)$(B)/ck-bench --preset perf --json $(B)/bench-perf.jsonl
 
 # The soak's fill/verify/compare against memcmp/memset, hosted (SOAK_SPEED_ARGS='--mib 64').
-SOAK_SPEED_SRC := host/soak/ck-soak-speed.c bench/stats.c
+SOAK_SPEED_SRC := host/soak/ck-soak-speed.c bench/stats.c kernel/lib/sort.c
 $(B)/ck-soak-speed: $(SOAK_SPEED_SRC) $(HOST_ASM) copy/verify.h copy/march.h bench/stats.h
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST $(SOAK_SPEED_SRC) $(HOST_ASM) \
@@ -339,7 +339,7 @@ SOAK_SRC := host/soak/ck-soak.c host/soak/twin_run.c host/soak/twin_report.c hos
 	host/soak/twin_limit.c host/soak/twin_allcore.c bench/migrate_calc.c \
 	soak/pattern.c soak/march.c soak/plan.c soak/ledger.c soak/report.c mce/decode.c mce/dimm.c \
 	kernel/platform/smbios.c kernel/platform/numa.c kernel/platform/acpi.c bench/stats.c \
-	kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \
+	kernel/lib/sort.c kernel/lib/json.c copy/dispatch.c copy/ops.c copy/pages.c kernel/mm/page.c \
 	kernel/platform/cpufeat.c kernel/arch/cpuid.c kernel/lib/format.c
 $(B)/ck-soak: $(SOAK_SRC) $(HOST_ASM) $(wildcard host/*/*.h soak/*.h copy/*.h) | $(GEN_H)
 	@$(if $(Q),echo "  HOSTCC  $@")

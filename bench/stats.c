@@ -7,25 +7,7 @@
  * rank on (n-1)" rule with linear interpolation in integers.
  */
 #include "bench/stats.h"
-
-static void sort_u64(u64 *v, unsigned int n)
-{
-	/* Shell sort (Ciura's gaps, extended): no recursion, no allocation. */
-	static const unsigned int gaps[] = { 1750, 701, 301, 132, 57, 23, 10, 4, 1 };
-
-	for (unsigned int g = 0; g < ARRAY_SIZE(gaps); g++) {
-		unsigned int gap = gaps[g];
-
-		for (unsigned int i = gap; i < n; i++) {
-			u64 t = v[i];
-			unsigned int j = i;
-
-			for (; j >= gap && v[j - gap] > t; j -= gap)
-				v[j] = v[j - gap];
-			v[j] = t;
-		}
-	}
-}
+#include "kernel/lib/sort.h"
 
 /* Quantile q/4 of sorted v: position q * (n - 1) / 4, interpolated. */
 static u64 quartile(const u64 *v, unsigned int n, unsigned int q)

@@ -4,25 +4,7 @@
  * runs, so the groups come out in one pass whatever their number.
  */
 #include "cores/vote.h"
-
-static void sort_u64(u64 *a, unsigned int n)
-{
-	/* Shell sort with Ciura's gaps: no recursion, no allocation, n is at most NR_CPUS. */
-	static const unsigned int gaps[] = { 701, 301, 132, 57, 23, 10, 4, 1 };
-
-	for (unsigned int g = 0; g < ARRAY_SIZE(gaps); g++) {
-		unsigned int gap = gaps[g];
-
-		for (unsigned int i = gap; i < n; i++) {
-			u64 x = a[i];
-			unsigned int j = i;
-
-			for (; j >= gap && a[j - gap] > x; j -= gap)
-				a[j] = a[j - gap];
-			a[j] = x;
-		}
-	}
-}
+#include "kernel/lib/sort.h"
 
 static void count_groups(const u64 *sorted, unsigned int n, u64 known, struct cores_vote *v)
 {

@@ -683,14 +683,6 @@ size_t soak_cpu_text(const struct soak_cpu_figures *f, char *buf, size_t size)
 	return o.len;
 }
 
-static void json_ns(struct json_writer *w, const char *key, bool known, u64 ns)
-{
-	if (known)
-		json_u64(w, key, ns);
-	else
-		json_null(w, key);
-}
-
 size_t soak_cpu_json(const struct soak_cpu_figures *f, char *buf, size_t size)
 {
 	struct json_writer w;
@@ -701,10 +693,10 @@ size_t soak_cpu_json(const struct soak_cpu_figures *f, char *buf, size_t size)
 	json_bool(&w, "stuck", f->stuck);
 	json_u64(&w, "passes", f->passes);
 	json_u64(&w, "pages", f->pages);
-	json_ns(&w, "first_pass_ns", f->passes, f->first_ns);
-	json_ns(&w, "min_pass_ns", f->passes, f->min_ns);
-	json_ns(&w, "max_pass_ns", f->passes, f->max_ns);
-	json_ns(&w, "done_ns", !f->stuck, f->done_ns);
+	json_u64_or_null(&w, "first_pass_ns", f->passes, f->first_ns);
+	json_u64_or_null(&w, "min_pass_ns", f->passes, f->min_ns);
+	json_u64_or_null(&w, "max_pass_ns", f->passes, f->max_ns);
+	json_u64_or_null(&w, "done_ns", !f->stuck, f->done_ns);
 	json_end(&w);
 	return w.len;
 }

@@ -112,14 +112,12 @@ size_t soak_probe_text(const struct soak_probe *p, char *buf, size_t size)
 	return t.len;
 }
 
-static void json_limit(struct json_writer *w, const char *key, const struct soak_probe *p,
-		       enum soak_probe_stream s)
-{
-	if (p->cpus[s])
-		json_u64(w, key, p->mbps[s]);
-	else
-		json_null(w, key);
-}
+/* The probe record's limits, by stream (enum soak_probe_stream). */
+static const char *const limit_keys[NR_SOAK_PROBE] = {
+	[SOAK_PROBE_NT_WRITE] = "nt_write_mbps",
+	[SOAK_PROBE_READ] = "read_mbps",
+	[SOAK_PROBE_COPY] = "copy_mbps",
+};
 
 size_t soak_probe_json(const struct soak_probe *p, char *buf, size_t size)
 {
@@ -128,9 +126,8 @@ size_t soak_probe_json(const struct soak_probe *p, char *buf, size_t size)
 	json_record(&w, buf, size, "soak_probe");
 	json_u64(&w, "cpus", p->nr_cpus);
 	json_u64(&w, "window_bytes", p->window);
-	json_limit(&w, "nt_write_mbps", p, SOAK_PROBE_NT_WRITE);
-	json_limit(&w, "read_mbps", p, SOAK_PROBE_READ);
-	json_limit(&w, "copy_mbps", p, SOAK_PROBE_COPY);
+	for (unsigned int s = 0; s < ARRAY_SIZE(limit_keys); s++)
+		json_u64_or_null(&w, limit_keys[s], p->cpus[s], p->mbps[s]);
 	json_u64(&w, "nt_write_cpus", p->cpus[SOAK_PROBE_NT_WRITE]);
 	json_u64(&w, "read_cpus", p->cpus[SOAK_PROBE_READ]);
 	json_u64(&w, "copy_cpus", p->cpus[SOAK_PROBE_COPY]);
@@ -168,12 +165,10 @@ size_t soak_speed_text(const struct soak_speed_row *r, const char *lead, bool hy
 	return t.len;
 }
 
-static void json_share(struct json_writer *w, const char *key, s64 x1000)
+/* A share in thousandths; negative: no limit to take it of. */
+static void share_json(struct json_writer *w, const char *key, s64 x1000)
 {
-	if (x1000 < 0)
-		json_null(w, key);
-	else
-		json_u64(w, key, (u64)x1000);
+	json_u64_or_null(w, key, x1000 >= 0, (u64)x1000);
 }
 
 size_t soak_speed_json(const struct soak_speed_row *r, bool hypervisor, char *buf, size_t size)
@@ -188,9 +183,9 @@ size_t soak_speed_json(const struct soak_speed_row *r, bool hypervisor, char *bu
 	json_u64(&w, "ns", r->ns);
 	json_u64(&w, "checked_mbps", r->checked_mbps);
 	json_u64(&w, "traffic_mbps", r->traffic_mbps);
-	json_share(&w, "checked_read_x1000", r->read_x1000);
-	json_share(&w, "checked_copy_half_x1000", r->copy_half_x1000);
-	json_share(&w, "traffic_copy_x1000", r->copy_x1000);
+	share_json(&w, "checked_read_x1000", r->read_x1000);
+	share_json(&w, "checked_copy_half_x1000", r->copy_half_x1000);
+	share_json(&w, "traffic_copy_x1000", r->copy_x1000);
 	json_bool(&w, "hypervisor", hypervisor);
 	json_end(&w);
 	return w.len;

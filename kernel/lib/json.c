@@ -255,6 +255,14 @@ void json_null(struct json_writer *w, const char *key)
 		put(w, "null", 4);
 }
 
+void json_u64_or_null(struct json_writer *w, const char *key, bool known, u64 v)
+{
+	if (known)
+		json_u64(w, key, v);
+	else
+		json_null(w, key);
+}
+
 void json_obj_begin(struct json_writer *w, const char *key)
 {
 	open_level(w, key, false);

@@ -82,6 +82,8 @@ void json_hex(struct json_writer *w, const char *key, u64 v);
 void json_fixed(struct json_writer *w, const char *key, s64 v, unsigned int decimals);
 void json_bool(struct json_writer *w, const char *key, bool v);
 void json_null(struct json_writer *w, const char *key);
+/* @v when @known, else null: a figure the run could not take. */
+void json_u64_or_null(struct json_writer *w, const char *key, bool known, u64 v);
 void json_obj_begin(struct json_writer *w, const char *key);
 void json_obj_end(struct json_writer *w);
 void json_arr_begin(struct json_writer *w, const char *key);

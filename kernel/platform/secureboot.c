@@ -86,21 +86,13 @@ void sb_var_text(char *buf, size_t size, const struct boot_flag_var *v)
 	}
 }
 
-static void flag_json(struct json_writer *w, const char *key, int value)
-{
-	if (value < 0)
-		json_null(w, key);
-	else
-		json_u64(w, key, (u64)value);
-}
-
 void sb_json(struct json_writer *w, const char *key, const struct sb_state *s)
 {
 	json_obj_begin(w, key);
 	json_str(w, "mode", sb_mode_word(s->mode));
 	json_bool(w, "enforced", s->mode == SB_ON);
-	flag_json(w, "secure_boot", s->secure_boot);
-	flag_json(w, "setup_mode", s->setup_mode);
+	json_u64_or_null(w, "secure_boot", s->secure_boot >= 0, (u64)s->secure_boot);
+	json_u64_or_null(w, "setup_mode", s->setup_mode >= 0, (u64)s->setup_mode);
 	json_obj_end(w);
 }
 

@@ -233,6 +233,20 @@ static void test_doubles(void)
 	CHECK(bad == 0, "%u of %u doubles differ from printf's %%.*f", bad, tried);
 }
 
+/* A figure taken or not: the number, or null (the value is ignored then). */
+static void test_u64_or_null(void)
+{
+	struct json_writer w;
+
+	json_record(&w, buf, sizeof(buf), "q");
+	json_u64_or_null(&w, "a", true, 0);
+	json_u64_or_null(&w, "b", false, 7);
+	json_u64_or_null(&w, "c", true, ~0ULL);
+	json_end(&w);
+	CHECK(!strcmp(buf, "{\"schema\":1,\"kind\":\"q\",\"a\":0,\"b\":null,"
+			   "\"c\":18446744073709551615}"), "taken or not: %s", buf);
+}
+
 static void test_nesting(void)
 {
 	struct json_writer w;
@@ -346,5 +360,5 @@ int main(void)
 {
 	return RUN_TESTS(test_control_characters, test_quotes_and_backslashes, test_utf8,
 			 test_strings_round_trip, test_integers, test_fixed_point, test_doubles,
-			 test_nesting, test_misuse, test_overflow);
+			 test_u64_or_null, test_nesting, test_misuse, test_overflow);
 }
