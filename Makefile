@@ -68,7 +68,7 @@ PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .re
 PE_FLAGS := --strip-all --target efi-app-x86_64 --subsystem=10
 
 .PHONY: all sign run check bench bench-perf soak-speed clean help deps host-tests fuzz qemu-tests img \
-	lava-check lab-check models soak-bench cmdline-doc coverage-doc guest memtest-compare
+	lava-check lab-check models soak-bench cores-bench cmdline-doc coverage-doc guest memtest-compare
 all: $(B)/copykernel.efi $(B)/ck-decode
 
 deps:
@@ -192,7 +192,10 @@ HOST_PURE += bench/migrate_calc.c
 HOST_PURE += mce/dimm.c mce/dimm_labels.c host/decode/records.c
 # The cores suite's vote and kernels (each with its known answer by another method).
 HOST_PURE += cores/vote.c cores/opts.c cores/record.c cores/list.c cores/k_copy.c cores/k_int.c \
-	cores/k_vec.c cores/k_x87.c cores/x87_ref.c cores/mca.c cores/topo.c
+	cores/k_vec.c cores/k_x87.c cores/x87_ref.c cores/mca.c cores/topo.c cores/k_bits.c \
+	cores/k_crypto.c cores/crypto_ref.c cores/k_fma.c
+# The hosted cores twin's threads, verdicts and rates (host/cores/ck-cores.c's engine).
+HOST_PURE += host/cores/twin.c host/cores/verdict.c host/cores/rate.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).
 HOST_ASM := $(patsubst %.asm,$(B)/%.asm.o,$(wildcard copy/*.asm) $(wildcard bench/*.asm) \
 	$(wildcard cores/*.asm))
@@ -330,6 +333,21 @@ SOAK_SPEED_ARGS ?=
 soak-speed: $(B)/ck-soak-speed
 	$(Q)$(B)/ck-soak-speed $(SOAK_SPEED_ARGS)
 
+# The hosted twin of the cores suite: every kernel of cores/list.c (all of cores/, with copy/'s
+# and cores/'s NASM objects) on every CPU at once on pinned threads, its verdicts and its rates.
+CORES_TWIN_SRC := host/cores/ck-cores.c host/cores/twin.c host/cores/verdict.c host/cores/rate.c \
+	$(wildcard cores/*.c) bench/stats.c kernel/lib/sort.c kernel/lib/json.c kernel/lib/format.c
+$(B)/ck-cores: $(CORES_TWIN_SRC) $(HOST_ASM) $(wildcard host/cores/*.h cores/*.h bench/stats.h) \
+		| $(GEN_H)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(CFLAGS_COMMON) -O2 -DCK_HOST -pthread $(CORES_TWIN_SRC) $(HOST_ASM) \
+		-Wl,-z,noexecstack -o $@
+# Each cores kernel's rate alone and on every CPU at once (CORES_BENCH_ARGS='--runs 21').
+CORES_BENCH_ARGS ?=
+cores-bench: $(B)/ck-cores
+	$(Q)$(B)/ck-cores --json $(B)/cores-bench.jsonl $(CORES_BENCH_ARGS)
+	@echo "JSON lines in $(B)/cores-bench.jsonl"
+
 # The hosted soak twin (host/soak/ck-soak.c) and its comparison with stressapptest, interleaved
 # (stressapptest from ensure-deps; --hugepages reserves 2 MiB pages for both sides while it
 # runs, as root; SOAK_BENCH_ARGS='--hugepages --rounds 15 --seconds 10' for a longer run).
@@ -381,7 +399,7 @@ run:
 check:
 	$(Q)tools/ensure-deps.sh check
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all host-tests fuzz $(B)/copykernel.img $(B)/ck-bench \
-		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cmdline-doc $(B)/guest/ck-bench $(B)/guest/init \
+		$(B)/ck-soak $(B)/ck-soak-speed $(B)/ck-cores $(B)/ck-cmdline-doc $(B)/guest/ck-bench $(B)/guest/init \
 		$(B)/ck-inject $(B)/copykernel.signed.efi
 	$(Q)$(PYTHON) tools/check.py --build $(B) --fuzz-seconds $(FUZZ_SECONDS)
 
@@ -430,6 +448,7 @@ help:
 	@echo "make bench      hosted benchmarks (BENCH_ARGS='--preset rfc --preset perf')"
 	@echo "make bench-perf the perf twin alone: our routines perf's way against perf bench mem"
 	@echo "make soak-speed the soak's verify/compare/fill against memcmp/memset, hosted"
+	@echo "make cores-bench the cores kernels hosted: verdicts, rates alone and on every CPU"
 	@echo "make memtest-compare  the soak and memtest86+ on the same injected DRAM faults (QEMU)"
 	@echo "make soak-bench the hosted soak twin against stressapptest, interleaved (a ratio)"
 	@echo "make check      host unit tests, fuzzing, QEMU boot tests; ends 'N passed, N failed'"

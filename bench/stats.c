@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * stats.c - sort, quantiles, mean and standard deviation, a bootstrap interval for the
- * ratio of two medians, and the comparison method's median of per-round ratios with its
+ * stats.c - sort, quantiles, mean and standard deviation, a bootstrap interval for a
+ * median and for the ratio of two medians, and the comparison method's median of per-round ratios with its
  * bootstrap interval over rounds, and over blocks (placements or processes) the mean of the
  * blocks' medians with its replication interval (Student's t). Quantiles use the "nearest
  * rank on (n-1)" rule with linear interpolation in integers.
@@ -163,29 +163,15 @@ static u32 ppm32(u64 ppm)
 	return ppm > 0xffffffffULL ? 0xffffffffU : (u32)ppm;
 }
 
-bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
-		       u64 seed, struct ratio *r)
+/*
+ * @iters medians of resamples of the sorted @v (n drawn with replacement, from @seed), sorted
+ * into @boot. A resample's median is found from how often each (sorted) value was drawn, so no
+ * resample needs sorting.
+ */
+static void boot_medians(const u64 *v, unsigned int n, unsigned int iters, u64 seed, u64 *boot)
 {
-	static u64 boot[STATS_BOOT_MAX];
-	u64 v[STATS_MAX];
 	unsigned int cnt[STATS_MAX];
 
-	*r = (struct ratio){ .placements = 1 };
-	if (n < 3 || n > STATS_MAX || !iters)
-		return false;
-	if (iters > STATS_BOOT_MAX)
-		iters = STATS_BOOT_MAX;
-	if (!seed)
-		seed = STATS_SEED;	/* xorshift never leaves 0 */
-	for (unsigned int i = 0; i < n; i++)
-		v[i] = b[i] ? ratio_ppm(a[i], b[i]) : 0;
-	sort_u64(v, n);
-	r->ratio_ppm = ppm32(median_sorted(v, n));
-	r->ratio_pm = ppm_to_pm(r->ratio_ppm);
-	/*
-	 * A resample is n rounds drawn with replacement; its median is found from how often
-	 * each (sorted) round was drawn, so no resample needs sorting.
-	 */
 	for (unsigned int k = 0; k < iters; k++) {
 		unsigned int seen = 0, lo_rank = (n - 1) / 2, hi_rank = n / 2, i;
 		u64 lo = 0;
@@ -204,6 +190,47 @@ bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int 
 		boot[k] = (lo + v[i]) / 2;
 	}
 	sort_u64(boot, iters);
+}
+
+bool stats_median_ci(const u64 *samples, unsigned int n, unsigned int iters, u64 seed,
+		     u64 *median, u64 *lo, u64 *hi)
+{
+	static u64 boot[STATS_BOOT_MAX];
+	u64 v[STATS_MAX];
+
+	*median = *lo = *hi = 0;
+	if (n < 3 || n > STATS_MAX || !iters)
+		return false;
+	iters = MIN(iters, (unsigned int)STATS_BOOT_MAX);
+	for (unsigned int i = 0; i < n; i++)
+		v[i] = samples[i];
+	sort_u64(v, n);
+	*median = median_sorted(v, n);
+	boot_medians(v, n, iters, seed ? seed : STATS_SEED, boot);
+	*lo = boot[iters * 25 / 1000];
+	*hi = boot[(iters * 975 + 999) / 1000 - 1];
+	return true;
+}
+
+bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int iters,
+		       u64 seed, struct ratio *r)
+{
+	static u64 boot[STATS_BOOT_MAX];
+	u64 v[STATS_MAX];
+
+	*r = (struct ratio){ .placements = 1 };
+	if (n < 3 || n > STATS_MAX || !iters)
+		return false;
+	if (iters > STATS_BOOT_MAX)
+		iters = STATS_BOOT_MAX;
+	if (!seed)
+		seed = STATS_SEED;	/* xorshift never leaves 0 */
+	for (unsigned int i = 0; i < n; i++)
+		v[i] = b[i] ? ratio_ppm(a[i], b[i]) : 0;
+	sort_u64(v, n);
+	r->ratio_ppm = ppm32(median_sorted(v, n));
+	r->ratio_pm = ppm_to_pm(r->ratio_ppm);
+	boot_medians(v, n, iters, seed, boot);
 	r->lo_ppm = ppm32(boot[iters * 25 / 1000]);
 	r->hi_ppm = ppm32(boot[(iters * 975 + 999) / 1000 - 1]);
 	r->lo_pm = ppm_to_pm(r->lo_ppm);

@@ -89,6 +89,16 @@ bool stats_round_ratio(const u64 *a, const u64 *b, unsigned int n, unsigned int 
 		       u64 seed, struct ratio *r);
 
 /*
+ * The median of @n samples (as stats_median() gives it) in *@median, with a percentile
+ * bootstrap 95% interval (*@lo, *@hi: the 2.5th and 97.5th percentiles of the medians of
+ * @iters resamples, at most STATS_BOOT_MAX, each n samples drawn with replacement from
+ * @seed; 0: STATS_SEED). The same seed gives the same interval. False (all three 0) with
+ * fewer than 3 samples or more than STATS_MAX.
+ */
+bool stats_median_ci(const u64 *samples, unsigned int n, unsigned int iters, u64 seed,
+		     u64 *median, u64 *lo, u64 *hi);
+
+/*
  * The ratio over rounds that ran in several blocks (placements of the buffers, or fresh
  * processes; @g[i]: round i's block, 0 .. @groups - 1, every one with a round), with the
  * interval a reader takes it for: where another run's estimate is expected to lie, 95% of

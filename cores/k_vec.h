@@ -12,5 +12,7 @@ extern const unsigned int cores_nr_vec_kernels;
 
 void cores_vec_sse2(const u64 *buf, size_t nchunks, u64 *lanes);
 void cores_vec_avx2(const u64 *buf, size_t nchunks, u64 *lanes);
+void cores_vec_avx512(const u64 *buf, size_t nchunks, u64 *lanes);
+void cores_vec_avx512bw(const u64 *buf, size_t nchunks, u64 *lanes);
 
 #endif

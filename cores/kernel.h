@@ -4,7 +4,8 @@
  * returns a 64-bit digest, and beside it the known answer for the same seed computed by
  * another method (never by the routine under test). The seeded data, the digest's fold and
  * "can this CPU run it" (CPUID asked on the CPU that runs the kernel) are here, shared by
- * the families (k_copy.c, k_int.c, k_vec.c). Plain C, built for the host too.
+ * the families (k_copy.c, k_int.c, k_bits.c, k_crypto.c, k_vec.c, k_fma.c, k_x87.c). Plain C,
+ * built for the host too.
  */
 #ifndef CK_CORES_KERNEL_H
 #define CK_CORES_KERNEL_H
@@ -24,7 +25,7 @@ struct cores_area {
 
 struct cores_kernel {
 	const char *name;
-	const char *family;		/* "copy", "integer", "vector" */
+	const char *family;		/* "copy", "integer", "vector", "x87" */
 	/* NULL when the CPU running it can run it, else why not (CPUID asked there). */
 	const char *(*cannot)(const struct cores_kernel *k);
 	/* The digest this CPU computes in @a for @seed. */
@@ -91,6 +92,18 @@ static inline const char *cores_cannot_avx2(void)
 		return "no AVX2 (CPUID)";
 	if ((cores_xcr0() & (XCR0_SSE | XCR0_YMM)) != (XCR0_SSE | XCR0_YMM))
 		return "AVX2 listed but the YMM state is not enabled (XCR0)";
+	return NULL;
+}
+
+/* NULL when this CPU has AVX-512F and its XCR0 enables the opmask and ZMM state; else why not. */
+static inline const char *cores_cannot_avx512(void)
+{
+	u64 want = XCR0_SSE | XCR0_YMM | XCR0_AVX512;
+
+	if (!cores_cpu_has(X86_FEATURE_AVX512F))
+		return "no AVX-512F (CPUID)";
+	if ((cores_xcr0() & want) != want)
+		return "AVX-512F listed but the opmask and ZMM state are not enabled (XCR0)";
 	return NULL;
 }
 

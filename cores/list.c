@@ -2,7 +2,10 @@
 /*
  * list.c - the cores kernels of every family as one list (cores/list.h).
  */
+#include "cores/k_bits.h"
 #include "cores/k_copy.h"
+#include "cores/k_crypto.h"
+#include "cores/k_fma.h"
 #include "cores/k_int.h"
 #include "cores/k_vec.h"
 #include "cores/k_x87.h"
@@ -14,7 +17,10 @@ static const struct {
 } families[] = {
 	{ cores_copy_kernels, &cores_nr_copy_kernels },
 	{ cores_int_kernels, &cores_nr_int_kernels },
+	{ cores_bits_kernels, &cores_nr_bits_kernels },
+	{ cores_crypto_kernels, &cores_nr_crypto_kernels },
 	{ cores_vec_kernels, &cores_nr_vec_kernels },
+	{ cores_fma_kernels, &cores_nr_fma_kernels },
 	{ cores_x87_kernels, &cores_nr_x87_kernels },
 };
 

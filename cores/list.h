@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * list.h - every cores kernel, family by family (copy, integer, vector), in one order.
+ * list.h - every cores kernel, family by family (copy, integer, vector, x87), in one order.
  */
 #ifndef CK_CORES_LIST_H
 #define CK_CORES_LIST_H

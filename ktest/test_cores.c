@@ -2,7 +2,7 @@
 /*
  * test_cores.c - the cores suite: cores that compute or copy wrongly. Every online CPU runs
  * the same seeded kernel at once (cores/: copy primitives, CRC32C by instruction, an integer
- * multiply/divide chain, SSE2 and AVX2 integer chains), each in its own buffers, and returns
+ * multiply/divide chain, the others of cores/list.c), each in its own buffers, and returns
  * a digest; the digests are put to the vote against the known answer (cores/vote.h). One
  * case per kernel, with one KTAP parameter per CPU (ok when that CPU is not named) and one
  * JSON record (cores/record.h); a CPU whose own CPUID lacks what a kernel needs skips it, and
@@ -855,14 +855,26 @@ KCASE(copy_mc_erms)
 KCASE(copy_mc_avx2_nt)
 KCASE(crc32c)
 KCASE(muldiv)
+KCASE(popcnt)
+KCASE(lzcnt_tzcnt)
+KCASE(pdep_pext)
+KCASE(aes128)
+KCASE(clmul)
+KCASE(sha256)
 KCASE(vec_sse2)
 KCASE(vec_avx2)
+KCASE(vec_avx512)
+KCASE(vec_avx512bw)
+KCASE(fma_avx2)
+KCASE(fma_avx512)
 KCASE(x87)
 
 CK_SUITE(cores, 85,
 	 KENTRY(copy_page_rep), KENTRY(copy_page_unrolled), KENTRY(memcpy_erms),
 	 KENTRY(memcpy_orig), KENTRY(copy_mc_fragile), KENTRY(copy_mc_erms),
-	 KENTRY(copy_mc_avx2_nt), KENTRY(crc32c), KENTRY(muldiv), KENTRY(vec_sse2),
-	 KENTRY(vec_avx2), KENTRY(x87),
+	 KENTRY(copy_mc_avx2_nt), KENTRY(crc32c), KENTRY(muldiv), KENTRY(popcnt),
+	 KENTRY(lzcnt_tzcnt), KENTRY(pdep_pext), KENTRY(aes128), KENTRY(clmul), KENTRY(sha256),
+	 KENTRY(vec_sse2), KENTRY(vec_avx2), KENTRY(vec_avx512), KENTRY(vec_avx512bw),
+	 KENTRY(fma_avx2), KENTRY(fma_avx512), KENTRY(x87),
 	 CK_CASE(copy_pairs),
 	 CK_CASE(kernels_covered));

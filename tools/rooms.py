@@ -26,7 +26,7 @@ ROOMS = [
     "kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
     "kernel/mm", "copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib", "init",
     "ktest", "boot", "tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak",
-    "host/inject", "host/decode", "tools",
+    "host/cores", "host/inject", "host/decode", "tools",
 ]
 
 LOW = ["kernel/include", "kernel/lib", "kernel/console", "kernel/arch", "kernel/platform",
@@ -67,8 +67,8 @@ ALLOWED = {
     "boot": ["kernel/include", "kernel/lib"],
     # Host programs test or drive the pure logic of any layer (the hosted tools' too).
     "tests/host": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib",
-                         "init", "host/lib", "host/bench", "host/soak", "host/inject",
-                         "host/decode"],
+                         "init", "host/lib", "host/bench", "host/soak", "host/cores",
+                         "host/inject", "host/decode"],
     "tests/fuzz": LOW + ["copy", "mce", "bench", "soak", "cores", "ktest/oracle", "ktest/lib",
                          "init", "tests/host"],
     # The hosted programs: what the hosted benchmark and soak twin share (the Linux machine),
@@ -76,6 +76,9 @@ ALLOWED = {
     "host/lib": LOW + ["copy", "cores", "init"],
     "host/bench": LOW + ["copy", "bench", "host/lib"],
     "host/soak": LOW + ["copy", "mce", "bench", "soak", "host/lib"],
+    # The hosted twin of the cores suite (ck-cores): cores/'s kernels and vote on pinned
+    # threads, bench/'s statistics for the rates.
+    "host/cores": LOW + ["copy", "bench", "cores"],
     # The host injector (DRAM faults in a QEMU guest's RAM file): the C library alone.
     "host/inject": [],
     # The offline decoder of DRAM errors (ck-decode): mce/'s pure decoder and labels parser.
@@ -88,7 +91,7 @@ ALLOWED = {
 # library is theirs. Every other room is built into the image, where no C library exists
 # (ktest/oracle: the models of Linux, plain C; linux_folio_mc.c is also linked into the image).
 HOST_ROOMS = ["tests/host", "tests/fuzz", "ktest/oracle", "host", "host/lib", "host/bench",
-              "host/soak", "host/inject", "host/decode", "tools"]
+              "host/soak", "host/cores", "host/inject", "host/decode", "tools"]
 
 INCLUDE_RE = re.compile(r'^\s*[#%]\s*include\s+"([^"]+)"')
 SOURCE_EXT = (".c", ".h", ".asm", ".inc")

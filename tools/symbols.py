@@ -38,7 +38,8 @@ import rooms
 # cores/ is the cores suite's kernels and vote: in-image test code kept below ktest/ so the
 # host tests run the same objects.
 TEST_ROOMS = ["ktest", "ktest/lib", "ktest/oracle", "cores", "tests/host", "tests/fuzz"]
-HOST_PROGRAM_ROOMS = ["tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak"]
+HOST_PROGRAM_ROOMS = ["tests/host", "tests/fuzz", "host", "host/lib", "host/bench", "host/soak",
+                      "host/cores"]
 # The oracles' self-tests are host programs too (make host-tests: build/host/test_oracle_*).
 HOST_PROGRAM_FILES = ["ktest/oracle/selftest_*.c"]
 

@@ -23,17 +23,25 @@ static const struct {
 	{ "MCA",		0x1,	    0, "edx", 14 },
 	{ "PAT",		0x1,	    0, "edx", 16 },
 	{ "XMM2",		0x1,	    0, "edx", 26 },	/* SSE2 */
+	{ "PCLMULQDQ",		0x1,	    0, "ecx",  1 },
+	{ "FMA",		0x1,	    0, "ecx", 12 },	/* FMA3 */
 	{ "XMM4_2",		0x1,	    0, "ecx", 20 },	/* SSE4.2 (CRC32) */
 	{ "X2APIC",		0x1,	    0, "ecx", 21 },
+	{ "POPCNT",		0x1,	    0, "ecx", 23 },
+	{ "AES",		0x1,	    0, "ecx", 25 },	/* AESNI */
 	{ "XSAVE",		0x1,	    0, "ecx", 26 },
 	{ "OSXSAVE",		0x1,	    0, "ecx", 27 },
 	{ "AVX",		0x1,	    0, "ecx", 28 },
 	{ "HYPERVISOR",		0x1,	    0, "ecx", 31 },	/* reserved for hypervisors */
 	{ "APERFMPERF",		0x6,	    0, "ecx",  0 },	/* hardware coordination feedback */
+	{ "BMI1",		0x7,	    0, "ebx",  3 },
 	{ "AVX2",		0x7,	    0, "ebx",  5 },
+	{ "BMI2",		0x7,	    0, "ebx",  8 },
 	{ "ERMS",		0x7,	    0, "ebx",  9 },
 	{ "AVX512F",		0x7,	    0, "ebx", 16 },
 	{ "CLFLUSHOPT",		0x7,	    0, "ebx", 23 },
+	{ "SHA_NI",		0x7,	    0, "ebx", 29 },	/* SHA */
+	{ "AVX512BW",		0x7,	    0, "ebx", 30 },
 	{ "FSRM",		0x7,	    0, "edx",  4 },
 	{ "FZRM",		0x7,	    1, "eax", 10 },
 	{ "FSRS",		0x7,	    1, "eax", 11 },
@@ -41,6 +49,7 @@ static const struct {
 	{ "NX",			0x80000001, 0, "edx", 20 },
 	{ "GBPAGES",		0x80000001, 0, "edx", 26 },	/* Page1GB */
 	{ "LM",			0x80000001, 0, "edx", 29 },
+	{ "ABM",		0x80000001, 0, "ecx",  5 },	/* LZCNT (AMD: ABM) */
 	{ "TOPOEXT",		0x80000001, 0, "ecx", 22 },
 	{ "MCA_OVERFLOW_RECOV",	0x80000007, 0, "ebx",  0 },	/* AMD RAS capabilities */
 	{ "SUCCOR",		0x80000007, 0, "ebx",  1 },

@@ -206,8 +206,53 @@ static void test_round_ratio_coverage(void)
 	}
 }
 
+/*
+ * stats_median_ci(): by hand (a constant sample; half one value, half another), the input
+ * kept, the same seed the same interval; and coverage: for samples of a uniform
+ * distribution on [0, 10^6) (true median 500000), the 95% interval must hold the true median
+ * in 92-98% of 1000 experiments of 31 samples (the percentile bootstrap of a median is
+ * discrete: a little off 95% at this n).
+ */
+static void test_median_ci(void)
+{
+	u64 v[31], med, lo, hi, med2, lo2, hi2;
+	unsigned int covered = 0, trials = 1000;
+	u64 x = 0x1234567;
+
+	for (int i = 0; i < 30; i++)
+		v[i] = 777;
+	CHECK(stats_median_ci(v, 30, 2000, STATS_SEED, &med, &lo, &hi), "computed");
+	CHECK(med == 777 && lo == 777 && hi == 777, "constant: %llu [%llu, %llu]",
+	      (unsigned long long)med, (unsigned long long)lo, (unsigned long long)hi);
+	for (int i = 0; i < 30; i++)
+		v[i] = i & 1 ? 1100 : 1000;
+	stats_median_ci(v, 30, 2000, STATS_SEED, &med, &lo, &hi);
+	stats_median_ci(v, 30, 2000, STATS_SEED, &med2, &lo2, &hi2);
+	CHECK(med == 1050 && lo == 1000 && hi == 1100, "half 1000, half 1100: %llu [%llu, %llu]",
+	      (unsigned long long)med, (unsigned long long)lo, (unsigned long long)hi);
+	CHECK(v[0] == 1000 && v[1] == 1100, "input left as it is");
+	CHECK(med == med2 && lo == lo2 && hi == hi2, "the same seed gives the same interval");
+	CHECK(!stats_median_ci(v, 2, 2000, STATS_SEED, &med, &lo, &hi) && !med && !lo && !hi,
+	      "too few samples");
+	for (unsigned int t = 0; t < trials; t++) {
+		for (int i = 0; i < 31; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v[i] = x % 1000000;
+		}
+		stats_median_ci(v, 31, 2000, STATS_SEED + t, &med, &lo, &hi);
+		CHECK(lo <= med && med <= hi, "the median inside its interval");
+		covered += lo <= 500000 && 500000 <= hi;
+	}
+	printf("# median of 31 uniform samples: the interval covers 500000 in %u of %u\n",
+	       covered, trials);
+	CHECK(covered >= trials * 92 / 100 && covered <= trials * 98 / 100,
+	      "coverage of the true median: %u of %u", covered, trials);
+}
+
 int main(void)
 {
 	return RUN_TESTS(test_summary, test_helpers, test_median, test_ratio, test_round_ratio_known,
-			 test_round_ratio_coverage);
+			 test_round_ratio_coverage, test_median_ci);
 }

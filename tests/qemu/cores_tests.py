@@ -25,6 +25,8 @@ import time
 from qemu_boot import FAIL, INTEL, PASS, RUNNER
 
 SMP = 4
+# The kernels of cores/list.c: each leaves one record, run or skipped.
+KERNELS = 22
 # What each flip does at the kernel's entry (SysV: rdi, rsi, rdx are the first arguments):
 #   memory  one bit of the buffer the routine is about to read (rdi), at byte 100 (memory4:
 #           at byte 4)
@@ -35,6 +37,7 @@ FLIPS = {
     "crc32c": ("cores_crc32c_insn", "memory"),
     "muldiv": ("cores_muldiv_chain", "rdx"),
     "vec_sse2": ("cores_vec_sse2", "memory"),
+    "aes128": ("cores_aes128_cbc", "memory"),
     "x87": ("cores_x87", "memory4"),                       # the second input (48 bytes in all)
     # The copy pairs (CPU c checks the copy of the CPU before it; the CPU after c checks
     # again): the checker's answer flipped (rax when it returns), or the writer's data.
@@ -185,7 +188,7 @@ def t_cores_gdb(b, kernel, cpu, flip="flip"):
     if not boot_with_gdb(b, "exit=qemu tests=cores", kernel, cpu, how):
         return
     recs = records(b)
-    b.expect(len(recs) == 12, "%d cores records, want 12" % len(recs))
+    b.expect(len(recs) == KERNELS, "%d cores records, want %d" % (len(recs), KERNELS))
     r = recs.get(kernel, {})
     if not how:
         b.status_is(PASS)
@@ -283,7 +286,8 @@ def t_cores_mca_corrected(b, cpu, bank):
              "finding: CPU %s APIC %s bank %s %s STATUS %s (%s on the bank), want CPU %d "
              "bank %d corrected 0x%x (1)" % (hcpu, apic, hbank, sev, status, count, cpu, bank,
                                              CORRECTED))
-    order = ["crc32c", "muldiv", "x87"]
+    order = ["crc32c", "muldiv", "popcnt", "lzcnt_tzcnt", "pdep_pext", "aes128", "clmul",
+             "sha256", "x87"]
     b.expect(kernel in order, "the finding is put in kernel %s's slice, not one that ran "
              "after the injection" % kernel)
     b.has(r"^    # mca: CPU %d \(APIC id %d\): microcode (0x[0-9a-f]+|not readable), "

@@ -111,6 +111,9 @@ CONDITIONAL = {
                    "granularity", "node", "range", "dimm_map", "dimms"},
     "cores": {"known", "known_cpus", "groups", "slowest_us", "top", "top_cpus",  # ran or not;
               "why_skipped", "replay"},                    # a CPU could not; another digest
+    "cores-twin": {"runs", "rounds", "alone_rps", "alone_lo", "alone_hi", "each_rps",  # measured
+                   "each_lo", "each_hi", "all_rps", "shared_x1000", "shared_lo_x1000",  # or
+                   "shared_hi_x1000", "wrong", "why_not"},                            # not
     "movepages": {"move_speedup_predicted", "move_speedup_predicted_lo",  # >= 3 rounds had
                   "move_speedup_predicted_hi"},                       # copy < move
 }

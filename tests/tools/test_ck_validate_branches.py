@@ -128,6 +128,10 @@ HAND = [
     dict(SUMMARY, soak_checkpoint={"state": "damaged", "why": "header checksum 0x1 != 0x2"}),
     dict(SUMMARY, soak_checkpoint=dict(SUMMARY["soak_checkpoint"], state="unfinished",
                                        final=False)),
+    # host/cores/rate.c cores_twin_rate_json(): a kernel the CPUs here cannot run
+    {"schema": 1, "kind": "cores-twin", "machine": "AMD EPYC, 2 CPUs, Linux 6.18.44-fc-v1272",
+     "load": "4.67 5.89 5.24", "kernel": "vec_avx2", "family": "vector", "cpus": 2,
+     "measured": False, "why_not": "no AVX2 (CPUID)"},
     # cores/record.c cores_record_json(): no CPU could run it (a Penryn's crc32c, 2026-12-06);
     # one CPU in the minority; every CPU against the known answer
     {"schema": 1, "kind": "cores", "kernel": "crc32c", "family": "integer",

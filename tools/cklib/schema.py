@@ -160,15 +160,18 @@ def check_any(schema, text, name):
 
 def hosted_records(schema, build):
     """make check's runs of the hosted tools, each held to the schema: the soak twin for a
-    second, the hosted benchmark's parallel preset at test sizes, ck-report --fleet --json of
-    the stored fleets (ck-results' summaries are held in the QEMU scenarios that read them).
+    second, the hosted benchmark's parallel preset at test sizes, the cores twin's verdicts
+    and three short rate runs, ck-report --fleet --json of the stored fleets (ck-results'
+    summaries are held in the QEMU scenarios that read them).
     Yields (name, exit status, records, problems, the output's last lines)."""
     with tempfile.TemporaryDirectory(prefix="ck-records-") as tmp:
         out = os.path.join(tmp, "out.json")
         runs = [("ck-soak --json", [os.path.join(build, "ck-soak"), "--mib", "16",
                                     "--seconds", "1", "--quiet", "--json", out]),
                 ("ck-bench --preset parallel --json", [os.path.join(build, "ck-bench"),
-                 "--tiny", "--rounds", "3", "--preset", "parallel", "--json", out])]
+                 "--tiny", "--rounds", "3", "--preset", "parallel", "--json", out]),
+                ("ck-cores --json", [os.path.join(build, "ck-cores"), "--runs", "3", "--ms",
+                                     "2", "--json", out])]
         for fleet in ("fleet", "soak-fleet"):
             runs.append(("ck-report --fleet tests/data/%s --json" % fleet,
                          [sys.executable, os.path.join(ROOT, "tools", "ck-report.py"),
