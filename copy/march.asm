@@ -4,24 +4,26 @@
 ; (copy/march.h says what it does and returns; the constants and layouts come from there
 ; through build/gen/copy/asm-offsets.inc).
 ;
-; Shape: the descriptors are set up once (below), then one of thirty-two loops runs, chosen
+; Shape: the descriptors are set up once (below), then one of thirty-six loops runs, chosen
 ; by what is read (nothing, a constant, an address, anything else), what is written (the same
-; four, or the read words XORed with a constant: X below) and the direction. A loop takes one 64-byte line per iteration and its eight words
-; one after the other, in the element's direction: load the word, compare, store the new
-; word. Scalar 64-bit loads and stores: memory-bound on hardware either way, and under QEMU's
-; TCG several times faster than SSE2 (measured in the image, 2026-12-05).
+; four) and the direction, or, for RANDOM data, by the R loops below. A loop takes one 64-byte
+; line per iteration and its eight words one after the other, in the element's direction:
+; load the word, compare, store the new word. Scalar 64-bit loads and stores: memory-bound on
+; hardware for most loops, and under QEMU's TCG several times faster than SSE2 (measured in
+; the image, 2026-12-05).
 ;
 ; Patterns as the loops see them: K_CONST, one value in a register (r8 read, r10 written):
 ; CONST, or a rotation whose 64 words are all equal (zeros, ones). K_ADDR, the line's first
 ; address in r8/r10 and @invert in r9/r11: ADDRESS, each word one lea and one xor. K_BUF,
 ; eight words in memory per line, r8/r10 pointing at them: any other rotation (into the
 ; 64-word table the set-up wrote on the stack, @invert applied) or RANDOM (one splitmix64
-; finalizer per line, XORed with the lanes, into an eight-word buffer). X, written only, when
-; the element reads a RANDOM sequence and writes the same one under another invert (the
-; complement of what each word holds): each written word is the read one's expected word XOR
-; r11 (the two inverts XORed), so a line's words are generated once, not twice (issue 38:
-; the random pass's read-and-write element ran at a third of the constant one's speed,
-; compute-bound on generating each line twice).
+; finalizer per line, XORed with the lanes, into an eight-word buffer). The R loops (RPICK,
+; RBODY) take over where the element only reads or only writes a RANDOM sequence, or reads
+; one and writes the same one under the other invert (the complement of what each word holds:
+; F_FOLD, the written word the read one XOR the two inverts, so a line is generated once, not
+; twice): the generator's state and the line's word 0 in registers, no buffer (issue 38: the
+; random pass's elements ran at a third of the constant ones' speed, bound by the
+; instructions that generated each line into the buffer and loaded it back twice a word).
 ;
 ; A word that differs: the loop calls .record with its expected word in rax, what it read in
 ; rcx and its address in rdx; the first of its line is recorded (its line flushed and the
@@ -37,7 +39,9 @@
 ; buf, r13 the run's end, r15 miss, rbp 8 * rd.first - buf (rdi + rbp is 8 * the line's
 ; first pattern index; the written pattern's bias is in the frame), rbx nonzero once a word
 ; of the line differed, r8 and r10 the read and written patterns (a value, an address or a
-; pointer), r9 and r11 their inverts (K_ADDR), rax, rcx, rdx scratch.
+; pointer), r9 and r11 their inverts (K_ADDR), rax, rcx, rdx scratch. The R loops: r13 the
+; generator's state (the run's end is not needed once running), r8 the line's word 0, r9 and
+; r11 the inverts (folded: r11 the two XORed), r10 r8 ^ r11.
 
 default rel
 bits 64
@@ -69,7 +73,11 @@ bits 64
 %define F_RDSUB		1320		; S_* of a K_BUF pattern
 %define F_WRSUB		1328
 %define F_FOLD		1336		; 1: the written words are the read ones XOR r11 (K_FOLD)
-%define F_SIZE		1360
+%define F_RON		1344		; 1: an R loop runs (below)
+%define F_RBIAS		1352		; its sequence's bias and seed (the read side's or written)
+%define F_RSEED		1360
+%define F_GSTEP		1368		; SOAK_GAMMA, negated down: the state from line to line
+%define F_SIZE		1376
 
 section .rodata
 	align 16
@@ -190,7 +198,7 @@ section .text
 
 ; Whether the element reads and writes one random sequence under two inverts (a word's
 ; complement written over it, SOAK_PAT_HELD_INV): the same seed and bias for both K_BUF
-; descriptors. Then the written words are the read ones XOR the two inverts (write kind X)
+; descriptors. Then the written words are the read ones XOR the two inverts (the R loop R_X)
 ; and one line's words are generated once, not twice. F_FOLD says; clobbers rax.
 %macro FOLDABLE 0
 	mov qword [rsp + F_FOLD], 0
@@ -208,6 +216,50 @@ section .text
 	cmp rbp, [rsp + F_WRBIAS]
 	jne %%no
 	mov qword [rsp + F_FOLD], 1
+%%no:
+%endmacro
+
+; Whether an R loop (below) runs the element instead of the one in rax: a folded element
+; (F_FOLD), or one that only reads (or only writes) a RANDOM sequence; then rax is it, and
+; F_RON, F_RBIAS and F_RSEED say so and which sequence. Before r9 and r11 become inverts (they
+; hold the kinds); bl the flags. Clobbers rcx, rdx.
+%macro RPICK 0
+	mov qword [rsp + F_RON], 0
+	cmp qword [rsp + F_FOLD], 0
+	jne %%fold
+	cmp r11, K_NONE
+	jne %%write
+	cmp r9, K_BUF
+	jne %%no
+	cmp qword [rsp + F_RDSUB], S_RANDOM
+	jne %%no
+	lea rax, [.v_R_N_up]
+	lea rdx, [.v_R_N_down]
+	jmp %%read
+%%fold:
+	lea rax, [.v_R_X_up]
+	lea rdx, [.v_R_X_down]
+%%read:
+	mov [rsp + F_RBIAS], rbp
+	mov rcx, [rsp + F_RDSEED]
+	jmp %%on
+%%write:
+	cmp r9, K_NONE
+	jne %%no
+	cmp r11, K_BUF
+	jne %%no
+	cmp qword [rsp + F_WRSUB], S_RANDOM
+	jne %%no
+	lea rax, [.v_N_R_up]
+	lea rdx, [.v_N_R_down]
+	mov rcx, [rsp + F_WRBIAS]
+	mov [rsp + F_RBIAS], rcx
+	mov rcx, [rsp + F_WRSEED]
+%%on:
+	mov [rsp + F_RSEED], rcx
+	test bl, SOAK_MV_DOWN
+	cmovnz rax, rdx
+	mov qword [rsp + F_RON], 1
 %%no:
 %endmacro
 
@@ -253,9 +305,6 @@ section .text
 %else
 %ifidn %2, A
 	lea rax, [r10 + %3]
-	xor rax, r11
-%elifidn %2, X
-	mov rax, [r8 + %3]
 	xor rax, r11
 %else
 	mov rax, [r10 + %3]
@@ -309,6 +358,114 @@ section .text
 	dec rsi
 	jnz .v_%1_%2_%3
 	jmp .ok
+%endmacro
+
+; The R loops: an element that reads a RANDOM sequence (R_N), writes one (N_R), or reads one
+; and writes the same one under the other invert (R_X: the complement of what each word
+; holds, F_FOLD), with the generator in registers: r13 is splitmix64's state for the line
+; (seed + (group + 1) * SOAK_GAMMA, stepped by F_GSTEP), r8 the line's word 0 (its finalizer
+; XOR the invert, r9 read, r11 written), so word k is r8 ^ lane k, checked as (read ^ r8) ==
+; lane k with the lane from march_lanes; R_X writes read ^ r11 (the inverts XORed), word k > 0
+; as (read ^ r8) ^ r10, r10 = r8 ^ r11. A wrong word leaves the line through a not-taken
+; branch to its stub (RSTUBS), which records it and comes back to write it as the reference
+; does (expected ^ r11). Same words, order and results as the B loops: only fewer
+; instructions per line (issue 38).
+
+; One word at rdi + %3 (word %4 of its line) of the R loop %5: read %1 (R, N), written %2
+; (N, X, R).
+%macro RWORD 5
+%ifidn %1, R
+%%load:
+	mov rcx, [rdi + %3]
+	EXTABLE %%load, .fault_load, EX_TYPE_DEFAULT_MCE_SAFE
+%if %4 == 0
+	cmp rcx, r8
+%else
+	xor rcx, r8
+	cmp rcx, [march_lanes + %3]
+%endif
+	jne .m_%5_%4
+.b_%5_%4:
+%endif
+%ifidn %2, X
+%if %4 == 0
+	xor rcx, r11
+%else
+	xor rcx, r10
+%endif
+%%store:
+	mov [rdi + %3], rcx
+	EXTABLE %%store, .fault_store, EX_TYPE_DEFAULT
+%elifidn %2, R
+%if %4 == 0
+%%store:
+	movnti [rdi + %3], r8
+%else
+	mov rax, [march_lanes + %3]
+	xor rax, r8
+%%store:
+	movnti [rdi + %3], rax
+%endif
+	EXTABLE %%store, .fault_store, EX_TYPE_DEFAULT
+%endif
+%endmacro
+
+; The R loop %1_%2_%3 (read %1, written %2, direction %3), then its stubs.
+%macro RBODY 3
+	align 16
+.v_%1_%2_%3:
+	mov r8, r13
+	MIX r8, rdx
+%ifidn %2, R
+	xor r8, r11
+%else
+	xor r8, r9
+%endif
+%ifidn %2, X
+	mov r10, r8
+	xor r10, r11
+%endif
+	add r13, [rsp + F_GSTEP]
+%assign j 0
+%rep SOAK_LINE_WORDS
+%ifidn %3, up
+%assign k j
+%else
+%assign k SOAK_LINE_WORDS - 1 - j
+%endif
+	RWORD %1, %2, k * 8, %[k], %1_%2_%3
+%assign j j + 1
+%endrep
+%ifidn %1, R
+	test ebx, ebx
+	jnz .line_missed
+%endif
+	add rdi, r14
+	dec rsi
+	jnz .v_%1_%2_%3
+	jmp .ok
+%ifidn %1, R
+%assign k 0
+%rep SOAK_LINE_WORDS
+.m_%1_%2_%3_%[k]:			; rcx: the word read (k 0), else read ^ r8
+%if k == 0
+	mov rax, r8
+%else
+	xor rcx, r8
+	mov rax, [march_lanes + k * 8]
+	xor rax, r8
+%endif
+	lea rdx, [rdi + k * 8]
+	call .record
+%if k == 0
+	mov rcx, r8			; R_X writes rcx ^ r11: expected ^ r11
+%else
+	mov rcx, [march_lanes + k * 8]	; R_X writes rcx ^ r10: expected ^ r11
+%endif
+	jmp .b_%1_%2_%3_%[k]
+%assign k k + 1
+%endrep
+%endif
 %endmacro
 
 %macro LEAVE 0
@@ -381,15 +538,12 @@ soak_march_mc:
 	cmovnz rcx, rdx
 	movsxd rax, dword [rcx + rax * 4]
 	add rax, rcx
+	RPICK
 	mov r9, [rsp + F_RDINV]
 	mov r11, [rsp + F_WRINV]
 	cmp qword [rsp + F_FOLD], 0
 	je .unfolded
 	xor r11, r9			; written = read XOR (read invert XOR written invert)
-	lea rax, [.v_B_X_up]
-	lea rdx, [.v_B_X_down]
-	test bl, SOAK_MV_DOWN
-	cmovnz rax, rdx
 .unfolded:
 	mov rsi, r13
 	sub rsi, r12
@@ -402,6 +556,21 @@ soak_march_mc:
 	lea rdi, [r13 - SOAK_LINE]
 	neg r14
 .go:
+	cmp qword [rsp + F_RON], 0
+	je .go_now
+	mov r13, rdi			; an R loop: the state for the first line
+	add r13, [rsp + F_RBIAS]
+	shr r13, 6			; its group
+	inc r13
+	imul r13, [march_gamma]
+	add r13, [rsp + F_RSEED]
+	mov rcx, [march_gamma]
+	mov rdx, rcx
+	neg rdx
+	test r14, r14
+	cmovs rcx, rdx
+	mov [rsp + F_GSTEP], rcx
+.go_now:
 	xor ebx, ebx			; from here: a word of this line differed
 	jmp rax
 
@@ -440,7 +609,9 @@ soak_march_mc:
 	BODY B, C, up
 	BODY B, A, up
 	BODY B, B, up
-	BODY B, X, up
+	RBODY R, N, up
+	RBODY N, R, up
+	RBODY R, X, up
 	BODY N, C, down
 	BODY N, A, down
 	BODY N, B, down
@@ -456,7 +627,9 @@ soak_march_mc:
 	BODY B, C, down
 	BODY B, A, down
 	BODY B, B, down
-	BODY B, X, down
+	RBODY R, N, down
+	RBODY N, R, down
+	RBODY R, X, down
 
 .ok:
 	sfence

@@ -6,7 +6,8 @@
  * passes' inner loop): an element that reads and writes back zeros, and two elements of
  * random data, once as the random pass does them (each word's complement over it, which the
  * kernel folds: the written words from the read ones) against the same work from two
- * sequences (nothing to fold), pinned to one CPU.
+ * sequences (nothing to fold), and the random pass's read-only and write-only elements
+ * against the zeros one, pinned to one CPU.
  *
  *	build/ck-soak-speed [--mib N]... [--rounds R] [--k K] [--cpu C]
  *
@@ -31,7 +32,7 @@
 #include "copy/verify.h"
 
 #define MAX_ROUNDS	STATS_MAX
-#define NR_ROUTINES	9
+#define NR_ROUTINES	11
 
 static u8 *a, *b, *z;
 static size_t len;
@@ -97,6 +98,16 @@ static void run_march_fold(void)
 	sink += soak_march_mc(a, len, &mv, &m);
 	sink += soak_march_mc(a, len, &(struct soak_mv){ rnd_inv, rnd, mv.flags }, &m);
 }
+/* the random pass's last element (read only) and a copy's source (written only, movnti) */
+static void run_march_one(u64 flags)
+{
+	const struct soak_mv mv = { rnd, rnd, flags };
+	struct soak_word_miss m;
+
+	sink += soak_march_mc(a, len, &mv, &m);
+}
+static void run_march_read(void) { run_march_one(SOAK_MV_READ); }
+static void run_march_write(void) { run_march_one(SOAK_MV_WRITE); }
 static void run_memset(void) { memset(b, 0x5a, len); }
 static void run_fill(void) { sink += soak_fill(b, len, &walk); }
 
@@ -114,6 +125,8 @@ static const struct routine {
 	{ "march up(r0,w0)", run_march_zero, 6 },
 	{ "march 2x down(rR,wR')", run_march_two, 7 },
 	{ "march 2x down(rR,w~R)", run_march_fold, 7 },
+	{ "march up(rR)", run_march_read, 6 },
+	{ "march up(wR)", run_march_write, 6 },
 };
 
 static u64 sample(const struct routine *r, unsigned int k)

@@ -197,10 +197,19 @@ static void test_miss_stops_after_its_line(void)
 
 extern struct exception_table_entry __start_ck_extable[], __stop_ck_extable[];
 
+/* Words [lo, hi) of a run at @buf as @d says (word 0 of the run is index d->first). */
+static void plant(const u8 *buf, u8 *lo, const u8 *hi, const struct soak_desc *d)
+{
+	for (; lo < hi; lo += 8)
+		*(u64 *)lo = ref_word(d, d->first + (u64)(lo - buf) / 8);
+}
+
 /*
  * A run into a PROT_NONE page (or a read-only one, for stores) after @k lines: poisoned at
  * exactly that line, everything before it done; then every entry that shares the faulting
- * loads' fixup is machine-check safe and every one sharing the stores' is not.
+ * loads' fixup is machine-check safe and every one sharing the stores' is not. Twice: with
+ * constant and address data, and with random data (read only, written only, and each word's
+ * complement over it: the loops that keep the generator in registers).
  */
 static void test_faults_name_the_line(void)
 {
@@ -212,7 +221,7 @@ static void test_faults_name_the_line(void)
 
 	mprotect(boundary, PG, PROT_NONE);
 	for (u64 k = 0; k <= 64; k += 1 + next() % 3)
-		for (unsigned int f = 1; f < 8; f++) {
+		for (unsigned int f = 1; f < 16; f++) {	/* flags; 8: random data */
 			struct soak_mv mv = { { SOAK_GEN_CONST, 0, 0, 0 },
 					      { SOAK_GEN_ADDRESS, 0, 0, 0 }, f & 3 };
 			struct soak_word_miss m = { 0 };
@@ -222,7 +231,7 @@ static void test_faults_name_the_line(void)
 
 			if (!(f & 3))
 				continue;
-			mv.flags = f;
+			mv.flags = f & 7;
 			if (down) {
 				/* down from the readable page above the hole: the first page */
 				mprotect(boundary, PG, PROT_READ | PROT_WRITE);
@@ -232,6 +241,15 @@ static void test_faults_name_the_line(void)
 				memset(area + PG, 0, PG);
 			} else {
 				memset(area, 0, 2 * PG);
+			}
+			if (f & 8) {
+				mv.rd = (struct soak_desc){ SOAK_GEN_RANDOM, next(), 0, 0 };
+				mv.wr = mv.rd;
+				mv.wr.invert = ~0ULL;
+				if (down)
+					plant(buf, area + PG, area + 2 * PG, &mv.rd);
+				else
+					plant(buf, buf, boundary, &mv.rd);
 			}
 			st = soak_march_mc(buf, len, &mv, &m);
 			runs++;
@@ -266,8 +284,11 @@ static void test_faults_name_the_line(void)
 			wrong += ex_type_mce_safe(ex_type(e));
 		}
 	}
-	/* 26 loops read 8 words each; 26 write 8 words each (24 and the two folded ones) */
-	CHECK(load_fixup && store_fixup && loads == 26 * 8 && stores == 26 * 8 && wrong == 0,
+	/*
+	 * 28 loops read 8 words each (24, and random data read only or folded, up and down);
+	 * 28 write 8 words each (24, and random data written only or folded)
+	 */
+	CHECK(load_fixup && store_fixup && loads == 28 * 8 && stores == 28 * 8 && wrong == 0,
 	      "%u load entries, %u store entries, %u mistyped", loads, stores, wrong);
 	munmap(area, 3 * PG);
 }
