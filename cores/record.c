@@ -35,6 +35,13 @@ static void mca_json(struct json_writer *w, const struct cores_result *r)
 	json_arr_end(w);
 }
 
+const char *cores_replay_class_of(const struct cores_replay *p)
+{
+	return cores_replay_class(p->wrong, p->have_sibling ? p->sibling_wrong : 0,
+				  p->have_near ? p->near_wrong : 0, p->other_wrong,
+				  p->other_package);
+}
+
 void cores_record_json(const struct cores_result *r, char *buf, size_t size)
 {
 	const struct cores_vote *v = r->vote;
@@ -89,8 +96,13 @@ void cores_record_json(const struct cores_result *r, char *buf, size_t size)
 			json_u64(&w, "sibling_cpu", p->sibling_cpu);
 			json_u64(&w, "sibling_wrong", p->sibling_wrong);
 		}
-		json_str(&w, "class", cores_replay_class(p->wrong, p->have_sibling ?
-							  p->sibling_wrong : 0, p->other_wrong));
+		if (p->have_near) {
+			json_u64(&w, "near_cpu", p->near_cpu);
+			json_u64(&w, "near_wrong", p->near_wrong);
+			if (p->near_rel)
+				json_str(&w, "near_rel", p->near_rel);
+		}
+		json_str(&w, "class", cores_replay_class_of(p));
 		json_obj_end(&w);
 	}
 	if (r->mca_total)

@@ -22,9 +22,16 @@ struct cores_replay {
 	unsigned int runs, wrong, other_wrong;
 	u64 first_wrong_us;		/* from the replay's start to its first wrong run */
 	const char *other_rel;		/* how the other CPU sits (cores_rel_name()), or NULL */
+	bool other_package;		/* the other CPU sits in another package */
 	bool have_sibling;		/* its SMT sibling replayed too */
 	unsigned int sibling_cpu, sibling_wrong;
+	bool have_near;			/* a second distant CPU replayed too */
+	unsigned int near_cpu, near_wrong;
+	const char *near_rel;		/* how it sits (cores_rel_name()), or NULL */
 };
+
+/* The class cores_replay_class() gives @p. */
+const char *cores_replay_class_of(const struct cores_replay *p);
 
 struct cores_result {
 	const char *kernel, *family;

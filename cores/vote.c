@@ -53,12 +53,15 @@ void cores_vote(const u64 *digest, unsigned int n, u64 known, u64 *scratch,
 }
 
 const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_sibling,
-			       unsigned int wrong_other)
+			       unsigned int wrong_near, unsigned int wrong_far,
+			       bool far_other_package)
 {
 	if (!wrong_named)
 		return "not_reproduced";
-	if (wrong_other)
+	if (wrong_far)
 		return "not_one_cpu";
+	if (wrong_near)
+		return far_other_package ? "package" : "not_one_cpu";
 	return wrong_sibling ? "smt_pair" : "one_cpu";
 }
 

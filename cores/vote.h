@@ -43,15 +43,23 @@ struct cores_vote {
 void cores_vote(const u64 *digest, unsigned int n, u64 known, u64 *scratch,
 		struct cores_vote *v);
 /*
- * A CPU the vote named, replayed: the same kernel and seed run again @runs times on it, on
- * its SMT sibling when it has one (@wrong_sibling: 0 when none), and on the most distant CPU
- * that gave the known answer. The class: "not_reproduced" (the named CPU got it right every
- * time), "one_cpu" (only the named CPU got it wrong again), "smt_pair" (its sibling did too,
- * the distant CPU did not: the core the two threads share), "not_one_cpu" (the distant CPU
- * did too: the machine, not one core).
+ * A CPU the vote named, replayed: the same kernel and seed run again on it, on its SMT
+ * sibling when it has one (@wrong_sibling: 0 when none), and on two distant CPUs that gave
+ * the known answer: the furthest (@wrong_far; @far_other_package when it sits in another
+ * package) and a second one (@wrong_near: another core of the named CPU's package when there
+ * is one; 0 when no second CPU was there). The class:
+ *   "not_reproduced"  the named CPU got it right every time;
+ *   "not_one_cpu"     a CPU outside the named CPU's package got it wrong too, or a distant
+ *                     CPU did on a one-package machine: the machine, not one core;
+ *   "package"         a second core of its package got it wrong, a CPU of another package
+ *                     right: the package (its shared cache, its fabric, its power);
+ *   "smt_pair"        its sibling got it wrong too, no other core did: the core two threads
+ *                     share;
+ *   "one_cpu"         only the named CPU got it wrong again.
  */
 const char *cores_replay_class(unsigned int wrong_named, unsigned int wrong_sibling,
-			       unsigned int wrong_other);
+			       unsigned int wrong_near, unsigned int wrong_far,
+			       bool far_other_package);
 /*
  * Copy here, check there: CPU w's copy is checked by the next CPU c, and when c finds it
  * wrong the CPU after c (a third one) checks it again. Who is wrong: nobody (c found it

@@ -639,72 +639,112 @@ static void replay_here(void *arg)
 	slice_end(c);
 }
 
-/* The CPU that gave the known answer furthest from @me (another package first), or ~0U. */
-static unsigned int distant_cpu(unsigned int me, unsigned int n, u64 known, const char **rel)
+/* The CPUs that gave the known answer, but @except, into @cand; how many. */
+static unsigned int known_cpus(unsigned int n, u64 known, unsigned int except, unsigned int *cand)
 {
-	static unsigned int cand[NR_CPUS];
-	unsigned int pick[CORES_NR_REL], nk = 0;
+	unsigned int nk = 0;
 
 	for (unsigned int i = 0; i < n; i++)
-		if (digests[i] == known)
+		if (digests[i] == known && voter_cpu[i] != except)
 			cand[nk++] = voter_cpu[i];
+	return nk;
+}
+
+/*
+ * Of the CPUs that gave the known answer but @except, the first that sits from @me at one
+ * of @rels[0..@nr) in that order (the highest-numbered among equals), or ~0U.
+ */
+static unsigned int pick_cpu(unsigned int me, unsigned int n, u64 known, unsigned int except,
+			     const enum cores_rel *rels, unsigned int nr, enum cores_rel *rel)
+{
+	static unsigned int cand[NR_CPUS];
+	unsigned int pick[CORES_NR_REL], nk = known_cpus(n, known, except, cand);
+
 	cores_topo_pick(topo, me, cand, nk, pick);
-	for (int r = CORES_REL_OTHER_PACKAGE; r > CORES_REL_SAME; r--) {
-		if (pick[r] != ~0U) {
-			*rel = cores_rel_name((unsigned int)r);
-			return pick[r];
+	for (unsigned int r = 0; r < nr; r++) {
+		if (pick[rels[r]] != ~0U) {
+			*rel = rels[r];
+			return pick[rels[r]];
 		}
 	}
 	return ~0U;
 }
 
+/* The furthest CPU first: another package, complex, core, else the SMT sibling. */
+static const enum cores_rel far_rels[] = { CORES_REL_OTHER_PACKAGE, CORES_REL_OTHER_COMPLEX,
+					   CORES_REL_COMPLEX, CORES_REL_SMT };
+/* The second: another core of the package (another complex first), else another package. */
+static const enum cores_rel near_rels[] = { CORES_REL_OTHER_COMPLEX, CORES_REL_COMPLEX,
+					    CORES_REL_OTHER_PACKAGE };
+
+/* The kernel again on CPU @cpu (REPLAY_RUNS times) into @r. */
+static void replay_on(struct ck_test *t, const struct cores_job *j, unsigned int cpu,
+		      struct replay_job *r)
+{
+	slice_start(j->k->name, "replay");
+	report(t, on_cpu(cpu, replay_here, r, 30000) == 0, "replay on CPU %u finished", cpu);
+	slice_fold(t);
+}
+
+static void say_replay(const struct cores_job *j, const struct cores_replay *p)
+{
+	const char *name = j->k->name;
+
+	ck_diag("%s: replay: CPU %u's SMT sibling: %s; the CPU furthest from it with the known "
+		"answer: CPU %u, %s", name, p->cpu, p->have_sibling ? "replayed" : "none",
+		p->other_cpu, p->other_rel);
+	if (p->have_sibling)
+		ck_diag("%s: replayed %u times on SMT sibling CPU %u: wrong %u times", name,
+			REPLAY_RUNS, p->sibling_cpu, p->sibling_wrong);
+	if (p->have_near)
+		ck_diag("%s: replayed %u times on a second distant CPU %u (%s): wrong %u times",
+			name, REPLAY_RUNS, p->near_cpu, p->near_rel, p->near_wrong);
+	else
+		ck_diag("%s: no second distant CPU with the known answer to replay on", name);
+	ck_diag("%s: replayed %u times: CPU %u wrong %u times%s, CPU %u (it gave the known answer) "
+		"wrong %u times: %s", name, REPLAY_RUNS, p->cpu, p->wrong,
+		p->wrong ? "" : " (not reproduced)", p->other_cpu, p->other_wrong,
+		cores_replay_class_of(p));
+}
+
 /*
  * Isolate before blaming: the first CPU the vote named replays the seed, so does its SMT
- * sibling when it has one (whatever its own digest), and so does the CPU furthest from it
- * that gave the known answer (another package, else another complex, else another core;
- * the highest-numbered among equals).
+ * sibling when it has one (whatever its own digest), and so do two distant CPUs that gave
+ * the known answer: the furthest (another package, else another complex, else another core)
+ * and a second, another core of the named CPU's package where there is one, so that a
+ * package-wide fault reads apart from one core's and from the machine's.
  */
 static void replay(struct ck_test *t, const struct cores_job *j, const struct cores_vote *v,
 		   u64 known, struct cores_replay *out)
 {
-	struct replay_job mine = { j, known, 0, 0 }, theirs = { j, known, 0, 0 };
-	struct replay_job sib = { j, known, 0, 0 };
-	unsigned int named = voter_cpu[v->named[0]], other, pick[CORES_NR_REL];
-	const char *rel = NULL;
+	struct replay_job mine = { j, known, 0, 0 }, far = { j, known, 0, 0 };
+	struct replay_job sib = { j, known, 0, 0 }, near = { j, known, 0, 0 };
+	unsigned int named = voter_cpu[v->named[0]], other, second, pick[CORES_NR_REL];
+	enum cores_rel rel = CORES_REL_SAME, near_rel = CORES_REL_SAME;
+	bool have_sib, have_near;
 
-	other = distant_cpu(named, v->n, known, &rel);
+	other = pick_cpu(named, v->n, known, ~0U, far_rels, ARRAY_SIZE(far_rels), &rel);
 	*out = (struct cores_replay){ .cpu = named, .other_cpu = other };
 	if (other == ~0U)
 		return;
+	second = pick_cpu(named, v->n, known, other, near_rels, ARRAY_SIZE(near_rels), &near_rel);
 	cores_topo_pick(topo, named, voter_cpu, v->n, pick);
-	slice_start(j->k->name, "replay");
-	report(t, on_cpu(out->cpu, replay_here, &mine, 30000) == 0,
-	       "replay on CPU %u finished", out->cpu);
-	slice_fold(t);
-	slice_start(j->k->name, "replay");
-	report(t, on_cpu(other, replay_here, &theirs, 30000) == 0,
-	       "replay on CPU %u finished", other);
-	slice_fold(t);
-	if (pick[CORES_REL_SMT] != ~0U && pick[CORES_REL_SMT] != other) {
-		slice_start(j->k->name, "replay");
-		report(t, on_cpu(pick[CORES_REL_SMT], replay_here, &sib, 30000) == 0,
-		       "replay on CPU %u finished", pick[CORES_REL_SMT]);
-		slice_fold(t);
-	}
-	*out = (struct cores_replay){ out->cpu, other, REPLAY_RUNS, mine.wrong, theirs.wrong,
-				      mine.first_wrong_us, rel,
-				      pick[CORES_REL_SMT] != ~0U && pick[CORES_REL_SMT] != other,
-				      pick[CORES_REL_SMT], sib.wrong };
-	ck_diag("%s: replay: CPU %u's SMT sibling: %s; the CPU furthest from it with the known "
-		"answer: CPU %u, %s", j->k->name, named, out->have_sibling ? "replayed" : "none",
-		other, rel);
-	if (out->have_sibling)
-		ck_diag("%s: replayed %u times on SMT sibling CPU %u: wrong %u times", j->k->name,
-			REPLAY_RUNS, out->sibling_cpu, sib.wrong);
-	ck_diag("%s: replayed %u times: CPU %u wrong %u times%s, CPU %u (it gave the known answer) "
-		"wrong %u times: %s", j->k->name, REPLAY_RUNS, out->cpu, mine.wrong,
-		mine.wrong ? "" : " (not reproduced)", other, theirs.wrong,
-		cores_replay_class(mine.wrong, out->have_sibling ? sib.wrong : 0, theirs.wrong));
+	have_sib = pick[CORES_REL_SMT] != ~0U && pick[CORES_REL_SMT] != other;
+	have_near = second != ~0U && (!have_sib || second != pick[CORES_REL_SMT]);
+	replay_on(t, j, named, &mine);
+	replay_on(t, j, other, &far);
+	if (have_sib)
+		replay_on(t, j, pick[CORES_REL_SMT], &sib);
+	if (have_near)
+		replay_on(t, j, second, &near);
+	*out = (struct cores_replay){
+		.cpu = named, .other_cpu = other, .runs = REPLAY_RUNS, .wrong = mine.wrong,
+		.other_wrong = far.wrong, .first_wrong_us = mine.first_wrong_us, .other_rel = cores_rel_name(rel),
+		.other_package = rel == CORES_REL_OTHER_PACKAGE,
+		.have_sibling = have_sib, .sibling_cpu = pick[CORES_REL_SMT],
+		.sibling_wrong = sib.wrong, .have_near = have_near, .near_cpu = second,
+		.near_wrong = near.wrong, .near_rel = have_near ? cores_rel_name(near_rel) : NULL };
+	say_replay(j, out);
 }
 
 /* The kernel's JSON record, as a diagnostic line of its case. */

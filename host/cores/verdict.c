@@ -150,7 +150,7 @@ bool cores_twin_replay(const struct cores_twin_job *j, const struct cores_twin_v
 	fprintf(f, "%s%s: replayed %u times: CPU %d wrong %u times%s, CPU %d (it gave the known "
 		"answer) wrong %u times: %s\n", pre, j->k->name, CORES_TWIN_REPLAY_RUNS, named,
 		rp->wrong, rp->wrong ? "" : " (not reproduced)", other, rp->other_wrong,
-		cores_replay_class(rp->wrong, 0, rp->other_wrong));
+		cores_replay_class_of(rp));
 	return ok;
 }
 

@@ -428,6 +428,42 @@ static void test_pass_seed(void)
 	      "another (their rounds would overlap)", wrong, dup);
 }
 
+/*
+ * The replay's classes, by hand from issue 36's item 3 ("one CPU, SMT pair, package, or not
+ * reproduced"): who got it wrong again besides the named CPU decides how far the fault
+ * reaches. Columns: wrong runs on the named CPU, its sibling, a second core of its package,
+ * the furthest CPU, and whether the furthest sits in another package.
+ */
+static void test_replay_classes(void)
+{
+	static const struct {
+		unsigned int named, sib, near, far;
+		bool far_pkg;
+		const char *cls;
+	} rows[] = {
+		{ 0, 0, 0, 0, true, "not_reproduced" },
+		{ 0, 5, 5, 5, true, "not_reproduced" },	/* the named CPU right: no blame */
+		{ 3, 0, 0, 0, true, "one_cpu" },
+		{ 3, 0, 0, 0, false, "one_cpu" },
+		{ 3, 2, 0, 0, true, "smt_pair" },
+		{ 3, 2, 0, 0, false, "smt_pair" },
+		{ 3, 0, 1, 0, true, "package" },
+		{ 3, 2, 1, 0, true, "package" },	/* the sibling is in the package too */
+		{ 3, 0, 1, 0, false, "not_one_cpu" },	/* one package: it is the machine */
+		{ 3, 0, 0, 4, true, "not_one_cpu" },	/* another package wrong too */
+		{ 3, 0, 0, 4, false, "not_one_cpu" },
+		{ 3, 2, 1, 4, true, "not_one_cpu" },
+		{ 10, 0, 0, 1, true, "not_one_cpu" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		const char *got = cores_replay_class(rows[i].named, rows[i].sib, rows[i].near,
+						     rows[i].far, rows[i].far_pkg);
+
+		CHECK(!strcmp(got, rows[i].cls), "row %zu: %s, want %s", i, got, rows[i].cls);
+	}
+}
+
 static void test_record(void)
 {
 	const u64 d[4] = { 7, 7, 0xdead, 7 };
@@ -458,12 +494,15 @@ static void test_record(void)
 				       "\"wrong\":4,\"first_wrong_us\":99,\"other_cpu\":3,"
 				       "\"other_wrong\":0,\"class\":\"one_cpu\"}}"),
 	      "the replay's record: %s", buf);
-	CHECK(!strcmp(cores_replay_class(0, 0, 0), "not_reproduced") &&
-	      !strcmp(cores_replay_class(0, 2, 3), "not_reproduced") &&
-	      !strcmp(cores_replay_class(1, 0, 0), "one_cpu") &&
-	      !strcmp(cores_replay_class(4, 7, 0), "smt_pair") &&
-	      !strcmp(cores_replay_class(4, 7, 1), "not_one_cpu") &&
-	      !strcmp(cores_replay_class(10, 0, 1), "not_one_cpu"), "the replay's classes");
+	rp = (struct cores_replay){ .cpu = 2, .other_cpu = 7, .runs = 10, .wrong = 10,
+				    .first_wrong_us = 5, .other_rel = "other_package",
+				    .other_package = true, .have_near = true, .near_cpu = 1,
+				    .near_wrong = 3, .near_rel = "same_complex" };
+	cores_record_json(&r, buf, sizeof(buf));
+	CHECK(jc_valid(buf) && strstr(buf, "\"other_cpu\":7,\"other_wrong\":0,\"other_rel\":"
+				       "\"other_package\",\"near_cpu\":1,\"near_wrong\":3,"
+				       "\"near_rel\":\"same_complex\",\"class\":\"package\"}"),
+	      "a second core of the package wrong too: %s", buf);
 	CHECK(cores_pair_judge(true, false, false) == CORES_PAIR_OK &&
 	      cores_pair_judge(true, true, false) == CORES_PAIR_OK &&
 	      cores_pair_judge(false, false, true) == CORES_PAIR_UNDECIDED &&
@@ -528,6 +567,7 @@ int main(void)
 	return RUN_TESTS(test_vote_every_pattern, test_vote_random_many, test_vote_cases,
 			 test_crc32c_vectors, test_kernels_known_answers,
 			 test_copy_kernel_catches_bad_copy, test_flip_moves_digest,
-			 test_opts_parse, test_opts_time, test_pass_seed, test_record,
+			 test_opts_parse, test_opts_time, test_pass_seed, test_replay_classes,
+			 test_record,
 			 test_soak_records);
 }

@@ -237,10 +237,15 @@ def t_cores_gdb(b, kernel, cpu, flip="flip"):
     b.has(r"^    # %s: replayed 10 times: CPU %d wrong 0 times \(not reproduced\), CPU %d \(it "
           r"gave the known answer\) wrong 0 times: not_reproduced$" % (kernel, cpu, other))
     # -smp 4 is one socket of 4 cores, one thread each, sharing the L3 (QEMU's defaults):
-    # no SMT sibling, and the furthest CPU is in the same complex.
+    # no SMT sibling, and the furthest CPU is in the same complex; the second distant CPU is
+    # the highest-numbered of the other two.
+    near = max(c for c in range(SMP) if c not in (cpu, other))
+    b.has(r"^    # %s: replayed 10 times on a second distant CPU %d \(same_complex\): wrong 0 "
+          r"times$" % (kernel, near))
     b.expect(r.get("replay") == {"cpu": cpu, "runs": 10, "wrong": 0, "other_cpu": other,
                                  "other_wrong": 0, "other_rel": "same_complex",
-                                 "class": "not_reproduced"},
+                                 "near_cpu": near, "near_wrong": 0,
+                                 "near_rel": "same_complex", "class": "not_reproduced"},
              "kernel %s's replay: %s" % (kernel, r.get("replay")))
     b.has(r"^# copykernel-summary: result=FAIL suites=1 pass=\d+ fail=1 ")
     check_agree_everywhere(b, recs, but=kernel)
@@ -341,9 +346,11 @@ def t_cores_gdb_replay_topology(b):
     """tests=cores on -smp 8,sockets=2,cores=2,threads=2; gdb flips a bit of the buffer
     crc32c is about to read on CPU 2 (package 0, core 1, whose other thread is CPU 3). The
     replay runs on CPU 2, on its SMT sibling CPU 3, and on the CPU furthest from it that gave
-    the known answer: another package, the highest-numbered there, CPU 7. Where each CPU sits
-    comes from the -smp line (APIC id = package << 2 | core << 1 | thread), not the image."""
-    cpu, sibling, far = 2, 3, 7
+    the known answer: another package, the highest-numbered there, CPU 7, and on a second
+    distant CPU, another core of its own package: CPU 1 (core 0's second thread). Where each
+    CPU sits comes from the -smp line (APIC id = package << 2 | core << 1 | thread), not the
+    image; QEMU gives each package one L3, so package 0 is one complex."""
+    cpu, sibling, far, near = 2, 3, 7, 1
     if not boot_with_gdb(b, "exit=qemu tests=cores", "crc32c", cpu, FLIPS["crc32c"][1],
                          smp=8, qemu=["-smp 8,sockets=2,cores=2,threads=2"]):
         return
@@ -353,10 +360,13 @@ def t_cores_gdb_replay_topology(b):
     b.has(r"^    # crc32c: replay: CPU %d's SMT sibling: replayed; the CPU furthest from it "
           r"with the known answer: CPU %d, other_package$" % (cpu, far))
     b.has(r"^    # crc32c: replayed 10 times on SMT sibling CPU %d: wrong 0 times$" % sibling)
+    b.has(r"^    # crc32c: replayed 10 times on a second distant CPU %d \(same_complex\): wrong 0 "
+          r"times$" % near)
     r = records(b).get("crc32c", {})
     b.expect(r.get("replay") == {"cpu": cpu, "runs": 10, "wrong": 0, "other_cpu": far,
                                  "other_wrong": 0, "other_rel": "other_package",
-                                 "sibling_cpu": sibling, "sibling_wrong": 0,
+                                 "sibling_cpu": sibling, "sibling_wrong": 0, "near_cpu": near,
+                                 "near_wrong": 0, "near_rel": "same_complex",
                                  "class": "not_reproduced"},
              "crc32c's replay: %s" % r.get("replay"))
 

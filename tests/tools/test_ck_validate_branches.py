@@ -157,6 +157,16 @@ HAND = [
          replay={"cpu": 2, "runs": 10, "wrong": 10, "first_wrong_us": 40, "other_cpu": 7,
                  "other_wrong": 0, "other_rel": "other_package", "sibling_cpu": 3,
                  "sibling_wrong": 10, "class": "smt_pair"}),
+    # the same machine, the fault package-wide: CPU 1 (another core of package 0) wrong on
+    # replay too, CPU 7 in package 1 right (ktest/test_cores.c replay(), cores_replay_class())
+    dict(sample("cores"), cpus=8, verdict="minority", known_cpus=6, groups=2,
+         top="0x5bd1e995", top_cpus=2, named_total=2,
+         named=[{"cpu": 2, "apic": 2, "digest": "0x5bd1e995"},
+                {"cpu": 3, "apic": 3, "digest": "0x5bd1e995"}],
+         replay={"cpu": 2, "runs": 10, "wrong": 10, "first_wrong_us": 40, "other_cpu": 7,
+                 "other_wrong": 0, "other_rel": "other_package", "sibling_cpu": 3,
+                 "sibling_wrong": 10, "near_cpu": 1, "near_wrong": 9,
+                 "near_rel": "same_complex", "class": "package"}),
     dict(sample("cores"), verdict="reference_or_code_wrong", known_cpus=0, groups=1,
          top="0x5bd1e995", top_cpus=2),
     # cores/record.c mca_json(): a corrected error QEMU's `mce` wrote into CPU 2's bank 3

@@ -10,6 +10,7 @@ import os
 import re
 
 from conftest import ROOT, assert_clean, load_tool, needs_lava, run_tool, yaml
+from cklib.kcidb import cores_replay_misc  # noqa: E402 (conftest puts tools/ on the path)
 
 DATA = os.path.join(ROOT, "tests", "data", "cores")
 RUNS = ["clean-soak", "kernel-flip", "soak-flip"]
@@ -142,3 +143,22 @@ def test_the_soak_case_carries_the_total_and_the_failing_pass():
     assert clean["status"] == "PASS" and clean["misc"]["failing"] == [] and \
         clean["misc"]["passes"] == int(re.search(r"# soak: (\d+) passes in",
                                                  text("clean-soak")).group(1))
+
+
+def test_each_replayed_cpu_gets_its_own_role_and_count():
+    """A replay record written by hand as the image writes one (ktest/test_cores.c replay()):
+    each of the four CPUs that ran it again finds its own role, relation and wrong count in
+    its misc, and a CPU that did not replay gets nothing."""
+    r = {"kind": "cores", "replay": {
+        "cpu": 2, "runs": 10, "wrong": 10, "first_wrong_us": 40, "other_cpu": 7,
+        "other_wrong": 0, "other_rel": "other_package", "sibling_cpu": 3, "sibling_wrong": 10,
+        "near_cpu": 1, "near_wrong": 9, "near_rel": "same_complex", "class": "package"}}
+    assert cores_replay_misc(r, 2)["role"] == "named"
+    assert cores_replay_misc(r, 2)["near_wrong"] == 9
+    assert cores_replay_misc(r, 7) == {"role": "distant", "runs": 10, "wrong": 0,
+                                       "relation": "other_package", "class": "package"}
+    assert cores_replay_misc(r, 1) == {"role": "distant", "runs": 10, "wrong": 9,
+                                       "relation": "same_complex", "class": "package"}
+    assert cores_replay_misc(r, 3) == {"role": "smt_sibling", "runs": 10, "wrong": 10,
+                                       "class": "package"}
+    assert cores_replay_misc(r, 0) is None

@@ -236,11 +236,15 @@ def cores_replay_misc(r, cpu):
         out = {"role": "named"}
         out.update({k: p[k] for k in ("runs", "wrong", "first_wrong_us", "class",
                                       "other_cpu", "other_wrong", "other_rel",
-                                      "sibling_cpu", "sibling_wrong") if k in p})
+                                      "sibling_cpu", "sibling_wrong", "near_cpu",
+                                      "near_wrong", "near_rel") if k in p})
         return out
     if p.get("other_cpu") == cpu:
         return {"role": "distant", "runs": p.get("runs"), "wrong": p.get("other_wrong"),
                 "relation": p.get("other_rel"), "class": p.get("class")}
+    if p.get("near_cpu") == cpu:
+        return {"role": "distant", "runs": p.get("runs"), "wrong": p.get("near_wrong"),
+                "relation": p.get("near_rel"), "class": p.get("class")}
     if p.get("sibling_cpu") == cpu:
         return {"role": "smt_sibling", "runs": p.get("runs"), "wrong": p.get("sibling_wrong"),
                 "class": p.get("class")}
