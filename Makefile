@@ -193,7 +193,7 @@ HOST_PURE += mce/dimm.c mce/dimm_labels.c host/decode/records.c
 # The cores suite's vote and kernels (each with its known answer by another method).
 HOST_PURE += cores/vote.c cores/opts.c cores/record.c cores/list.c cores/k_copy.c cores/k_int.c \
 	cores/k_vec.c cores/k_x87.c cores/x87_ref.c cores/mca.c cores/topo.c cores/k_bits.c \
-	cores/k_crypto.c cores/crypto_ref.c cores/k_fma.c
+	cores/k_crypto.c cores/crypto_ref.c cores/k_fma.c cores/k_clear.c
 # The hosted cores twin's threads, verdicts and rates (host/cores/ck-cores.c's engine).
 HOST_PURE += host/cores/twin.c host/cores/verdict.c host/cores/rate.c
 # The host tests link the very objects the image links for copy/ and bench/ (same NASM output).

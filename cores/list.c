@@ -3,6 +3,7 @@
  * list.c - the cores kernels of every family as one list (cores/list.h).
  */
 #include "cores/k_bits.h"
+#include "cores/k_clear.h"
 #include "cores/k_copy.h"
 #include "cores/k_crypto.h"
 #include "cores/k_fma.h"
@@ -16,6 +17,7 @@ static const struct {
 	const unsigned int *n;
 } families[] = {
 	{ cores_copy_kernels, &cores_nr_copy_kernels },
+	{ cores_clear_kernels, &cores_nr_clear_kernels },
 	{ cores_int_kernels, &cores_nr_int_kernels },
 	{ cores_bits_kernels, &cores_nr_bits_kernels },
 	{ cores_crypto_kernels, &cores_nr_crypto_kernels },

@@ -7,7 +7,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 
-static const char *const family_names[] = { "copy", "integer", "vector", "x87" };
+static const char *const family_names[] = { "copy", "integer", "vector", "x87", "clear" };
 
 static bool is(const char *p, size_t n, const char *word)
 {
@@ -61,13 +61,13 @@ static const char *families(const char *p, size_t n, u8 *mask)
 				found = true;
 			}
 		if (!found)
-			return "kernels: takes copy, integer, vector and x87, joined by +";
+			return "kernels: takes copy, clear, integer, vector and x87, joined by +";
 		if (len < n && len + 1 == n)
-			return "kernels: takes copy, integer, vector and x87, joined by +";
+			return "kernels: takes copy, clear, integer, vector and x87, joined by +";
 		p += len + (len < n);
 		n -= len + (len < n);
 	}
-	return *mask ? NULL : "kernels: takes copy, integer, vector and x87, joined by +";
+	return *mask ? NULL : "kernels: takes copy, clear, integer, vector and x87, joined by +";
 }
 
 #define TIME_WORDS	"time: wants seconds, or one number and a unit (90s, 10m, 2h), 1s to 168h"

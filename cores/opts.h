@@ -5,7 +5,7 @@
  *   seed:N               the seed every CPU uses (decimal or 0x hex, 64 bits)
  *   rounds:N             each kernel runs N times (1..1000), seeds N, N+1, ..., on every
  *                        CPU at once; the digest and the known answer fold all rounds
- *   kernels:F[+F...]     only these families: copy, integer, vector, x87
+ *   kernels:F[+F...]     only these families: copy, clear, integer, vector, x87
  *   time:T               the soak mode: passes back to back for T (a number of seconds, or
  *                        one number and a unit: 90s, 10m, 2h; 1 s to a week), pass 1 with
  *                        the seed, each later pass with cores_pass_seed()
@@ -23,7 +23,7 @@
 #define CORES_MAX_SECONDS	(7U * 24 * 3600)	/* time: at most a week, as soak= */
 
 enum cores_family_bit { CORES_FAM_COPY = 1, CORES_FAM_INTEGER = 2, CORES_FAM_VECTOR = 4,
-			CORES_FAM_X87 = 8 };
+			CORES_FAM_X87 = 8, CORES_FAM_CLEAR = 16 };
 
 struct cores_opts {
 	u64 seed;

@@ -176,8 +176,8 @@ static const struct cmdline_opt opts[] = {
 	       "test knob: the blackbox suite stores a crafted unfinished soak checkpoint",
 	       "user/results"),
 	PARSED("cores", cores, parse_cores, text_cores, "default",
-	       "default, or seed:N (decimal or 0x hex), rounds:N, kernels:F+F (copy, integer, "
-	       "vector, x87) and time:T (seconds, or 90s, 10m, 2h) joined by commas",
+	       "default, or seed:N (decimal or 0x hex), rounds:N, kernels:F+F (copy, clear, "
+	       "integer, vector, x87) and time:T (seconds, or 90s, 10m, 2h) joined by commas",
 	       "rounds:1..rounds:1000; time:1s..time:168h",
 	       "the cores suite: its seed, rounds, kernel families, and time: passes for that long",
 	       "user/cores"),

@@ -1150,6 +1150,10 @@ KCASE(memcpy_orig)
 KCASE(copy_mc_fragile)
 KCASE(copy_mc_erms)
 KCASE(copy_mc_avx2_nt)
+KCASE(clear_page_erms)
+KCASE(clear_page_rep)
+KCASE(clear_page_unrolled)
+KCASE(clear_pages_erms)
 KCASE(crc32c)
 KCASE(muldiv)
 KCASE(popcnt)
@@ -1169,7 +1173,8 @@ KCASE(x87)
 CK_SUITE(cores, 85,
 	 KENTRY(copy_page_rep), KENTRY(copy_page_unrolled), KENTRY(memcpy_erms),
 	 KENTRY(memcpy_orig), KENTRY(copy_mc_fragile), KENTRY(copy_mc_erms),
-	 KENTRY(copy_mc_avx2_nt), KENTRY(crc32c), KENTRY(muldiv), KENTRY(popcnt),
+	 KENTRY(copy_mc_avx2_nt), KENTRY(clear_page_erms), KENTRY(clear_page_rep),
+	 KENTRY(clear_page_unrolled), KENTRY(clear_pages_erms), KENTRY(crc32c), KENTRY(muldiv), KENTRY(popcnt),
 	 KENTRY(lzcnt_tzcnt), KENTRY(pdep_pext), KENTRY(aes128), KENTRY(clmul), KENTRY(sha256),
 	 KENTRY(vec_sse2), KENTRY(vec_avx2), KENTRY(vec_avx512), KENTRY(vec_avx512bw),
 	 KENTRY(fma_avx2), KENTRY(fma_avx512), KENTRY(x87),

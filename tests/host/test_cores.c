@@ -223,8 +223,11 @@ static void test_kernels_known_answers(void)
 			CHECK(k->run(k, &a, seeds[s]) == got, "%s: a second run gives the same",
 			      k->name);
 		}
-		CHECK(k->known(k, 1) != k->known(k, 2), "%s: the seed matters", k->name);
-		CHECK(!strcmp(k->family, "copy") || !strcmp(k->family, "integer") ||
+		/* A clear leaves zeros whatever the seed wrote before it. */
+		CHECK(!strcmp(k->family, "clear") || k->known(k, 1) != k->known(k, 2),
+		      "%s: the seed matters", k->name);
+		CHECK(!strcmp(k->family, "copy") || !strcmp(k->family, "clear") ||
+		      !strcmp(k->family, "integer") ||
 		      !strcmp(k->family, "vector") || !strcmp(k->family, "x87"),
 		      "%s: family %s is one cores= names", k->name, k->family);
 	}
@@ -263,6 +266,38 @@ static void test_copy_kernel_catches_bad_copy(void)
 	bad = *mc;
 	bad.fn = (const void *)lying_mc;
 	CHECK(bad.run(&bad, &a, 5) != bad.known(&bad, 5), "a count of 1 not copied is caught");
+	free(a.src);
+	free(a.dst);
+}
+
+static void short_clear(void *addr)
+{
+	memset(addr, 0, 4096 - 8);
+}
+
+static void clear_one_page(void *addr, size_t npages)
+{
+	memset(addr, 0, 4096);
+}
+
+/* A clear that leaves one word of each page, or a whole page, is caught. */
+static void test_clear_kernel_catches_bad_clear(void)
+{
+	struct cores_area a = area();
+	const struct cores_kernel *pg = cores_kernel_named("clear_page_rep", 14);
+	const struct cores_kernel *pgs = cores_kernel_named("clear_pages_erms", 16);
+	struct cores_kernel bad;
+
+	CHECK(pg && pgs, "the kernels are listed");
+	if (!pg || !pgs)
+		return;
+	CHECK(pg->run(pg, &a, 5) == pg->known(pg, 5), "clear_page_rep clears");
+	bad = *pg;
+	bad.fn = (const void *)short_clear;
+	CHECK(bad.run(&bad, &a, 5) != bad.known(&bad, 5), "a clear one word short is caught");
+	bad = *pgs;
+	bad.fn = (const void *)clear_one_page;
+	CHECK(bad.run(&bad, &a, 5) != bad.known(&bad, 5), "clear_pages of one page of two is caught");
 	free(a.src);
 	free(a.dst);
 }
@@ -326,7 +361,7 @@ static void test_opts_parse(void)
 		"time:0x10", "time:5 ", "time:1234567890", "times:5", "default,seed:1", "Default",
 	};
 	struct cores_opts o;
-	char buf[80];
+	char buf[128];
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *why = parse(bad[i], &o);
@@ -352,11 +387,15 @@ static void test_opts_parse(void)
 	CHECK(!strcmp(buf, "seed:0x2a,rounds:1000,kernels:copy+vector"), "text: %s", buf);
 	CHECK(!parse(buf, &o) && o.rounds == 1000 && o.seed == 42 && o.families == 5,
 	      "its text parses back to the same");
-	CHECK(!parse("kernels:x87+copy+integer+vector", &o) && !o.families &&
+	CHECK(!parse("kernels:clear", &o) && cores_opts_family(&o, "clear") &&
+	      !cores_opts_family(&o, "copy"), "the clear family alone");
+	CHECK(!parse("kernels:x87+copy+integer+vector", &o) && o.families &&
+	      !cores_opts_family(&o, "clear"), "four families of five are not the default");
+	CHECK(!parse("kernels:x87+copy+clear+integer+vector", &o) && !o.families &&
 	      cores_opts_text(&o, buf, sizeof(buf)) && !strcmp(buf, "default"),
 	      "every family is the default (%s)", buf);
-	CHECK(!parse("seed:0xffffffffffffffff,rounds:1000,kernels:integer+vector+x87,time:7s",
-		     &o) && cores_opts_text(&o, buf, sizeof(buf)) < 96,
+	CHECK(!parse("seed:0xffffffffffffffff,rounds:1000,kernels:copy+integer+vector+clear,"
+		     "time:604799", &o) && cores_opts_text(&o, buf, sizeof(buf)) < 96,
 	      "the longest text fits the 96 bytes the parser compares (%s)", buf);
 }
 
@@ -566,7 +605,8 @@ int main(void)
 {
 	return RUN_TESTS(test_vote_every_pattern, test_vote_random_many, test_vote_cases,
 			 test_crc32c_vectors, test_kernels_known_answers,
-			 test_copy_kernel_catches_bad_copy, test_flip_moves_digest,
+			 test_copy_kernel_catches_bad_copy, test_clear_kernel_catches_bad_clear,
+			 test_flip_moves_digest,
 			 test_opts_parse, test_opts_time, test_pass_seed, test_replay_classes,
 			 test_record,
 			 test_soak_records);
