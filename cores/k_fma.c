@@ -61,30 +61,15 @@ void cores_fma_ref(u64 a, u64 b, u64 *p, u64 *e)
 
 typedef void (*fma_fn)(const u64 *buf, size_t nchunks, u64 *lanes);
 
-static void lanes_init(u64 *lanes, unsigned int n, u64 seed)
-{
-	for (unsigned int l = 0; l < n; l++)
-		lanes[l] = seed ^ cores_word(~seed, l);
-}
-
-static u64 lanes_digest(const u64 *lanes, unsigned int n)
-{
-	u64 d = CORES_FOLD_INIT;
-
-	for (unsigned int l = 0; l < n; l++)
-		d = cores_fold(d, lanes[l]);
-	return d;
-}
-
 static u64 fma_run(const struct cores_kernel *k, const struct cores_area *a, u64 seed)
 {
 	u64 *w = (u64 *)a->src, lanes[8];
 
 	for (size_t i = 0; i < CORES_WORDS; i++)
 		w[i] = cores_word(seed, i);
-	lanes_init(lanes, k->arg, seed);
+	cores_lanes_init(lanes, k->arg, seed);
 	((fma_fn)k->fn)(w, CORES_WORDS / k->arg, lanes);
-	return lanes_digest(lanes, k->arg);
+	return cores_lanes_digest(lanes, k->arg);
 }
 
 static u64 fma_known(const struct cores_kernel *k, u64 seed)
@@ -92,7 +77,7 @@ static u64 fma_known(const struct cores_kernel *k, u64 seed)
 	u64 lanes[8];
 	unsigned int n = k->arg;
 
-	lanes_init(lanes, n, seed);
+	cores_lanes_init(lanes, n, seed);
 	for (size_t c = 0; c < CORES_WORDS / n; c++) {
 		for (unsigned int l = 0; l < n; l++) {
 			u64 v = cores_word(seed, c * n + l), p, e;
@@ -101,7 +86,7 @@ static u64 fma_known(const struct cores_kernel *k, u64 seed)
 			lanes[l] = cores_rotl(lanes[l] ^ p ^ v, 13) + e;
 		}
 	}
-	return lanes_digest(lanes, n);
+	return cores_lanes_digest(lanes, n);
 }
 
 static const char *fma_avx2_cannot(const struct cores_kernel *k)

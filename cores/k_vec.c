@@ -15,30 +15,15 @@
 
 typedef void (*vec_fn)(const u64 *buf, size_t nchunks, u64 *lanes);
 
-static void lanes_init(u64 *lanes, unsigned int n, u64 seed)
-{
-	for (unsigned int l = 0; l < n; l++)
-		lanes[l] = seed ^ cores_word(~seed, l);
-}
-
-static u64 lanes_digest(const u64 *lanes, unsigned int n)
-{
-	u64 d = CORES_FOLD_INIT;
-
-	for (unsigned int l = 0; l < n; l++)
-		d = cores_fold(d, lanes[l]);
-	return d;
-}
-
 static u64 vec_run(const struct cores_kernel *k, const struct cores_area *a, u64 seed)
 {
 	u64 *w = (u64 *)a->src, lanes[MAX_LANES];
 
 	for (size_t i = 0; i < CORES_WORDS; i++)
 		w[i] = cores_word(seed, i);
-	lanes_init(lanes, k->arg, seed);
+	cores_lanes_init(lanes, k->arg, seed);
 	((vec_fn)k->fn)(w, CORES_WORDS / k->arg, lanes);
-	return lanes_digest(lanes, k->arg);
+	return cores_lanes_digest(lanes, k->arg);
 }
 
 static u64 vec_known(const struct cores_kernel *k, u64 seed)
@@ -46,7 +31,7 @@ static u64 vec_known(const struct cores_kernel *k, u64 seed)
 	u64 lanes[MAX_LANES];
 	unsigned int n = k->arg;
 
-	lanes_init(lanes, n, seed);
+	cores_lanes_init(lanes, n, seed);
 	for (size_t c = 0; c < CORES_WORDS / n; c++) {
 		for (unsigned int l = 0; l < n; l++) {
 			u64 v = cores_word(seed, c * n + l), a = lanes[l] + v;
@@ -56,7 +41,7 @@ static u64 vec_known(const struct cores_kernel *k, u64 seed)
 			lanes[l] = a + cores_rotl(v, 32);
 		}
 	}
-	return lanes_digest(lanes, n);
+	return cores_lanes_digest(lanes, n);
 }
 
 static const char *sse2_cannot(const struct cores_kernel *k)
@@ -93,11 +78,11 @@ static u64 bw_known(const struct cores_kernel *k, u64 seed)
 {
 	u64 lanes[MAX_LANES];
 
-	lanes_init(lanes, 8, seed);
+	cores_lanes_init(lanes, 8, seed);
 	for (size_t c = 0; c < CORES_WORDS / 8; c++)
 		for (unsigned int l = 0; l < 8; l++)
 			lanes[l] = bw_step(lanes[l], cores_word(seed, c * 8 + l));
-	return lanes_digest(lanes, 8);
+	return cores_lanes_digest(lanes, 8);
 }
 
 static const char *avx512_cannot(const struct cores_kernel *k)

@@ -59,6 +59,22 @@ static inline u64 cores_fold(u64 d, u64 w)
 
 #define CORES_FOLD_INIT	0xcbf29ce484222325ULL
 
+/* The vector and FMA kernels' @n starting lanes for @seed, and the digest of their last. */
+static inline void cores_lanes_init(u64 *lanes, unsigned int n, u64 seed)
+{
+	for (unsigned int l = 0; l < n; l++)
+		lanes[l] = seed ^ cores_word(~seed, l);
+}
+
+static inline u64 cores_lanes_digest(const u64 *lanes, unsigned int n)
+{
+	u64 d = CORES_FOLD_INIT;
+
+	for (unsigned int l = 0; l < n; l++)
+		d = cores_fold(d, lanes[l]);
+	return d;
+}
+
 /* Feature @f as CPUID reports it on the CPU that asks (not the boot CPU's cached copy). */
 static inline bool cores_cpu_has(enum x86_feature_id f)
 {
